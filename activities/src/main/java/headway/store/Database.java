@@ -1,0 +1,65 @@
+package headway.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Connection pools and schema migration. Migrations are append-only Flyway scripts under
+ * {@code db/migration}; Flyway serializes concurrent migrations with a PostgreSQL advisory lock,
+ * so a worker and a starter that both migrate at start never fail each other.
+ */
+public final class Database {
+
+    private Database() {
+    }
+
+    /** Connection settings: the JDBC URL, credentials (may be null) and the pool's maximum size. */
+    public record Settings(String jdbcUrl, String user, String password, int maxPoolSize, Duration connectTimeout) {
+        public Settings {
+            Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+            if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException("database URL must start with jdbc:postgresql:, was '" + jdbcUrl
+                        + "' (set HEADWAY_DB_URL or --db-url, e.g. jdbc:postgresql://localhost:5432/headway)");
+            }
+            if (maxPoolSize < 1 || maxPoolSize > 200) {
+                throw new IllegalArgumentException("database pool size must be between 1 and 200, was " + maxPoolSize);
+            }
+            Objects.requireNonNull(connectTimeout, "connectTimeout");
+        }
+
+        @Override
+        public String toString() {
+            return "Settings[jdbcUrl=" + jdbcUrl + ", user=" + user + ", password=" + (password == null ? "none" : "***")
+                    + ", maxPoolSize=" + maxPoolSize + "]";
+        }
+    }
+
+    /** A Hikari pool; the caller closes it. */
+    public static HikariDataSource pool(Settings settings, String poolName) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(settings.jdbcUrl());
+        config.setUsername(settings.user());
+        config.setPassword(settings.password());
+        config.setMaximumPoolSize(settings.maxPoolSize());
+        config.setMinimumIdle(1);
+        config.setPoolName(poolName);
+        config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
+        config.setInitializationFailTimeout(Math.max(1, settings.connectTimeout().toMillis()));
+        return new HikariDataSource(config);
+    }
+
+    /** Applies every pending migration; safe to run from several processes at once. */
+    public static MigrateResult migrate(DataSource dataSource) {
+        return Flyway.configure()
+                .dataSource(dataSource)
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
+    }
+}

@@ -1,0 +1,71 @@
+package headway.store;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * A PostgreSQL server run from the embedded binaries, for the demo and the tests. It listens on
+ * loopback on a free port; {@link #createDatabase} gives each test class a database of its own.
+ */
+public final class EmbeddedDatabase implements AutoCloseable {
+    private final EmbeddedPostgres postgres;
+
+    private EmbeddedDatabase(EmbeddedPostgres postgres) {
+        this.postgres = postgres;
+    }
+
+    /** Starts a server with its data in a fresh temporary directory (or {@code dataDir} when not null). */
+    public static EmbeddedDatabase start(Path dataDir) {
+        try {
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("synchronous_commit", "off")
+                    .setServerConfig("full_page_writes", "off")
+                    .setServerConfig("max_connections", "300");
+            if (dataDir != null) {
+                builder.setDataDirectory(dataDir).setCleanDataDirectory(false);
+            }
+            return new EmbeddedDatabase(builder.start());
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start embedded PostgreSQL", e);
+        }
+    }
+
+    public int port() {
+        return postgres.getPort();
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + database;
+    }
+
+    public DataSource postgresDatabase() {
+        return postgres.getPostgresDatabase();
+    }
+
+    /** Creates an empty database and returns its JDBC URL (user postgres, no password). */
+    public String createDatabase(String name) {
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.execute("create database \"" + name.replace("\"", "") + "\"");
+            return jdbcUrl(name);
+        } catch (SQLException e) {
+            throw new StoreException("creating database " + name, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            postgres.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not stop embedded PostgreSQL", e);
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package headway.store;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The node registry: each worker upserts its row every few seconds; peers are the other rows
+ * fresher than the TTL. The TTL bounds staleness both ways: a silent node counts as live for up
+ * to a TTL, and a new node may take a TTL to be seen, because the peer list is cached for the
+ * TTL. On a database error the last known peer list is served, so a short database outage does
+ * not make a worker believe it is alone. Joining is an explicit {@link #register} call.
+ */
+public final class NodeRegistry {
+
+    private static final Logger log = LoggerFactory.getLogger(NodeRegistry.class);
+
+    private static final String UPSERT = """
+            insert into nodes (id, address, started_at, heartbeat_at) values (?, ?, hw_now(), hw_now())
+            on conflict (id) do update set address = excluded.address, heartbeat_at = excluded.heartbeat_at
+            """;
+
+    private static final String PEERS = """
+            select id, address, heartbeat_at from nodes
+            where id <> ? and heartbeat_at > hw_now() - ? * interval '1 millisecond'
+            order by id
+            """;
+
+    private static final String ALL = """
+            select id, address, heartbeat_at, heartbeat_at > hw_now() - ? * interval '1 millisecond' from nodes order by id
+            """;
+
+    private static final String PRUNE = "delete from nodes where heartbeat_at < hw_now() - ? * interval '1 millisecond'";
+
+    private static final String DELETE = "delete from nodes where id = ?";
+
+    /** A node row: its id, advertise address, last heartbeat (database time) and whether it is fresher than the TTL. */
+    public record Node(String id, String address, Instant heartbeatAt, boolean live) {
+    }
+
+    private final DataSource dataSource;
+    private final String nodeId;
+    private final String address;
+    private final Duration ttl;
+    private final Clock clock;
+
+    private List<Node> cachedPeers = List.of();
+    private Instant cachedAt = Instant.MIN;
+    private boolean everLoaded;
+
+    public NodeRegistry(DataSource dataSource, String nodeId, String address, Duration ttl, Clock clock) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.nodeId = Objects.requireNonNull(nodeId, "nodeId");
+        this.address = Objects.requireNonNull(address, "address");
+        this.ttl = Objects.requireNonNull(ttl, "ttl");
+        if (ttl.isZero() || ttl.isNegative()) {
+            throw new IllegalArgumentException("node TTL must be positive, was " + ttl);
+        }
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    public Duration ttl() {
+        return ttl;
+    }
+
+    /** Joins the registry (or renews the row): the same statement as a heartbeat. */
+    public void register() {
+        heartbeat();
+    }
+
+    /** Upserts this node's row with the database's time. */
+    public void heartbeat() {
+        Transactions.inTransaction(dataSource, "heartbeat of node " + nodeId, c -> LeaseStore.update(c, UPSERT, nodeId, address));
+    }
+
+    /** The other live nodes, cached for the TTL; the last known list when the database fails. */
+    public synchronized List<Node> peers() {
+        Instant now = clock.instant();
+        if (everLoaded && now.isBefore(cachedAt.plus(ttl))) {
+            return cachedPeers;
+        }
+        try {
+            cachedPeers = Transactions.inTransaction(dataSource, "reading peers", c -> {
+                List<Node> nodes = new ArrayList<>();
+                try (PreparedStatement s = c.prepareStatement(PEERS)) {
+                    s.setString(1, nodeId);
+                    s.setLong(2, ttl.toMillis());
+                    try (ResultSet rs = s.executeQuery()) {
+                        while (rs.next()) {
+                            nodes.add(new Node(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant(), true));
+                        }
+                    }
+                }
+                return List.copyOf(nodes);
+            });
+            cachedAt = now;
+            everLoaded = true;
+        } catch (StoreException e) {
+            log.warn("node {}: reading peers failed, serving the last known {} peer(s): {}", nodeId, cachedPeers.size(), e.getMessage());
+        }
+        return cachedPeers;
+    }
+
+    /** Every node row with whether it is live (fresher than the TTL), for status. */
+    public List<Node> all() {
+        return Transactions.inTransaction(dataSource, "listing nodes", c -> {
+            List<Node> nodes = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement(ALL)) {
+                s.setLong(1, ttl.toMillis());
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        nodes.add(new Node(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getBoolean(4)));
+                    }
+                }
+            }
+            return nodes;
+        });
+    }
+
+    /** Deletes rows whose heartbeat is older than 3x TTL; exactly one actor (a Schedule) calls this. */
+    public int prune() {
+        return prune(dataSource, ttl);
+    }
+
+    /** {@link #prune()} without a registered node, for the scheduled prune. */
+    public static int prune(DataSource dataSource, Duration ttl) {
+        return Transactions.inTransaction(dataSource, "pruning nodes", c -> LeaseStore.update(c, PRUNE, ttl.multipliedBy(3).toMillis()));
+    }
+
+    /** Leaves the registry on clean shutdown. */
+    public void deregister() {
+        Transactions.inTransaction(dataSource, "deregistering node " + nodeId, c -> LeaseStore.update(c, DELETE, nodeId));
+    }
+}

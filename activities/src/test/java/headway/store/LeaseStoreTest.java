@@ -1,0 +1,324 @@
+package headway.store;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LeaseStoreTest {
+
+    private static final Duration TTL = Duration.ofSeconds(30);
+
+    private static HikariDataSource ds;
+    private static GroupStore groups;
+    private static LeaseStore leases;
+
+    @BeforeAll
+    static void database() {
+        ds = TestDatabase.migrated("lease");
+        groups = new GroupStore(ds);
+        leases = new LeaseStore(ds, 0);
+    }
+
+    @AfterAll
+    static void close() {
+        ds.close();
+    }
+
+    @BeforeEach
+    void empty() {
+        TestDatabase.execute(ds, "truncate groups, nodes, lease_events, clock_skew cascade");
+    }
+
+    @Test
+    void leasingOrderPutsTheMostUrgentRangeFirst() {
+        groups.add("a.history", 0);
+        groups.plan("a.history", 0, 99, 100, 10);
+        groups.add("b.tail", 5);
+        groups.plan("b.tail", 1000, 1099, 100, -1);
+        groups.add("c.history.newer", 0);
+        groups.plan("c.history.newer", 0, 99, 100, 3);
+
+        assertThat(leases.leasingOrder(TTL, 10)).containsExactly("b.tail", "c.history.newer", "a.history");
+        assertThat(leases.leaseNext("n1", TTL)).get().extracting(o -> o.holder().group()).isEqualTo("b.tail");
+    }
+
+    @Test
+    void neverHeldGroupsComeBeforeLongestUnheldThenGroupPriority() {
+        for (String g : List.of("g.one", "g.two", "g.three")) {
+            groups.add(g, 0);
+            groups.plan(g, 0, 199, 100, 1);
+        }
+        groups.add("g.urgent", -5);
+        groups.plan("g.urgent", 0, 199, 100, 1);
+        Holder one = leases.lease("g.one", "n1", TTL).holder();
+        leases.release(one);
+        TestDatabase.setClockSkew(ds, Duration.ofSeconds(5));
+        Holder two = leases.lease("g.two", "n1", TTL).holder();
+        leases.release(two);
+
+        assertThat(leases.leasingOrder(TTL, 10)).containsExactly("g.urgent", "g.three", "g.one", "g.two");
+    }
+
+    @Test
+    void takeoverOnlyAfterTheHolderIsQuietForTheTtl() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 300, 100, 1);
+        LeaseOutcome first = leases.lease("alt.binaries.x", "n1", TTL);
+        assertThat(first.granted()).isTrue();
+        assertThat(first.holder().epoch()).isEqualTo(1);
+
+        TestDatabase.setClockSkew(ds, TTL.minusSeconds(1));
+        LeaseOutcome early = leases.lease("alt.binaries.x", "n2", TTL);
+        assertThat(early.granted()).isFalse();
+        assertThat(early.heldBy()).isEqualTo("n1");
+        assertThat(leases.leasingOrder(TTL, 10)).isEmpty();
+
+        TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
+        assertThat(leases.leasingOrder(TTL, 10)).containsExactly("alt.binaries.x");
+        LeaseOutcome late = leases.lease("alt.binaries.x", "n2", TTL);
+        assertThat(late.granted()).isTrue();
+        assertThat(late.takeover()).isTrue();
+        assertThat(late.previousHolder()).isEqualTo("n1");
+        assertThat(late.holder().epoch()).isEqualTo(2);
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from lease_events where kind = 'takeover' and node_id = 'n2' and other_node = 'n1'"))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aHeartbeatKeepsTheLeaseAlive() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 300, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow r = leases.nextRange(h, null).orElseThrow();
+        TestDatabase.setClockSkew(ds, TTL.minusSeconds(2));
+        leases.heartbeat(h, r.id(), 50);
+        TestDatabase.setClockSkew(ds, TTL.plusSeconds(2));
+        assertThat(leases.lease("alt.binaries.x", "n2", TTL).granted()).isFalse();
+    }
+
+    @Test
+    void takeReplansFromTheSnapshotCursor() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 400, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow r1 = leases.nextRange(h, null).orElseThrow();
+        leases.rangeDone(h, r1.id(), 100);
+        RangeRow r2 = leases.nextRange(h, null).orElseThrow();
+        leases.heartbeat(h, r2.id(), 150);
+        recordSnapshot(h, 150);
+        leases.heartbeat(h, r2.id(), 180);
+        leases.rangeDone(h, r2.id(), 100);
+        RangeRow r3 = leases.nextRange(h, null).orElseThrow();
+        leases.heartbeat(h, r3.id(), 230);
+
+        TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
+        LeaseOutcome taken = leases.lease("alt.binaries.x", "n2", TTL);
+
+        assertThat(taken.snapshotNext()).isEqualTo(150);
+        assertThat(taken.replannedRanges()).isEqualTo(2);
+        assertThat(groups.ranges("alt.binaries.x"))
+                .extracting(RangeRow::start, RangeRow::next, RangeRow::status)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1L, 101L, "done"),
+                        org.assertj.core.groups.Tuple.tuple(101L, 150L, "planned"),
+                        org.assertj.core.groups.Tuple.tuple(201L, 201L, "planned"),
+                        org.assertj.core.groups.Tuple.tuple(301L, 301L, "planned"));
+    }
+
+    @Test
+    void takeWithoutSnapshotReplansLeasedRangesAtTheirCursor() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 300, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow r1 = leases.nextRange(h, null).orElseThrow();
+        leases.rangeDone(h, r1.id(), 100);
+        RangeRow r2 = leases.nextRange(h, null).orElseThrow();
+        leases.heartbeat(h, r2.id(), 170);
+
+        TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
+        LeaseOutcome taken = leases.lease("alt.binaries.x", "n2", TTL);
+
+        assertThat(taken.snapshotNext()).isNull();
+        assertThat(taken.replannedRanges()).isEqualTo(1);
+        assertThat(groups.ranges("alt.binaries.x"))
+                .extracting(RangeRow::next, RangeRow::status, RangeRow::node)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(101L, "done", "n1"),
+                        org.assertj.core.groups.Tuple.tuple(170L, "planned", null),
+                        org.assertj.core.groups.Tuple.tuple(201L, "planned", null));
+        RangeRow resumed = leases.nextRange(taken.holder(), null).orElseThrow();
+        assertThat(resumed.next()).isEqualTo(170);
+        assertThat(resumed.attempts()).isEqualTo(2);
+    }
+
+    @Test
+    void nextRangeSkipsRangesLockedByAnotherTransaction() throws Exception {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 300, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        try (Connection other = ds.getConnection()) {
+            other.setAutoCommit(false);
+            try (PreparedStatement s = other.prepareStatement(
+                    "select id from ranges where group_name = 'alt.binaries.x' and start_article = 1 for update")) {
+                s.executeQuery().close();
+            }
+            RangeRow r = CompletableFuture.supplyAsync(() -> leases.nextRange(h, null).orElseThrow())
+                    .get(5, TimeUnit.SECONDS);
+            assertThat(r.start()).isEqualTo(101);
+            other.rollback();
+        }
+    }
+
+    @Test
+    void nextRangeReturnsTheHoldersOwnLeasedRangeFirst() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 300, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow first = leases.nextRange(h, 7).orElseThrow();
+        RangeRow again = leases.nextRange(h, 7).orElseThrow();
+        assertThat(again.id()).isEqualTo(first.id());
+        assertThat(again.start()).isEqualTo(1);
+        assertThat(again.ruleVersion()).isEqualTo(7);
+    }
+
+    @Test
+    void caughtUpReturnsNoRange() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 100, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow r = leases.nextRange(h, null).orElseThrow();
+        assertThat(leases.rangeDone(h, r.id(), 100)).isTrue();
+        assertThat(leases.rangeDone(h, r.id(), 100)).as("a repeated finish counts nothing").isFalse();
+        assertThat(leases.nextRange(h, null)).isEmpty();
+        assertThat(leases.lag("alt.binaries.x")).isZero();
+        assertThat(TestDatabase.queryLong(ds, "select headers from group_leases")).isEqualTo(100);
+    }
+
+    @Test
+    void staleEpochWritesAreRefusedNamingTheCurrentHolder() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 300, 100, 1);
+        Holder zombie = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow r = leases.nextRange(zombie, null).orElseThrow();
+        TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
+        Holder current = leases.lease("alt.binaries.x", "n2", TTL).holder();
+
+        assertThatThrownBy(() -> leases.heartbeat(zombie, r.id(), 60))
+                .isInstanceOf(LeaseLostException.class)
+                .hasMessageContaining("current holder n2 at epoch 2");
+        assertThatThrownBy(() -> leases.rangeDone(zombie, r.id(), 100)).isInstanceOf(LeaseLostException.class);
+        assertThatThrownBy(() -> leases.nextRange(zombie, null)).isInstanceOf(LeaseLostException.class);
+        assertThatThrownBy(() -> leases.release(zombie)).isInstanceOf(LeaseLostException.class);
+        assertThatThrownBy(() -> leases.fenced(zombie, "a catalog write", c -> {
+            TestDatabase.execute(ds, "select 1");
+            return null;
+        })).isInstanceOf(LeaseLostException.class);
+
+        assertThat(groups.ranges("alt.binaries.x").get(0).next()).isEqualTo(1);
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from lease_events where kind = 'lease_lost' and node_id = 'n1' and other_node = 'n2'"))
+                .isEqualTo(5);
+        assertThat(leases.nextRange(current, null)).get().extracting(RangeRow::start).isEqualTo(1L);
+    }
+
+    @Test
+    void sameNodeTakingAgainFencesItsEarlierAttempt() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 100, 100, 1);
+        Holder earlier = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        Holder later = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        assertThat(later.epoch()).isEqualTo(earlier.epoch() + 1);
+        assertThatThrownBy(() -> leases.nextRange(earlier, null)).isInstanceOf(LeaseLostException.class);
+        assertThat(leases.nextRange(later, null)).isPresent();
+    }
+
+    @Test
+    void cursorMovesOnlyForwardAndNeverPastTheEnd() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 100, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow r = leases.nextRange(h, null).orElseThrow();
+        leases.heartbeat(h, r.id(), 60);
+        leases.heartbeat(h, r.id(), 40);
+        assertThat(groups.ranges("alt.binaries.x").get(0).next()).isEqualTo(60);
+        leases.heartbeat(h, r.id(), 5000);
+        assertThat(groups.ranges("alt.binaries.x").get(0).next()).isEqualTo(101);
+    }
+
+    @Test
+    void releasePutsLeasedRangesBackAtTheirCursorOnce() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 200, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow r = leases.nextRange(h, null).orElseThrow();
+        leases.heartbeat(h, r.id(), 42);
+        leases.release(h);
+        leases.release(h);
+        assertThat(groups.ranges("alt.binaries.x").get(0))
+                .extracting(RangeRow::next, RangeRow::status, RangeRow::node)
+                .containsExactly(42L, "planned", null);
+        assertThat(leases.lease("alt.binaries.x", "n2", TTL).granted()).as("a released group is free at once").isTrue();
+    }
+
+    @Test
+    void aFullCatalogLeasesTailRangesOnly() {
+        TestDatabase.execute(ds, "create table if not exists binaries (id bigserial primary key)");
+        LeaseStore capped = new LeaseStore(ds, 1);
+        groups.add("g.history", 0);
+        groups.plan("g.history", 1, 100, 100, 2);
+        groups.add("g.mixed", 0);
+        groups.plan("g.mixed", 1, 100, 100, 2);
+        groups.plan("g.mixed", 501, 600, 100, -1);
+
+        assertThat(capped.catalogFull()).isTrue();
+        assertThat(capped.leasingOrder(TTL, 10)).containsExactly("g.mixed");
+        assertThat(capped.outlook("g.history").plannedRanges()).isZero();
+        Holder h = capped.lease("g.mixed", "n1", TTL).holder();
+        assertThat(capped.nextRange(h, null)).get().extracting(RangeRow::start).isEqualTo(501L);
+        RangeRow tail = capped.nextRange(h, null).orElseThrow();
+        capped.rangeDone(h, tail.id(), 100);
+        assertThat(capped.nextRange(h, null)).isEmpty();
+        assertThat(leases.nextRange(h, null)).as("without the cap, history is leased").isPresent();
+    }
+
+    @Test
+    void unknownGroupIsAClearError() {
+        assertThatThrownBy(() -> leases.lease("no.such.group", "n1", TTL))
+                .isInstanceOf(UnknownGroupException.class)
+                .hasMessageContaining("headway groups add no.such.group");
+        assertThatThrownBy(() -> groups.plan("no.such.group", 1, 2, 1, 0)).isInstanceOf(UnknownGroupException.class);
+        assertThatThrownBy(() -> groups.add("bad name!", 0)).hasMessageContaining("bad group name");
+    }
+
+    @Test
+    void outlookCountsPlannedWorkAndLag() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 250, 100, 3);
+        groups.plan("alt.binaries.x", 1001, 1100, 100, -1);
+        Outlook o = leases.outlook("alt.binaries.x");
+        assertThat(o.plannedRanges()).isEqualTo(4);
+        assertThat(o.lag()).isEqualTo(350);
+        assertThat(o.urgency()).isEqualTo(-1);
+        groups.setActive("alt.binaries.x", false);
+        assertThat(leases.outlook("alt.binaries.x").active()).isFalse();
+        assertThat(leases.leasingOrder(TTL, 10)).isEmpty();
+    }
+
+    private static void recordSnapshot(Holder h, long next) {
+        leases.fenced(h, "test snapshot", c -> {
+            leases.recordSnapshot(c, h, next);
+            return null;
+        });
+    }
+}

@@ -1,0 +1,16 @@
+package headway.activity;
+
+/** The ApplicationFailure types activities throw and workflows branch on. */
+public final class Failures {
+    /** The epoch is stale: another holder took the group. Non-retryable. */
+    public static final String LEASE_LOST = "LeaseLost";
+    /** This worker no longer has the group's window (it restarted, or released it). Non-retryable. */
+    public static final String WINDOW_LOST = "WindowLost";
+    /** The worker holds as many groups as it may; another worker should take the lease. Retryable. */
+    public static final String AT_CAPACITY = "AtCapacity";
+    /** Bad input: an unknown group, a bad range, a bad rule. Non-retryable; the message names the fix. */
+    public static final String BAD_INPUT = "BadInput";
+
+    private Failures() {
+    }
+}
