@@ -115,6 +115,8 @@ public final class LeaseStore {
             where group_name = ? and status <> 'done'
             """;
 
+    private static final String CURSOR = "select next_article from ranges where id = ?";
+
     private static final String HEARTBEAT_LEASE = "update group_leases set heartbeat_at = hw_now() where group_name = ?";
 
     private static final String ADVANCE_RANGE = """
@@ -251,6 +253,21 @@ public final class LeaseStore {
     /** Articles left in the group's unfinished ranges. */
     public long lag(String group) {
         return Transactions.inTransaction(dataSource, "reading the lag of " + group, c -> lag(c, group));
+    }
+
+    /** The range's committed cursor: where a retried attempt resumes, whatever its heartbeat said. */
+    public long cursor(long rangeId) {
+        return Transactions.inTransaction(dataSource, "reading the cursor of range " + rangeId, c -> {
+            try (PreparedStatement s = c.prepareStatement(CURSOR)) {
+                s.setLong(1, rangeId);
+                try (ResultSet rs = s.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new IllegalArgumentException("no range with id " + rangeId);
+                    }
+                    return rs.getLong(1);
+                }
+            }
+        });
     }
 
     /** Renews the lease and moves the range's cursor forward to {@code cursor} (never back). */

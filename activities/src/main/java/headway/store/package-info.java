@@ -8,5 +8,13 @@
  * first checks the holder's epoch under a share lock on the lease row (see
  * {@link headway.store.LeaseStore#fenced}), so a zombie holder can never write after a takeover.
  * Times compared across nodes come from the database ({@code hw_now()}), never a JVM clock.
+ *
+ * <p>The catalog (rule sets, binaries, releases, runs of missing articles) lives here too. Its
+ * writes take the caller's {@link java.sql.Connection} so they join the holder's fenced
+ * transaction, and every write is an upsert on the natural key, so re-doing a range changes
+ * nothing. A binary's segments are kept in its own row as parallel arrays, merged by part number
+ * in SQL when the binary is written again; the trade-off is that a single segment is not
+ * addressable by an index (nothing asks for one), while a row per header would multiply the
+ * catalog's size several times.
  */
 package headway.store;

@@ -1,0 +1,117 @@
+package headway.activity;
+
+import headway.store.Holder;
+import headway.store.LeaseLostException;
+import headway.store.LeaseStore;
+import headway.store.RangeRow;
+import headway.store.SnapshotStore;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.failure.ApplicationFailure;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The window activities of the groups this worker holds, on its own task queue. Each first
+ * finds the group's window at the token's epoch (WindowLost when this worker has none), and maps
+ * a stale epoch to the non-retryable LeaseLost so the workflow leases again at once.
+ */
+public final class GroupActivitiesImpl implements GroupActivities {
+
+    private final LeaseStore leases;
+    private final SnapshotStore snapshots;
+    private final Holdings holdings;
+    private final RangeIndexer indexer;
+    private final IndexMetrics metrics;
+
+    public GroupActivitiesImpl(LeaseStore leases, SnapshotStore snapshots, Holdings holdings, RangeIndexer indexer,
+                               IndexMetrics metrics) {
+        this.leases = Objects.requireNonNull(leases, "leases");
+        this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+        this.holdings = Objects.requireNonNull(holdings, "holdings");
+        this.indexer = Objects.requireNonNull(indexer, "indexer");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    @Override
+    public NextRange nextRange(HolderToken token) {
+        Holdings.Held held = held(token);
+        return fenced(token, () -> {
+            Optional<RangeRow> range = leases.nextRange(held.holder(), held.rules.version());
+            long lag = leases.lag(token.group());
+            return new NextRange(range.map(GroupActivitiesImpl::lease).orElse(null), lag);
+        });
+    }
+
+    @Override
+    public RangeResult indexRange(HolderToken token, RangeLease range) {
+        Holdings.Held held = held(token);
+        ActivityExecutionContext context = Activity.getExecutionContext();
+        Optional<IndexProgress> resumed = context.getHeartbeatDetails(IndexProgress.class)
+                .filter(p -> p.rangeId() == range.id());
+        long from = Math.max(leases.cursor(range.id()), resumed.map(IndexProgress::cursor).orElse(range.next()));
+        RangeRow row = new RangeRow(range.id(), range.group(), range.start(), range.end(), range.next(), "leased",
+                range.priority(), token.node(), 0, range.ruleVersion());
+        return fenced(token, () -> {
+            try {
+                RangeIndexer.Outcome outcome = indexer.index(held, row, from,
+                        resumed.map(IndexProgress::headers).orElse(0L),
+                        resumed.map(IndexProgress::missing).orElse(0L),
+                        resumed.map(IndexProgress::malformed).orElse(0L),
+                        (cursor, headers, missing, malformed) ->
+                                context.heartbeat(new IndexProgress(range.id(), cursor, headers, missing, malformed)));
+                return new RangeResult(range.id(), outcome.cursor(), outcome.headers(), outcome.missing(), outcome.malformed(),
+                        held.window().stats().binaries());
+            } catch (IOException e) {
+                throw new UncheckedIOException("reading " + range.group() + " articles from " + from + ": " + e.getMessage(), e);
+            }
+        });
+    }
+
+    @Override
+    public SnapshotInfo putSnapshot(HolderToken token) {
+        Holdings.Held held = held(token);
+        long start = System.nanoTime();
+        SnapshotStore.Meta meta = fenced(token, () -> snapshots.put(held.holder(), Math.max(0, held.cursor()),
+                out -> held.window().writeTo(out)));
+        metrics.snapshotTime.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+        metrics.snapshotBytes.increment(meta.bytes());
+        return new SnapshotInfo(meta.next(), meta.bytes(), meta.takenAt().toString());
+    }
+
+    @Override
+    public void release(HolderToken token) {
+        Holder holder = new Holder(token.group(), token.node(), token.epoch());
+        fenced(token, () -> {
+            leases.release(holder);
+            return null;
+        });
+        holdings.remove(token.group(), token.epoch());
+    }
+
+    private Holdings.Held held(HolderToken token) {
+        return holdings.get(token.group(), token.epoch()).orElseThrow(() -> ApplicationFailure.newNonRetryableFailure(
+                new WindowLostException(token.group(), token.epoch()).getMessage(), Failures.WINDOW_LOST));
+    }
+
+    /** Runs a holder call, turning a stale epoch into LeaseLost and a lost window into WindowLost, dropping the window either way. */
+    private <T> T fenced(HolderToken token, java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (LeaseLostException e) {
+            metrics.leaseLost.increment();
+            holdings.remove(token.group(), token.epoch());
+            throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.LEASE_LOST, e.currentHolder(), e.currentEpoch());
+        } catch (WindowLostException e) {
+            holdings.remove(token.group(), token.epoch());
+            throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.WINDOW_LOST);
+        }
+    }
+
+    private static RangeLease lease(RangeRow r) {
+        return new RangeLease(r.id(), r.group(), r.start(), r.end(), r.next(), r.priority(), r.ruleVersion());
+    }
+}

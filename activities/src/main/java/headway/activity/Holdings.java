@@ -1,0 +1,88 @@
+package headway.activity;
+
+import headway.index.RuleSet;
+import headway.index.Window;
+import headway.store.Holder;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The groups this worker holds, with their windows in memory, bounded by the worker's capacity.
+ * A held group is keyed by its lease epoch: an activity that names another epoch finds no window
+ * (WindowLost), so two leases of one group never share a window.
+ */
+public final class Holdings {
+
+    /** One held group: its lease, its window and the cursor the window has seen up to (exclusive; -1 before the first range). */
+    public static final class Held {
+        final Holder holder;
+        final Window window;
+        final RuleSet rules;
+        volatile long cursor;
+
+        Held(Holder holder, Window window, RuleSet rules, long cursor) {
+            this.holder = holder;
+            this.window = window;
+            this.rules = rules;
+            this.cursor = cursor;
+        }
+
+        public Holder holder() {
+            return holder;
+        }
+
+        public Window window() {
+            return window;
+        }
+
+        public long cursor() {
+            return cursor;
+        }
+    }
+
+    private final int capacity;
+    private final Map<String, Held> held = new ConcurrentHashMap<>();
+
+    public Holdings(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be >= 1, was " + capacity);
+        }
+        this.capacity = capacity;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public int size() {
+        return held.size();
+    }
+
+    /** Whether this worker may take {@code group}: it holds it already, or has room for one more. */
+    public synchronized boolean hasRoomFor(String group) {
+        return held.containsKey(group) || held.size() < capacity;
+    }
+
+    /** Keeps the window of a newly taken group; a window of an older lease of it is dropped. */
+    public synchronized void put(Holder holder, Window window, RuleSet rules, long cursor) {
+        held.put(holder.group(), new Held(holder, window, rules, cursor));
+    }
+
+    /** The group's window if this worker holds it at exactly that epoch. */
+    public Optional<Held> get(String group, long epoch) {
+        Held h = held.get(group);
+        return h != null && h.holder.epoch() == epoch ? Optional.of(h) : Optional.empty();
+    }
+
+    /** Drops the group's window if it is of that epoch. */
+    public synchronized void remove(String group, long epoch) {
+        held.computeIfPresent(group, (g, h) -> h.holder.epoch() == epoch ? null : h);
+    }
+
+    public List<Held> all() {
+        return List.copyOf(held.values());
+    }
+}

@@ -1,0 +1,45 @@
+package headway.activity;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/** headway's own meters, all under the {@code headway.} prefix. */
+public final class IndexMetrics {
+    final Counter headers;
+    final Counter missing;
+    final Counter malformed;
+    final Counter rangesIndexed;
+    final Counter leaseTakes;
+    final Counter takeovers;
+    final Counter leaseLost;
+    final Counter nntpErrors;
+    final Counter snapshotBytes;
+    final Timer snapshotTime;
+    final Counter binariesWritten;
+
+    public IndexMetrics(MeterRegistry registry, Holdings holdings) {
+        headers = registry.counter("headway.headers");
+        missing = registry.counter("headway.articles.missing");
+        malformed = registry.counter("headway.overview.malformed");
+        rangesIndexed = registry.counter("headway.ranges.indexed");
+        leaseTakes = registry.counter("headway.lease.takes");
+        takeovers = registry.counter("headway.takeovers");
+        leaseLost = registry.counter("headway.lease.lost");
+        nntpErrors = registry.counter("headway.nntp.errors");
+        snapshotBytes = registry.counter("headway.snapshot.bytes");
+        snapshotTime = registry.timer("headway.snapshot.time");
+        binariesWritten = registry.counter("headway.binaries.written");
+        registry.gauge("headway.groups.held", holdings, Holdings::size);
+        registry.gauge("headway.window.binaries", holdings,
+                h -> h.all().stream().mapToLong(x -> x.window().stats().binaries()).sum());
+        registry.gauge("headway.window.segments", holdings,
+                h -> h.all().stream().mapToLong(x -> x.window().stats().segments()).sum());
+    }
+
+    /** Meters that go nowhere, for tests and tools. */
+    public static IndexMetrics discard(Holdings holdings) {
+        return new IndexMetrics(new SimpleMeterRegistry(), holdings);
+    }
+}

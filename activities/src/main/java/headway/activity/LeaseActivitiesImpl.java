@@ -1,0 +1,115 @@
+package headway.activity;
+
+import headway.index.BadSnapshotException;
+import headway.index.RuleSet;
+import headway.index.Window;
+import headway.store.LeaseOutcome;
+import headway.store.LeaseStore;
+import headway.store.Outlook;
+import headway.store.SnapshotStore;
+import headway.store.UnknownGroupException;
+import io.temporal.failure.ApplicationFailure;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The lease activities on the shared task queue. Taking a group loads its snapshot into this
+ * worker's memory and answers with this worker's own task queue, where the group's window
+ * activities then run; a worker at capacity refuses with the retryable AtCapacity so that
+ * another worker takes the group.
+ */
+public final class LeaseActivitiesImpl implements LeaseActivities {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseActivitiesImpl.class);
+
+    private final LeaseStore leases;
+    private final SnapshotStore snapshots;
+    private final Holdings holdings;
+    private final Supplier<RuleSet> rules;
+    private final String node;
+    private final String ownTaskQueue;
+    private final Duration ttl;
+    private final long windowMaxAge;
+    private final IndexMetrics metrics;
+
+    public LeaseActivitiesImpl(LeaseStore leases, SnapshotStore snapshots, Holdings holdings, Supplier<RuleSet> rules,
+                               String node, String ownTaskQueue, Duration ttl, long windowMaxAge, IndexMetrics metrics) {
+        this.leases = Objects.requireNonNull(leases, "leases");
+        this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+        this.holdings = Objects.requireNonNull(holdings, "holdings");
+        this.rules = Objects.requireNonNull(rules, "rules");
+        this.node = Objects.requireNonNull(node, "node");
+        this.ownTaskQueue = Objects.requireNonNull(ownTaskQueue, "ownTaskQueue");
+        this.ttl = Objects.requireNonNull(ttl, "ttl");
+        this.windowMaxAge = windowMaxAge;
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    @Override
+    public GroupOutlook outlook(String group) {
+        try {
+            Outlook o = leases.outlook(group);
+            return new GroupOutlook(group, o.active(), o.plannedRanges(), o.lag(), o.urgency(), temporalPriority(o.urgency()));
+        } catch (UnknownGroupException e) {
+            throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.BAD_INPUT);
+        }
+    }
+
+    @Override
+    public LeaseGrant lease(String group) {
+        if (!holdings.hasRoomFor(group)) {
+            throw ApplicationFailure.newFailure("worker " + node + " holds " + holdings.size() + " of " + holdings.capacity()
+                    + " groups; another worker should take " + group, Failures.AT_CAPACITY);
+        }
+        LeaseOutcome outcome;
+        try {
+            outcome = leases.lease(group, node, ttl);
+        } catch (UnknownGroupException e) {
+            throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.BAD_INPUT);
+        }
+        if (!outcome.granted()) {
+            return LeaseGrant.refused(outcome.heldBy());
+        }
+        metrics.leaseTakes.increment();
+        if (outcome.takeover()) {
+            metrics.takeovers.increment();
+        }
+        RuleSet ruleSet = rules.get();
+        Window window = new Window(group, windowMaxAge);
+        long cursor = -1;
+        Optional<SnapshotStore.Loaded<Window>> loaded = snapshots.get(group, in -> {
+            try {
+                return Window.readFrom(in);
+            } catch (BadSnapshotException e) {
+                throw new java.io.IOException(e.getMessage(), e);
+            }
+        });
+        if (loaded.isPresent() && outcome.snapshotNext() != null && loaded.get().meta().next() == outcome.snapshotNext()) {
+            window = loaded.get().value();
+            cursor = loaded.get().meta().next();
+        } else if (outcome.snapshotNext() != null) {
+            log.warn("group {}: snapshot at {} is missing or unreadable; starting an empty window (one seam)", group,
+                    outcome.snapshotNext());
+        }
+        holdings.put(outcome.holder(), window, ruleSet, cursor);
+        log.info("node {} took {} at epoch {}{}; window from {} ({} binaries), {} ranges re-planned", node, group,
+                outcome.holder().epoch(), outcome.takeover() ? " from " + outcome.previousHolder() : "",
+                cursor < 0 ? "scratch" : "snapshot " + cursor, window.stats().binaries(), outcome.replannedRanges());
+        HolderToken token = new HolderToken(group, node, outcome.holder().epoch(), ownTaskQueue);
+        return new LeaseGrant(true, token, null, outcome.takeover(), outcome.previousHolder(), outcome.snapshotNext(),
+                outcome.replannedRanges());
+    }
+
+    /** Tail work is scheduled before history: priority key 1 for tail ranges, 3 for history (Temporal's default). */
+    static int temporalPriority(Integer urgency) {
+        if (urgency == null) {
+            return 5;
+        }
+        return urgency < 0 ? 1 : 3;
+    }
+}

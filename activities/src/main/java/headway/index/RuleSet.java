@@ -1,0 +1,277 @@
+package headway.index;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * A versioned, immutable set of subject rules read from a JSON document:
+ *
+ * <pre>{@code
+ * {"name": "default",
+ *  "groups": [{"pattern": "alt.binaries.*",
+ *              "subjectBlacklist": ["(?i)^re:"], "subjectWhitelist": [],
+ *              "posterBlacklist": [], "posterWhitelist": [],
+ *              "rules": [{"name": "quoted", "regex": "^\"(?<file>[^\"]+)\" yEnc \\((?<part>\\d+)/(?<total>\\d+)\\)$"}]}]}
+ * }</pre>
+ *
+ * <p>Every group entry whose glob matches the newsgroup applies, in document order: their lists
+ * are united and their rules concatenated, so a specific entry placed before {@code *} adds rules
+ * that are tried first. Rules capture the named groups {@code file} (required), {@code part} and
+ * {@code total} (both or neither; absent means a single-part post, 1/1), and optionally
+ * {@code release}, {@code fileno} and {@code files}. Without {@code release} the release name is
+ * the file name less its volume suffix and extension. Invariant: every regex compiled when the
+ * set was built, so matching never fails; the cost is compiling all rules up front and caching
+ * the applicable rules per group name.
+ */
+public final class RuleSet {
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+    private static final String DEFAULT_RESOURCE = "/headway/index/default-rules.json";
+
+    private final int version;
+    private final String name;
+    private final List<GroupEntry> entries;
+    private final ConcurrentHashMap<String, GroupEntry> perGroup = new ConcurrentHashMap<>();
+
+    private RuleSet(int version, String name, List<GroupEntry> entries) {
+        this.version = version;
+        this.name = name;
+        this.entries = entries;
+    }
+
+    /** Parses and compiles a rule set document; a bad regex fails with the group pattern, rule index and regex error. */
+    public static RuleSet parse(int version, String json) {
+        Document doc;
+        try {
+            doc = JSON.readValue(json, Document.class);
+        } catch (JsonProcessingException e) {
+            throw new RuleSetException("rule set is not a valid document (" + e.getOriginalMessage()
+                    + "); expected {\"name\": ..., \"groups\": [{\"pattern\": ..., \"rules\": [{\"name\": ..., \"regex\": ...}]}]}", e);
+        }
+        if (doc == null || doc.groups() == null || doc.groups().isEmpty()) {
+            throw new RuleSetException("rule set has no \"groups\"; add at least one {\"pattern\": \"alt.binaries.*\", \"rules\": [...]}", null);
+        }
+        List<GroupEntry> entries = new ArrayList<>();
+        for (GroupDoc g : doc.groups()) {
+            entries.add(GroupEntry.compile(g));
+        }
+        return new RuleSet(version, doc.name() == null ? "" : doc.name(), List.copyOf(entries));
+    }
+
+    /** The rule set shipped as {@code headway/index/default-rules.json}. */
+    public static RuleSet defaults(int version) {
+        return parse(version, defaultJson());
+    }
+
+    /** The text of the shipped default rule set, for importing it into the catalog. */
+    public static String defaultJson() {
+        try (InputStream in = RuleSet.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(DEFAULT_RESOURCE + " is missing from the class path; rebuild the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public int version() {
+        return version;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Classifies one header of {@code group}: lists first, then the first matching rule. */
+    public SubjectMatch match(String group, String poster, String subject) {
+        GroupEntry rules = perGroup.computeIfAbsent(group, this::merged);
+        String s = subject == null ? "" : subject.strip();
+        String p = poster == null ? "" : poster;
+        for (Pattern black : rules.subjectBlacklist()) {
+            if (black.matcher(s).find()) {
+                return new SubjectMatch.Rejected("subject black list " + black.pattern());
+            }
+        }
+        for (Pattern black : rules.posterBlacklist()) {
+            if (black.matcher(p).find()) {
+                return new SubjectMatch.Rejected("poster black list " + black.pattern());
+            }
+        }
+        if (!rules.subjectWhitelist().isEmpty() && rules.subjectWhitelist().stream().noneMatch(w -> w.matcher(s).find())) {
+            return new SubjectMatch.Rejected("subject white list");
+        }
+        if (!rules.posterWhitelist().isEmpty() && rules.posterWhitelist().stream().noneMatch(w -> w.matcher(p).find())) {
+            return new SubjectMatch.Rejected("poster white list");
+        }
+        for (Rule rule : rules.rules()) {
+            Matcher m = rule.pattern().matcher(s);
+            if (m.find()) {
+                ParsedSubject parsed = rule.extract(m);
+                if (parsed != null) {
+                    return new SubjectMatch.Matched(parsed, rule.name());
+                }
+            }
+        }
+        return new SubjectMatch.Unmatched();
+    }
+
+    private GroupEntry merged(String group) {
+        List<Pattern> sb = new ArrayList<>();
+        List<Pattern> sw = new ArrayList<>();
+        List<Pattern> pb = new ArrayList<>();
+        List<Pattern> pw = new ArrayList<>();
+        List<Rule> rules = new ArrayList<>();
+        for (GroupEntry e : entries) {
+            if (e.glob().matcher(group).matches()) {
+                sb.addAll(e.subjectBlacklist());
+                sw.addAll(e.subjectWhitelist());
+                pb.addAll(e.posterBlacklist());
+                pw.addAll(e.posterWhitelist());
+                rules.addAll(e.rules());
+            }
+        }
+        return new GroupEntry(null, sb, sw, pb, pw, rules);
+    }
+
+    record Document(String name, List<GroupDoc> groups) {
+    }
+
+    record GroupDoc(String pattern, List<String> subjectBlacklist, List<String> subjectWhitelist,
+                    List<String> posterBlacklist, List<String> posterWhitelist, List<RuleDoc> rules) {
+    }
+
+    record RuleDoc(String name, String regex) {
+    }
+
+    private record GroupEntry(Pattern glob, List<Pattern> subjectBlacklist, List<Pattern> subjectWhitelist,
+                              List<Pattern> posterBlacklist, List<Pattern> posterWhitelist, List<Rule> rules) {
+
+        static GroupEntry compile(GroupDoc g) {
+            if (g.pattern() == null || g.pattern().isBlank()) {
+                throw new RuleSetException("a group entry has no \"pattern\"; give a glob such as \"alt.binaries.*\"", null);
+            }
+            String where = "group '" + g.pattern() + "'";
+            List<Rule> rules = new ArrayList<>();
+            List<RuleDoc> docs = g.rules() == null ? List.of() : g.rules();
+            for (int i = 0; i < docs.size(); i++) {
+                RuleDoc r = docs.get(i);
+                String label = where + " rule #" + i + (r.name() == null ? "" : " ('" + r.name() + "')");
+                Pattern p = compileRegex(label, r.regex());
+                rules.add(Rule.of(label, r.name() == null ? "#" + i : r.name(), p));
+            }
+            return new GroupEntry(glob(g.pattern()),
+                    compileAll(where + " subjectBlacklist", g.subjectBlacklist()),
+                    compileAll(where + " subjectWhitelist", g.subjectWhitelist()),
+                    compileAll(where + " posterBlacklist", g.posterBlacklist()),
+                    compileAll(where + " posterWhitelist", g.posterWhitelist()),
+                    List.copyOf(rules));
+        }
+
+        private static List<Pattern> compileAll(String label, List<String> regexes) {
+            List<Pattern> out = new ArrayList<>();
+            if (regexes != null) {
+                for (int i = 0; i < regexes.size(); i++) {
+                    out.add(compileRegex(label + " #" + i, regexes.get(i)));
+                }
+            }
+            return List.copyOf(out);
+        }
+
+        private static Pattern compileRegex(String label, String regex) {
+            if (regex == null || regex.isEmpty()) {
+                throw new RuleSetException(label + " has no \"regex\"; give one", null);
+            }
+            try {
+                return Pattern.compile(regex);
+            } catch (PatternSyntaxException e) {
+                throw new RuleSetException(label + " has a bad regex: " + e.getDescription() + " near index "
+                        + e.getIndex() + " of " + regex + "; fix the regex and import the rule set again", e);
+            }
+        }
+
+        private static Pattern glob(String glob) {
+            StringBuilder re = new StringBuilder();
+            for (char c : glob.toCharArray()) {
+                switch (c) {
+                    case '*' -> re.append(".*");
+                    case '?' -> re.append('.');
+                    default -> re.append(Pattern.quote(String.valueOf(c)));
+                }
+            }
+            return Pattern.compile(re.toString());
+        }
+    }
+
+    private record Rule(String name, Pattern pattern, boolean hasRelease, boolean hasParts, boolean hasFiles) {
+
+        static Rule of(String label, String name, Pattern p) {
+            String re = p.pattern();
+            if (!hasGroup(re, "file")) {
+                throw new RuleSetException(label + " has no named group (?<file>...); every rule must capture the file name", null);
+            }
+            if (hasGroup(re, "part") != hasGroup(re, "total")) {
+                throw new RuleSetException(label + " captures only one of (?<part>...) and (?<total>...); capture both or neither", null);
+            }
+            if (hasGroup(re, "fileno") != hasGroup(re, "files")) {
+                throw new RuleSetException(label + " captures only one of (?<fileno>...) and (?<files>...); capture both or neither", null);
+            }
+            return new Rule(name, p, hasGroup(re, "release"), hasGroup(re, "part"), hasGroup(re, "fileno"));
+        }
+
+        private static boolean hasGroup(String regex, String group) {
+            return regex.contains("(?<" + group + ">");
+        }
+
+        ParsedSubject extract(Matcher m) {
+            String file = m.group("file");
+            if (file == null || file.isBlank()) {
+                return null;
+            }
+            file = file.strip();
+            int part = 1;
+            int total = 1;
+            if (hasParts && m.group("part") != null && m.group("total") != null) {
+                part = number(m.group("part"));
+                total = number(m.group("total"));
+                if (part < 0 || total <= 0 || part > total) {
+                    return null;
+                }
+            }
+            int fileNo = -1;
+            int files = -1;
+            if (hasFiles && m.group("fileno") != null && m.group("files") != null) {
+                fileNo = number(m.group("fileno"));
+                files = number(m.group("files"));
+            }
+            String release = hasRelease && m.group("release") != null ? ReleaseNames.clean(m.group("release")) : "";
+            if (release.isEmpty()) {
+                release = ReleaseNames.fromFileName(file);
+            }
+            return new ParsedSubject(release, file, part, total, fileNo, files);
+        }
+
+        private static int number(String digits) {
+            return digits.length() > 9 ? -1 : Integer.parseInt(digits);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RuleSet[" + name + " v" + version + "]";
+    }
+}

@@ -1,0 +1,17 @@
+package headway.index;
+
+/** The outcome of classifying one header: a binary segment, a rejection by a list, or no rule. */
+public sealed interface SubjectMatch {
+
+    /** A rule matched; the header is a segment of a binary. */
+    record Matched(ParsedSubject subject, String ruleName) implements SubjectMatch {
+    }
+
+    /** A black list matched, or a white list exists and did not match. */
+    record Rejected(String reason) implements SubjectMatch {
+    }
+
+    /** No rule matched; the header is not a binary. */
+    record Unmatched() implements SubjectMatch {
+    }
+}

@@ -1,0 +1,405 @@
+package headway.store;
+
+import headway.index.CompletedBinary;
+import headway.index.Segment;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+
+/**
+ * Reads and writes binaries, releases and missing-article runs. Invariant: a binary row holds
+ * each part once, whatever order and however often it was written, because an upsert unites the
+ * stored and the new segments by part number (the stored one wins a tie) and skips the row when
+ * the new write adds nothing; its release row is then recomputed from the binaries. A binary's
+ * release name and rule version are those of its first write, so a merge never moves it to
+ * another release (re-naming under a new rule set is a rebuild, not a merge). A batch is
+ * sent as one statement of column arrays per {@value #CHUNK} binaries or {@value #CHUNK_SEGMENTS}
+ * segments, which measured as fast as COPY into a staging table (see
+ * {@code CatalogWriteBenchmarkTest}) without a temporary table or COPY text escaping. The cost is
+ * a read of the stored arrays on every conflict, and a chunk's arrays held in memory at once.
+ */
+public final class CatalogStore {
+
+    static final int CHUNK = 10_000;
+    static final int CHUNK_SEGMENTS = 250_000;
+    private static final String FOREIGN_KEY_VIOLATION = "23503";
+
+    static final String MERGE = """
+            on conflict (group_name, poster, file_name, total_parts) do update set
+                (part_numbers, segment_bytes, message_ids) = (
+                    select array_agg(u.p order by u.p), array_agg(u.y order by u.p), array_agg(u.m order by u.p)
+                    from (select distinct on (a.p) a.p, a.y, a.m
+                          from (select o.p, o.y, o.m, 0 as src
+                                from unnest(binaries.part_numbers, binaries.segment_bytes, binaries.message_ids) as o(p, y, m)
+                                union all
+                                select n.p, n.y, n.m, 1 as src
+                                from unnest(excluded.part_numbers, excluded.segment_bytes, excluded.message_ids) as n(p, y, m)) a
+                          order by a.p, a.src) u),
+                first_article = least(binaries.first_article, excluded.first_article),
+                last_article = greatest(binaries.last_article, excluded.last_article),
+                posted = least(binaries.posted, excluded.posted),
+                subject = case when excluded.first_article < binaries.first_article
+                               then excluded.subject else binaries.subject end,
+                file_total = greatest(binaries.file_total, excluded.file_total)
+            where not (binaries.part_numbers @> excluded.part_numbers
+                       and binaries.first_article <= excluded.first_article
+                       and binaries.last_article >= excluded.last_article
+                       and binaries.file_total >= excluded.file_total
+                       and binaries.posted is not distinct from least(binaries.posted, excluded.posted))
+            """;
+
+    private static final String UPSERT_BINARIES = """
+            insert into binaries (group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
+                                  first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids)
+            select k.group_name, k.poster, k.file_name, k.total_parts, k.release_name, k.file_total, k.subject, k.posted,
+                   k.first_article, k.last_article, k.rule_version, s.parts, s.bytes, s.ids
+            from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::timestamptz[],
+                        ?::bigint[], ?::bigint[], ?::int[])
+                 with ordinality as k(group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
+                                      first_article, last_article, rule_version, idx)
+            join (select b, array_agg(p order by p) as parts, array_agg(y order by p) as bytes, array_agg(m order by p) as ids
+                  from unnest(?::bigint[], ?::int[], ?::int[], ?::text[]) as x(b, p, y, m)
+                  group by b) s on s.b = k.idx
+            """ + MERGE;
+
+    private static final String UPSERT_RELEASES = """
+            insert into releases (group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
+                                  completion_percent, complete, rule_version)
+            select b.group_name, b.poster, b.release_name,
+                   nullif(max(b.file_total), -1),
+                   count(*),
+                   count(*) filter (where b.complete),
+                   sum(b.bytes),
+                   min(b.posted),
+                   round(100.0 * sum(b.parts_present) / sum(b.total_parts)
+                         * least(1.0, count(*)::numeric / coalesce(nullif(max(b.file_total), -1), count(*))), 2),
+                   bool_and(b.complete) and count(*) >= coalesce(nullif(max(b.file_total), -1), 0),
+                   max(b.rule_version)
+            from binaries b
+            join (select distinct g, p, n from unnest(?::text[], ?::text[], ?::text[]) as k(g, p, n)) k
+              on b.group_name = k.g and b.poster = k.p and b.release_name = k.n
+            group by b.group_name, b.poster, b.release_name
+            on conflict (group_name, poster, name) do update set
+                files_expected = excluded.files_expected,
+                files_present = excluded.files_present,
+                files_complete = excluded.files_complete,
+                bytes = excluded.bytes,
+                posted = excluded.posted,
+                completion_percent = excluded.completion_percent,
+                complete = excluded.complete,
+                rule_version = excluded.rule_version
+            where (releases.files_expected, releases.files_present, releases.files_complete, releases.bytes,
+                   releases.posted, releases.completion_percent, releases.complete, releases.rule_version)
+                  is distinct from
+                  (excluded.files_expected, excluded.files_present, excluded.files_complete, excluded.bytes,
+                   excluded.posted, excluded.completion_percent, excluded.complete, excluded.rule_version)
+            """;
+
+    private static final String INSERT_MISSING = """
+            insert into missing_articles (group_name, first_article, last_article)
+            values (?, ?, ?)
+            on conflict do nothing
+            """;
+
+    private static final String SELECT_RELEASE = """
+            select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
+                   completion_percent, complete, rule_version
+            from releases
+            where group_name = ? and poster = ? and name = ?
+            """;
+
+    private static final String SEARCH_RELEASES = """
+            select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
+                   completion_percent, complete, rule_version
+            from releases
+            where name ilike ? escape '\\'
+            order by posted desc nulls last, name, group_name, poster
+            limit ?
+            """;
+
+    private static final String SELECT_BINARIES_OF_RELEASE = """
+            select group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
+                   first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids
+            from binaries
+            where group_name = ? and poster = ? and release_name = ?
+            order by file_name, total_parts
+            """;
+
+    private static final String SELECT_MISSING = """
+            select first_article, last_article
+            from missing_articles
+            where group_name = ?
+            order by first_article, last_article
+            """;
+
+    private static final String CATALOG_BYTES = """
+            select coalesce(sum(pg_total_relation_size(t)), 0)
+            from unnest(array['rule_sets', 'binaries', 'releases', 'missing_articles']::regclass[]) as t
+            """;
+
+    /** Upserts binaries and recomputes their releases; repeats and partial re-writes merge by part number. */
+    public void writeBinaries(Connection conn, List<CompletedBinary> binaries) throws SQLException {
+        List<CompletedBinary> unique = mergeByKey(binaries);
+        int from = 0;
+        while (from < unique.size()) {
+            int to = from;
+            long segments = 0;
+            while (to < unique.size() && to - from < CHUNK && (to == from || segments + unique.get(to).partsPresent() <= CHUNK_SEGMENTS)) {
+                segments += unique.get(to).partsPresent();
+                to++;
+            }
+            List<CompletedBinary> chunk = unique.subList(from, to);
+            try {
+                upsertChunk(conn, chunk);
+                upsertReleases(conn, chunk);
+            } catch (SQLException e) {
+                throw unknownGroup(e);
+            }
+            from = to;
+        }
+    }
+
+    /** Records that articles {@code from..to} (inclusive) are missing on the server; recording the same run again is a no-op. */
+    public void recordMissing(Connection conn, String group, long from, long to) throws SQLException {
+        if (from > to) {
+            throw new IllegalArgumentException("missing run " + from + ".." + to + " is empty; pass first <= last");
+        }
+        try (PreparedStatement ps = conn.prepareStatement(INSERT_MISSING)) {
+            ps.setString(1, group);
+            ps.setLong(2, from);
+            ps.setLong(3, to);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw unknownGroup(e);
+        }
+    }
+
+    /** The recorded missing runs of a group, in article order. */
+    public List<MissingRun> missing(DataSource ds, String group) throws SQLException {
+        List<MissingRun> out = new ArrayList<>();
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_MISSING)) {
+            ps.setString(1, group);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new MissingRun(rs.getLong(1), rs.getLong(2)));
+                }
+            }
+        }
+        return out;
+    }
+
+    public Optional<Release> release(DataSource ds, String group, String poster, String name) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_RELEASE)) {
+            ps.setString(1, group);
+            ps.setString(2, poster);
+            ps.setString(3, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(release(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Releases whose name contains {@code query}, case-insensitively, newest first; % and _ in the query are literal. */
+    public List<Release> search(DataSource ds, String query, int limit) throws SQLException {
+        String like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+        List<Release> out = new ArrayList<>();
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SEARCH_RELEASES)) {
+            ps.setString(1, like);
+            ps.setInt(2, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(release(rs));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The binaries of a release with their segments in part order, ready for {@link headway.index.NzbWriter}. */
+    public List<CompletedBinary> binaries(DataSource ds, Release release) throws SQLException {
+        List<CompletedBinary> out = new ArrayList<>();
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_BINARIES_OF_RELEASE)) {
+            ps.setString(1, release.group());
+            ps.setString(2, release.poster());
+            ps.setString(3, release.name());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(binary(rs));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** On-disk bytes of the catalog tables with their indexes and TOAST, for the size cap. */
+    public long catalogBytes(DataSource ds) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(CATALOG_BYTES)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static SQLException unknownGroup(SQLException e) {
+        if (!FOREIGN_KEY_VIOLATION.equals(e.getSQLState())) {
+            return e;
+        }
+        return new SQLException("the group is not in table groups (" + e.getMessage()
+                + "); add the group before writing its binaries or missing runs", e.getSQLState(), e);
+    }
+
+    static List<CompletedBinary> mergeByKey(List<CompletedBinary> binaries) {
+        Map<List<Object>, CompletedBinary> byKey = new LinkedHashMap<>();
+        for (CompletedBinary b : binaries) {
+            byKey.merge(List.of(b.group(), b.poster(), b.fileName(), b.totalParts()), b, CatalogStore::union);
+        }
+        return new ArrayList<>(byKey.values());
+    }
+
+    private static CompletedBinary union(CompletedBinary a, CompletedBinary b) {
+        TreeMap<Integer, Segment> parts = new TreeMap<>();
+        for (Segment s : a.segments()) {
+            parts.putIfAbsent(s.part(), s);
+        }
+        for (Segment s : b.segments()) {
+            parts.putIfAbsent(s.part(), s);
+        }
+        CompletedBinary first = a.firstArticle() <= b.firstArticle() ? a : b;
+        Instant posted = a.posted() == null ? b.posted() : b.posted() == null ? a.posted()
+                : a.posted().isBefore(b.posted()) ? a.posted() : b.posted();
+        return new CompletedBinary(a.group(), a.poster(), a.fileName(), a.totalParts(), a.releaseName(),
+                Math.max(a.fileTotal(), b.fileTotal()), first.subject(), posted,
+                Math.min(a.firstArticle(), b.firstArticle()), Math.max(a.lastArticle(), b.lastArticle()),
+                a.ruleVersion(), new ArrayList<>(parts.values()));
+    }
+
+    private static void upsertChunk(Connection conn, List<CompletedBinary> chunk) throws SQLException {
+        int n = chunk.size();
+        String[] groups = new String[n];
+        String[] posters = new String[n];
+        String[] files = new String[n];
+        int[] totals = new int[n];
+        String[] releases = new String[n];
+        int[] fileTotals = new int[n];
+        String[] subjects = new String[n];
+        String[] posted = new String[n];
+        long[] firsts = new long[n];
+        long[] lasts = new long[n];
+        int[] rules = new int[n];
+        int segments = 0;
+        for (CompletedBinary b : chunk) {
+            segments += b.segments().size();
+        }
+        long[] owner = new long[segments];
+        int[] parts = new int[segments];
+        int[] bytes = new int[segments];
+        String[] ids = new String[segments];
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            CompletedBinary b = chunk.get(i);
+            groups[i] = b.group();
+            posters[i] = b.poster();
+            files[i] = b.fileName();
+            totals[i] = b.totalParts();
+            releases[i] = b.releaseName();
+            fileTotals[i] = b.fileTotal();
+            subjects[i] = b.subject();
+            posted[i] = b.posted() == null ? null : b.posted().toString();
+            firsts[i] = b.firstArticle();
+            lasts[i] = b.lastArticle();
+            rules[i] = b.ruleVersion();
+            for (Segment seg : b.segments()) {
+                owner[s] = i + 1L;
+                parts[s] = seg.part();
+                bytes[s] = seg.bytes();
+                ids[s] = seg.messageId();
+                s++;
+            }
+        }
+        PGConnection pg = conn.unwrap(PGConnection.class);
+        try (PreparedStatement ps = conn.prepareStatement(UPSERT_BINARIES)) {
+            ps.setArray(1, pg.createArrayOf("text", groups));
+            ps.setArray(2, pg.createArrayOf("text", posters));
+            ps.setArray(3, pg.createArrayOf("text", files));
+            ps.setArray(4, pg.createArrayOf("int4", totals));
+            ps.setArray(5, pg.createArrayOf("text", releases));
+            ps.setArray(6, pg.createArrayOf("int4", fileTotals));
+            ps.setArray(7, pg.createArrayOf("text", subjects));
+            ps.setArray(8, pg.createArrayOf("text", posted));
+            ps.setArray(9, pg.createArrayOf("int8", firsts));
+            ps.setArray(10, pg.createArrayOf("int8", lasts));
+            ps.setArray(11, pg.createArrayOf("int4", rules));
+            ps.setArray(12, pg.createArrayOf("int8", owner));
+            ps.setArray(13, pg.createArrayOf("int4", parts));
+            ps.setArray(14, pg.createArrayOf("int4", bytes));
+            ps.setArray(15, pg.createArrayOf("text", ids));
+            ps.executeUpdate();
+        }
+    }
+
+    static void upsertReleases(Connection conn, List<CompletedBinary> chunk) throws SQLException {
+        int n = chunk.size();
+        String[] groups = new String[n];
+        String[] posters = new String[n];
+        String[] names = new String[n];
+        for (int i = 0; i < n; i++) {
+            groups[i] = chunk.get(i).group();
+            posters[i] = chunk.get(i).poster();
+            names[i] = chunk.get(i).releaseName();
+        }
+        PGConnection pg = conn.unwrap(PGConnection.class);
+        try (PreparedStatement ps = conn.prepareStatement(UPSERT_RELEASES)) {
+            ps.setArray(1, pg.createArrayOf("text", groups));
+            ps.setArray(2, pg.createArrayOf("text", posters));
+            ps.setArray(3, pg.createArrayOf("text", names));
+            ps.executeUpdate();
+        }
+    }
+
+    private static Release release(ResultSet rs) throws SQLException {
+        int expected = rs.getInt("files_expected");
+        if (rs.wasNull()) {
+            expected = -1;
+        }
+        Timestamp posted = rs.getTimestamp("posted");
+        return new Release(rs.getString("group_name"), rs.getString("poster"), rs.getString("name"), expected,
+                rs.getInt("files_present"), rs.getInt("files_complete"), rs.getLong("bytes"),
+                posted == null ? null : posted.toInstant(), rs.getBigDecimal("completion_percent"),
+                rs.getBoolean("complete"), rs.getInt("rule_version"));
+    }
+
+    private static CompletedBinary binary(ResultSet rs) throws SQLException {
+        Integer[] parts = (Integer[]) array(rs.getArray("part_numbers"));
+        Integer[] bytes = (Integer[]) array(rs.getArray("segment_bytes"));
+        String[] ids = (String[]) array(rs.getArray("message_ids"));
+        List<Segment> segments = new ArrayList<>(parts.length);
+        for (int i = 0; i < parts.length; i++) {
+            segments.add(new Segment(parts[i], bytes[i], ids[i]));
+        }
+        Timestamp posted = rs.getTimestamp("posted");
+        return new CompletedBinary(rs.getString("group_name"), rs.getString("poster"), rs.getString("file_name"),
+                rs.getInt("total_parts"), rs.getString("release_name"), rs.getInt("file_total"), rs.getString("subject"),
+                posted == null ? null : posted.toInstant(), rs.getLong("first_article"), rs.getLong("last_article"),
+                rs.getInt("rule_version"), segments);
+    }
+
+    private static Object array(Array a) throws SQLException {
+        try {
+            return a.getArray();
+        } finally {
+            a.free();
+        }
+    }
+}

@@ -1,0 +1,5 @@
+package headway.store;
+
+/** Articles {@code first..last} (inclusive) of a group that the server does not have. */
+public record MissingRun(long first, long last) {
+}

@@ -1,0 +1,22 @@
+package headway.store;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+
+/**
+ * A release row: the binaries of one post by one poster under one release name, aggregated.
+ * {@code filesExpected} is -1 when no subject carried a file counter.
+ */
+public record Release(
+        String group,
+        String poster,
+        String name,
+        int filesExpected,
+        int filesPresent,
+        int filesComplete,
+        long bytes,
+        Instant posted,
+        BigDecimal completionPercent,
+        boolean complete,
+        int ruleVersion) {
+}

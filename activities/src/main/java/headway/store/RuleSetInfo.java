@@ -1,0 +1,7 @@
+package headway.store;
+
+import java.time.Instant;
+
+/** One stored rule set version, without its body. */
+public record RuleSetInfo(int version, String name, Instant createdAt) {
+}

@@ -1,0 +1,108 @@
+package headway.store;
+
+import javax.sql.DataSource;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Read-only summaries for {@code headway status} and the demo: one row per group, and the conflict record. */
+public final class StatusStore {
+
+    private static final String GROUPS = """
+            select g.name, g.priority, g.active, l.holder_node, coalesce(l.epoch, 0),
+                   l.heartbeat_at > hw_now() - ? * interval '1 millisecond' as live,
+                   count(r.id) filter (where r.status = 'planned'),
+                   count(r.id) filter (where r.status = 'leased'),
+                   count(r.id) filter (where r.status = 'done'),
+                   coalesce(sum(r.end_article - r.next_article + 1) filter (where r.status <> 'done'), 0),
+                   min(r.next_article) filter (where r.status <> 'done'),
+                   max(r.end_article),
+                   coalesce(l.headers, 0), coalesce(l.ranges_done, 0), l.snapshot_next, l.snapshot_at,
+                   (select (d.end_article - d.start_article + 1)
+                               / greatest(extract(epoch from d.done_at - d.leased_at), 0.001)
+                    from ranges d
+                    where d.group_name = g.name and d.status = 'done' and d.done_at > hw_now() - interval '1 minute'
+                    order by d.done_at desc limit 1) as rate
+            from groups g
+            left join group_leases l on l.group_name = g.name
+            left join ranges r on r.group_name = g.name
+            group by g.name, g.priority, g.active, l.holder_node, l.epoch, l.heartbeat_at, l.headers, l.ranges_done,
+                     l.snapshot_next, l.snapshot_at
+            order by g.priority, g.name
+            """;
+
+    private static final String CONFLICTS = """
+            select group_name, kind, node_id, epoch, other_node, other_epoch, detail, at
+            from lease_events where kind in ('takeover', 'lease_lost') order by id desc limit ?
+            """;
+
+    /**
+     * A group's coordination state. {@code cursor} is the lowest cursor of its unfinished ranges
+     * (null when caught up); {@code articlesPerSecond} is the rate of its last range finished in
+     * the past minute (0 when none).
+     */
+    public record GroupStatus(String name, int priority, boolean active, String holder, long epoch, boolean holderLive,
+                              long planned, long leased, long done, long lag, Long cursor, Long highestPlanned,
+                              long headers, long rangesDone, Long snapshotNext, Instant snapshotAt,
+                              double articlesPerSecond) {
+    }
+
+    /** A takeover or a refused stale write. */
+    public record Conflict(String group, String kind, String node, long epoch, String otherNode, Long otherEpoch,
+                           String detail, Instant at) {
+    }
+
+    private final DataSource dataSource;
+
+    public StatusStore(DataSource dataSource) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    public List<GroupStatus> groups(Duration leaseTtl) {
+        return Transactions.inTransaction(dataSource, "reading group status", c -> {
+            List<GroupStatus> rows = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement(GROUPS)) {
+                s.setLong(1, leaseTtl.toMillis());
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(new GroupStatus(rs.getString(1), rs.getInt(2), rs.getBoolean(3), rs.getString(4), rs.getLong(5),
+                                rs.getBoolean(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10),
+                                nullableLong(rs, 11), nullableLong(rs, 12), rs.getLong(13), rs.getLong(14),
+                                nullableLong(rs, 15), instant(rs.getTimestamp(16)), rs.getDouble(17)));
+                    }
+                }
+            }
+            return rows;
+        });
+    }
+
+    public List<Conflict> conflicts(int limit) {
+        return Transactions.inTransaction(dataSource, "reading conflicts", c -> {
+            List<Conflict> rows = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement(CONFLICTS)) {
+                s.setInt(1, limit);
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(new Conflict(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getString(5),
+                                nullableLong(rs, 6), rs.getString(7), instant(rs.getTimestamp(8))));
+                    }
+                }
+            }
+            return rows;
+        });
+    }
+
+    private static Long nullableLong(ResultSet rs, int column) throws java.sql.SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+}

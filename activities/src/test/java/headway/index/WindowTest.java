@@ -1,0 +1,189 @@
+package headway.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import headway.nntp.OverviewLine;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WindowTest {
+
+    private static final RuleSet RULES = RuleSet.defaults(3);
+    private static final String GROUP = "alt.binaries.test";
+    private static final String POSTER = "poster <p@example.com>";
+
+    @Test
+    void binarySpanningThreeRangesIsAssembledOnce() {
+        Window w = new Window(GROUP, 10_000);
+        List<CompletedBinary> out = new ArrayList<>();
+        long[][] ranges = {{100, 199}, {200, 299}, {300, 399}};
+        int part = 1;
+        for (long[] range : ranges) {
+            for (long a = range[0]; a <= range[1]; a += 50) {
+                w.accept(Headers.line(a, "Rel - [1/1] - \"rel.mkv\" yEnc (" + part + "/6)", POSTER, "m" + part + "@x"), RULES);
+                w.accept(Headers.line(a + 1, "chatter about nothing", POSTER, "c" + a + "@x"), RULES);
+                part++;
+            }
+            out.addAll(w.drain());
+        }
+
+        assertThat(out).hasSize(1);
+        CompletedBinary b = out.get(0);
+        assertThat(b.complete()).isTrue();
+        assertThat(b.partsPresent()).isEqualTo(6);
+        assertThat(b.firstArticle()).isEqualTo(100);
+        assertThat(b.lastArticle()).isEqualTo(350);
+        assertThat(b.releaseName()).isEqualTo("Rel");
+        assertThat(b.fileTotal()).isEqualTo(1);
+        assertThat(b.ruleVersion()).isEqualTo(3);
+        assertThat(b.posted()).isEqualTo(Instant.parse("2026-12-02T17:17:02Z"));
+        assertThat(b.segments()).extracting(Segment::part).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(b.segments().get(0).messageId()).isEqualTo("m1@x");
+        assertThat(w.stats().binaries()).isZero();
+        assertThat(w.stats().unmatched()).isEqualTo(6);
+    }
+
+    @Test
+    void repeatedPartIsNotCountedTwice() {
+        Window w = new Window(GROUP, 10_000);
+        w.accept(Headers.line(1, "\"a.rar\" yEnc (1/3)", POSTER, "1@x"), RULES);
+        w.accept(Headers.line(2, "\"a.rar\" yEnc (1/3)", POSTER, "1b@x"), RULES);
+        w.accept(Headers.line(3, "\"a.rar\" yEnc (2/3)", POSTER, "2@x"), RULES);
+
+        assertThat(w.drain()).isEmpty();
+        assertThat(w.stats()).isEqualTo(new Window.Stats(1, 2, 3, 0, 0, 1));
+        w.accept(Headers.line(4, "\"a.rar\" yEnc (3/3)", POSTER, "3@x"), RULES);
+        List<CompletedBinary> out = w.drain();
+        assertThat(out).singleElement().satisfies(b -> {
+            assertThat(b.segments()).extracting(Segment::messageId).containsExactly("1@x", "2@x", "3@x");
+            assertThat(b.completionPercent()).isEqualTo(100.0);
+        });
+    }
+
+    @Test
+    void zeroBasedPartsCompleteAtTheirCount() {
+        Window w = new Window(GROUP, 10_000);
+        for (int p = 0; p < 3; p++) {
+            w.accept(Headers.line(10 + p, "\"z.r00\" yEnc (" + p + "/3)", POSTER, p + "@x"), RULES);
+        }
+        assertThat(w.drain()).singleElement().satisfies(b -> assertThat(b.complete()).isTrue());
+    }
+
+    @Test
+    void oldIncompleteBinaryAgesOutWithItsCompletion() {
+        Window w = new Window(GROUP, 100);
+        w.accept(Headers.line(1000, "\"old.rar\" yEnc (1/4)", POSTER, "o1@x"), RULES);
+        w.accept(Headers.line(1050, "\"new.rar\" yEnc (1/4)", POSTER, "n1@x"), RULES);
+        w.accept(Headers.line(1100, "chatter", POSTER, "c@x"), RULES);
+        assertThat(w.drain()).isEmpty();
+
+        w.accept(Headers.line(1101, "chatter", POSTER, "c2@x"), RULES);
+        List<CompletedBinary> out = w.drain();
+        assertThat(out).singleElement().satisfies(b -> {
+            assertThat(b.fileName()).isEqualTo("old.rar");
+            assertThat(b.complete()).isFalse();
+            assertThat(b.completionPercent()).isEqualTo(25.0);
+        });
+        w.ageTo(1200);
+        assertThat(w.drain()).extracting(CompletedBinary::fileName).containsExactly("new.rar");
+        assertThat(w.stats().binaries()).isZero();
+        assertThat(w.stats().segments()).isZero();
+    }
+
+    @Test
+    void samePosterSameFileDifferentTotalsAreDifferentBinaries() {
+        Window w = new Window(GROUP, 10_000);
+        w.accept(Headers.line(1, "\"a.rar\" yEnc (1/3)", POSTER, "1@x"), RULES);
+        w.accept(Headers.line(2, "\"a.rar\" yEnc (1/4)", POSTER, "2@x"), RULES);
+        w.accept(Headers.line(3, "\"a.rar\" yEnc (1/3)", "other <o@x>", "3@x"), RULES);
+        assertThat(w.stats().binaries()).isEqualTo(3);
+    }
+
+    @Test
+    void snapshotMidStreamGivesTheSameBinariesAsAnUninterruptedRun() throws IOException {
+        List<OverviewLine> lines = Headers.stream(42, 120, 4, 12, 5_000_000L);
+        int half = lines.size() / 2;
+
+        Window straight = new Window(GROUP, 400);
+        List<CompletedBinary> expected = new ArrayList<>();
+        for (OverviewLine l : lines) {
+            straight.accept(l, RULES);
+            expected.addAll(straight.drain());
+        }
+        straight.closeAll();
+        expected.addAll(straight.drain());
+
+        Window first = new Window(GROUP, 400);
+        List<CompletedBinary> actual = new ArrayList<>();
+        for (OverviewLine l : lines.subList(0, half)) {
+            first.accept(l, RULES);
+            actual.addAll(first.drain());
+        }
+        assertThat(first.stats().binaries()).as("binaries open at the cut").isPositive();
+        ByteArrayOutputStream snapshot = new ByteArrayOutputStream();
+        first.writeTo(snapshot);
+
+        Window second = Window.readFrom(new ByteArrayInputStream(snapshot.toByteArray()));
+        assertThat(second.stats()).isEqualTo(first.stats());
+        assertThat(second.newestArticle()).isEqualTo(first.newestArticle());
+        for (OverviewLine l : lines.subList(half, lines.size())) {
+            second.accept(l, RULES);
+            actual.addAll(second.drain());
+        }
+        second.closeAll();
+        actual.addAll(second.drain());
+
+        assertThat(expected).hasSizeGreaterThan(400);
+        assertThat(expected.stream().filter(b -> !b.complete())).isNotEmpty();
+        assertThat(actual).containsExactlyElementsOf(expected);
+        assertThat(second.stats()).isEqualTo(straight.stats());
+    }
+
+    @Test
+    void snapshotRefusesUndrainedBinaries() {
+        Window w = new Window(GROUP, 10_000);
+        w.accept(Headers.line(1, "\"a.rar\" yEnc (1/1)", POSTER, "1@x"), RULES);
+        assertThatThrownBy(() -> w.writeTo(new ByteArrayOutputStream()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("drain()");
+    }
+
+    @Test
+    void garbageAndTruncatedSnapshotsThrowClearly() throws IOException {
+        Window w = new Window(GROUP, 10_000);
+        for (int i = 1; i <= 300; i++) {
+            w.accept(Headers.line(i, "\"f" + i + ".rar\" yEnc (1/2)", POSTER, i + "@x"), RULES);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        w.writeTo(out);
+        byte[] good = out.toByteArray();
+
+        assertThat(Window.readFrom(new ByteArrayInputStream(good)).stats().binaries()).isEqualTo(300);
+        assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream("not a snapshot".getBytes(StandardCharsets.UTF_8))))
+                .isInstanceOf(BadSnapshotException.class).hasMessageContaining("not gzip");
+        for (int cut : new int[] {good.length / 2, good.length - 4, 12}) {
+            byte[] truncated = Arrays.copyOf(good, cut);
+            assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(truncated)))
+                    .as("cut at " + cut).isInstanceOf(BadSnapshotException.class).hasMessageContaining("discard the snapshot");
+        }
+        assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(gzip("{\"format\": \"other\"}"))))
+                .isInstanceOf(BadSnapshotException.class);
+        assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(gzip("[1, 2"))))
+                .isInstanceOf(BadSnapshotException.class);
+    }
+
+    private static byte[] gzip(String text) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (var gz = new java.util.zip.GZIPOutputStream(out)) {
+            gz.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        return out.toByteArray();
+    }
+}

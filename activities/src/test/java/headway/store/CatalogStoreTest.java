@@ -1,0 +1,160 @@
+package headway.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import headway.index.CompletedBinary;
+import headway.index.NzbWriter;
+import headway.index.Segment;
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class CatalogStoreTest {
+
+    private static final String G = "alt.binaries.test";
+    private static final String POSTER = "Joe <joe@example.com>";
+    private static final Instant POSTED = Instant.parse("2026-12-01T10:00:00Z");
+
+    private static CatalogTestDatabase db;
+    private final CatalogStore store = new CatalogStore();
+
+    @BeforeAll
+    static void start() throws Exception {
+        db = CatalogTestDatabase.start(G, "alt.binaries.other");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        db.close();
+    }
+
+    static CompletedBinary binary(String group, String release, String file, int total, int ruleVersion, int... parts) {
+        List<Segment> segments = new ArrayList<>();
+        for (int p : parts) {
+            segments.add(new Segment(p, 700_000 + p, file + "." + p + "@news.example"));
+        }
+        return new CompletedBinary(group, POSTER, file, total, release, 3, "subject of " + file,
+                POSTED.plusSeconds(parts.length == 0 ? 0 : parts[0]), 1000 + (parts.length == 0 ? 0 : parts[0]),
+                2000 + (parts.length == 0 ? 0 : parts[parts.length - 1]), ruleVersion, segments);
+    }
+
+    @Test
+    void writingTheSameBatchTwiceLeavesTheSameCatalog() throws Exception {
+        List<CompletedBinary> batch = List.of(
+                binary(G, "Idem", "idem.part1.rar", 3, 1, 1, 2, 3),
+                binary(G, "Idem", "idem.part2.rar", 3, 1, 1, 3),
+                binary(G, "Idem", "idem.par2", 1, 1, 0),
+                binary("alt.binaries.other", "Idem", "idem.part1.rar", 3, 1, 2));
+
+        db.inTransaction(c -> store.writeBinaries(c, batch));
+        String once = db.dump();
+        db.inTransaction(c -> store.writeBinaries(c, batch));
+        db.inTransaction(c -> store.writeBinaries(c, List.of(batch.get(1), batch.get(1))));
+
+        assertThat(db.dump()).isEqualTo(once);
+        Release r = store.release(db.ds, G, POSTER, "Idem").orElseThrow();
+        assertThat(r.filesPresent()).isEqualTo(3);
+        assertThat(r.filesComplete()).isEqualTo(2);
+        assertThat(r.filesExpected()).isEqualTo(3);
+        assertThat(r.complete()).isFalse();
+        assertThat(r.completionPercent()).isEqualByComparingTo(new BigDecimal("85.71"));
+        assertThat(r.bytes()).isEqualTo(batch.subList(0, 3).stream().mapToLong(CompletedBinary::bytes).sum());
+        assertThat(r.posted()).isEqualTo(POSTED);
+    }
+
+    @Test
+    void partialWritesOfOneBinaryMergeByPartNumber() throws Exception {
+        CompletedBinary early = binary(G, "Merge", "merge.mkv", 5, 1, 1, 2);
+        CompletedBinary late = binary(G, "Merge", "merge.mkv", 5, 2, 2, 4, 5);
+        CompletedBinary last = binary(G, "Merge", "merge.mkv", 5, 2, 3);
+
+        db.inTransaction(c -> store.writeBinaries(c, List.of(early)));
+        Release partial = store.release(db.ds, G, POSTER, "Merge").orElseThrow();
+        assertThat(partial.completionPercent()).as("2 of 5 parts, 1 of 3 files").isEqualByComparingTo("13.33");
+        db.inTransaction(c -> store.writeBinaries(c, List.of(late)));
+        db.inTransaction(c -> store.writeBinaries(c, List.of(last)));
+
+        Release r = store.release(db.ds, G, POSTER, "Merge").orElseThrow();
+        List<CompletedBinary> stored = store.binaries(db.ds, r);
+        assertThat(stored).singleElement().satisfies(b -> {
+            assertThat(b.segments()).extracting(Segment::part).containsExactly(1, 2, 3, 4, 5);
+            assertThat(b.segments().get(1)).isEqualTo(early.segments().get(1));
+            assertThat(b.complete()).isTrue();
+            assertThat(b.firstArticle()).isEqualTo(1001);
+            assertThat(b.lastArticle()).isEqualTo(2005);
+            assertThat(b.ruleVersion()).as("fixed by the first write, with the release name").isEqualTo(1);
+            assertThat(b.releaseName()).isEqualTo("Merge");
+            assertThat(b.posted()).isEqualTo(POSTED.plusSeconds(1));
+            assertThat(b.subject()).isEqualTo("subject of merge.mkv");
+        });
+        assertThat(r.filesComplete()).isEqualTo(1);
+        assertThat(r.completionPercent()).isEqualByComparingTo("33.33");
+
+        String before = db.dump();
+        db.inTransaction(c -> store.writeBinaries(c, List.of(early, late, last)));
+        assertThat(db.dump()).isEqualTo(before);
+    }
+
+    @Test
+    void mergedBinaryWithinOneBatchIsWrittenOnce() throws Exception {
+        db.inTransaction(c -> store.writeBinaries(c, List.of(
+                binary(G, "Twice", "twice.rar", 2, 1, 1), binary(G, "Twice", "twice.rar", 2, 1, 2))));
+        Release r = store.release(db.ds, G, POSTER, "Twice").orElseThrow();
+        assertThat(store.binaries(db.ds, r)).singleElement().satisfies(b -> assertThat(b.complete()).isTrue());
+    }
+
+    @Test
+    void missingRunsAreRecordedOnce() throws Exception {
+        db.inTransaction(c -> {
+            store.recordMissing(c, "alt.binaries.other", 100, 199);
+            store.recordMissing(c, "alt.binaries.other", 500, 500);
+        });
+        db.inTransaction(c -> store.recordMissing(c, "alt.binaries.other", 100, 199));
+
+        assertThat(store.missing(db.ds, "alt.binaries.other")).containsExactly(new MissingRun(100, 199), new MissingRun(500, 500));
+    }
+
+    @Test
+    void unknownGroupFailsNamingTheFix() {
+        assertThatThrownBy(() -> db.inTransaction(c -> store.writeBinaries(c, List.of(binary("alt.binaries.nowhere", "X", "x.rar", 1, 1, 1)))))
+                .isInstanceOf(SQLException.class).hasMessageContaining("add the group");
+        assertThatThrownBy(() -> db.inTransaction(c -> store.recordMissing(c, "alt.binaries.nowhere", 1, 2)))
+                .isInstanceOf(SQLException.class).hasMessageContaining("add the group");
+    }
+
+    @Test
+    void searchFindsByNameFragmentAndTreatsWildcardsLiterally() throws Exception {
+        db.inTransaction(c -> store.writeBinaries(c, List.of(
+                binary(G, "Some.Show.S01E01.720p", "s.rar", 1, 1, 1),
+                binary(G, "Other_100%", "o.rar", 1, 1, 1))));
+
+        assertThat(store.search(db.ds, "show.s01", 10)).extracting(Release::name).containsExactly("Some.Show.S01E01.720p");
+        assertThat(store.search(db.ds, "_100%", 10)).extracting(Release::name).containsExactly("Other_100%");
+        assertThat(store.search(db.ds, "%", 10)).extracting(Release::name).containsExactly("Other_100%");
+        assertThat(store.search(db.ds, "zzz", 10)).isEmpty();
+    }
+
+    @Test
+    void storedReleaseExportsAsNzb() throws Exception {
+        db.inTransaction(c -> store.writeBinaries(c, List.of(binary(G, "Export", "export.rar", 3, 1, 3, 1, 2))));
+        Release r = store.release(db.ds, G, POSTER, "Export").orElseThrow();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        NzbWriter.write(out, r.name(), store.binaries(db.ds, r));
+        String xml = out.toString(StandardCharsets.UTF_8);
+        assertThat(xml.indexOf("export.rar.1@news.example")).isLessThan(xml.indexOf("export.rar.2@news.example"));
+        assertThat(xml.indexOf("export.rar.2@news.example")).isLessThan(xml.indexOf("export.rar.3@news.example"));
+    }
+
+    @Test
+    void catalogSizeIsReported() throws Exception {
+        assertThat(store.catalogBytes(db.ds)).isPositive();
+    }
+}

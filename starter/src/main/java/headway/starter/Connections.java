@@ -1,0 +1,112 @@
+package headway.starter;
+
+import com.zaxxer.hikari.HikariDataSource;
+import headway.store.Database;
+import headway.worker.Settings;
+import headway.worker.WorkerConfig;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The database and Temporal connections of one CLI command, opened on first use from flags or
+ * the environment, and closed with the command. An unreachable database or Temporal server is
+ * reported with exit code 3 and what to set.
+ */
+final class Connections implements AutoCloseable {
+
+    @Option(names = "--db-url", description = "PostgreSQL JDBC URL (env HEADWAY_DB_URL)")
+    String dbUrl;
+
+    @Option(names = "--temporal", description = "Temporal frontend host:port (env HEADWAY_TEMPORAL, default 127.0.0.1:7233)")
+    String temporal;
+
+    @Option(names = "--namespace", description = "Temporal namespace (env HEADWAY_NAMESPACE, default \"default\")")
+    String namespace;
+
+    private HikariDataSource dataSource;
+    private WorkflowServiceStubs stubs;
+    private WorkflowClient client;
+
+    /** The environment with the flags laid over it. */
+    Map<String, String> env() {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        if (dbUrl != null) {
+            env.put("HEADWAY_DB_URL", dbUrl);
+        }
+        if (temporal != null) {
+            env.put("HEADWAY_TEMPORAL", temporal);
+        }
+        if (namespace != null) {
+            env.put("HEADWAY_NAMESPACE", namespace);
+        }
+        return env;
+    }
+
+    /** The migrated database; exit 3 when it cannot be reached. */
+    HikariDataSource database() {
+        if (dataSource == null) {
+            Database.Settings settings;
+            try {
+                settings = WorkerConfig.databaseFromEnv(new Settings(env()));
+            } catch (IllegalArgumentException e) {
+                throw CliException.badInput(e.getMessage());
+            }
+            try {
+                dataSource = Database.pool(new Database.Settings(settings.jdbcUrl(), settings.user(), settings.password(), 2,
+                        Duration.ofSeconds(5)), "headway-cli");
+                Database.migrate(dataSource);
+            } catch (RuntimeException e) {
+                throw new CliException(Exit.UNREACHABLE, "cannot reach the database at " + settings.jdbcUrl() + ": "
+                        + rootMessage(e) + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)", e);
+            }
+        }
+        return dataSource;
+    }
+
+    /** A connected Temporal client; exit 3 when the server cannot be reached. */
+    WorkflowClient temporal() {
+        if (client == null) {
+            Settings s = new Settings(env());
+            String target = s.string("HEADWAY_TEMPORAL", "127.0.0.1:7233");
+            String ns = s.string("HEADWAY_NAMESPACE", "default");
+            try {
+                stubs = WorkflowServiceStubs.newConnectedServiceStubs(
+                        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build(), Duration.ofSeconds(5));
+            } catch (RuntimeException e) {
+                throw new CliException(Exit.UNREACHABLE, "cannot reach Temporal at " + target + ": " + rootMessage(e)
+                        + " (start it with `temporal server start-dev`, or set HEADWAY_TEMPORAL or --temporal)", e);
+            }
+            client = WorkflowClient.newInstance(stubs, WorkflowClientOptions.newBuilder().setNamespace(ns).build());
+        }
+        return client;
+    }
+
+    void useTemporal(WorkflowClient existing) {
+        this.client = existing;
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+
+    @Override
+    public void close() {
+        if (stubs != null) {
+            stubs.shutdown();
+        }
+        if (dataSource != null) {
+            dataSource.close();
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package headway.starter;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/** The {@code headway} command: every subcommand, with the exit codes of {@link Exit}. */
+@Command(name = "headway", mixinStandardHelpOptions = true, version = "headway 0.1.0",
+        description = "Indexes Usenet newsgroups on Temporal: each group is a long-lived workflow.",
+        subcommands = {
+                WorkerCommand.class,
+                GroupsCommand.class,
+                StartCommand.class,
+                PlanCommand.class,
+                StatusCommand.class,
+                SignalCommands.Pause.class,
+                SignalCommands.Resume.class,
+                SignalCommands.Drain.class,
+                RulesCommand.class,
+                SearchCommand.class,
+                NzbCommand.class,
+                DemoCommand.class,
+                CommandLine.HelpCommand.class
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+                "0:done",
+                "1:failed",
+                "2:bad input (usage, unknown group or release, bad rule)",
+                "3:a dependency (database, Temporal, NNTP server) is unreachable"
+        })
+public final class Headway implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: headway --help lists them");
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the CLI with the given streams and returns its exit code (tests call this). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new Headway());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof CliException c) {
+                commandLine.getErr().println("headway: " + c.getMessage());
+                return c.exitCode();
+            }
+            if (e instanceof IllegalArgumentException) {
+                commandLine.getErr().println("headway: " + e.getMessage());
+                return Exit.BAD_INPUT;
+            }
+            commandLine.getErr().println("headway: " + e);
+            e.printStackTrace(commandLine.getErr());
+            return Exit.FAILED;
+        });
+        return cli.execute(args);
+    }
+}

@@ -1,0 +1,118 @@
+package headway.starter;
+
+import headway.activity.NntpHeaderSource;
+import headway.activity.Planner;
+import headway.nntp.NntpPool;
+import headway.store.GroupStore;
+import headway.worker.Settings;
+import headway.worker.WorkerConfig;
+import headway.workflow.GroupWorkflow;
+import headway.workflow.TaskQueues;
+import io.temporal.client.WorkflowNotFoundException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code headway plan}: plans ranges, from the NNTP server's high-water mark (the planner's own
+ * pass) or by hand with {@code --from/--to}, then signals {@code planned} to the running group
+ * workflows that got work.
+ */
+@Command(name = "plan", mixinStandardHelpOptions = true,
+        description = "Plan new ranges: from the NNTP server's marks, or by hand with --from/--to.")
+final class PlanCommand implements Runnable {
+    @Mixin
+    Connections connections;
+    @Spec
+    CommandSpec spec;
+    @Option(names = "--all", description = "every active group")
+    boolean all;
+    @Option(names = "--from", description = "first article of a hand-planned range")
+    Long from;
+    @Option(names = "--to", description = "last article of a hand-planned range")
+    Long to;
+    @Option(names = "--tail", description = "plan the hand-planned range as tail (before history)")
+    boolean tail;
+    @Option(names = "--size", description = "articles per range (env HEADWAY_RANGE_SIZE, default 10000)")
+    Long size;
+    @Option(names = "--backfill", description = "history goes this many articles below the high-water mark (env HEADWAY_BACKFILL, default 1000000)")
+    Long backfill;
+    @Option(names = "--no-signal", description = "do not signal the group workflows")
+    boolean noSignal;
+    @Parameters(arity = "0..*", paramLabel = "GROUP")
+    List<String> groups = new ArrayList<>();
+
+    @Override
+    public void run() {
+        if (all == !groups.isEmpty()) {
+            throw CliException.badInput("name groups or give --all (not both)");
+        }
+        if ((from == null) != (to == null)) {
+            throw CliException.badInput("give both --from and --to for a hand-planned range");
+        }
+        if (from != null && (from < 0 || to < from)) {
+            throw CliException.badInput("bad range --from " + from + " --to " + to + ": need 0 <= from <= to");
+        }
+        Settings s = new Settings(connections.env());
+        long rangeSize = size != null ? size : s.longValue("HEADWAY_RANGE_SIZE", 10_000, 1, Long.MAX_VALUE);
+        long backfillArticles = backfill != null ? backfill : s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE);
+        if (rangeSize < 1) {
+            throw CliException.badInput("--size must be >= 1, was " + rangeSize);
+        }
+        try (Connections open = connections) {
+            GroupStore store = new GroupStore(connections.database());
+            List<String> names = all
+                    ? store.list().stream().filter(GroupStore.Group::active).map(GroupStore.Group::name).toList()
+                    : groups;
+            for (String g : names) {
+                if (!store.exists(g)) {
+                    throw CliException.badInput("unknown group '" + g + "': add it first with `headway groups add " + g + "`");
+                }
+            }
+            List<String> gotWork = new ArrayList<>();
+            if (from != null) {
+                for (String g : names) {
+                    int n = store.plan(g, from, to, rangeSize, tail ? -1 : 1);
+                    spec.commandLine().getOut().printf("%s: planned %d range(s) in [%d, %d]%n", g, n, from, to);
+                    if (n > 0) {
+                        gotWork.add(g);
+                    }
+                }
+            } else {
+                WorkerConfig.NntpServer server = WorkerConfig.fromEnvNntp(connections.env());
+                try (NntpPool pool = new NntpPool(headway.worker.HeadwayWorker.nntpConfig(server))) {
+                    Planner planner = new Planner(store, new NntpHeaderSource(pool), new Planner.Settings(rangeSize, backfillArticles));
+                    for (String g : names) {
+                        Planner.Planned p = planner.plan(g);
+                        spec.commandLine().getOut().printf("%s: server %d..%d, planned %d tail and %d history range(s)%n",
+                                g, p.low(), p.high(), p.tailRanges(), p.historyRanges());
+                        if (p.total() > 0) {
+                            gotWork.add(g);
+                        }
+                    }
+                } catch (headway.nntp.UnknownGroupException e) {
+                    throw CliException.badInput(e.getMessage());
+                } catch (IOException e) {
+                    throw new CliException(Exit.UNREACHABLE, "cannot read the NNTP server " + server + ": " + e.getMessage()
+                            + " (set HEADWAY_NNTP_HOST and HEADWAY_NNTP_PORT)", e);
+                }
+            }
+            if (!noSignal && !gotWork.isEmpty()) {
+                for (String g : gotWork) {
+                    try {
+                        connections.temporal().newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(g)).planned();
+                    } catch (WorkflowNotFoundException e) {
+                        spec.commandLine().getOut().println(g + ": no running workflow to signal (headway start " + g + ")");
+                    }
+                }
+            }
+        }
+    }
+}

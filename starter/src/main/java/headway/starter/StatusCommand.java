@@ -1,0 +1,123 @@
+package headway.starter;
+
+import headway.store.NodeRegistry;
+import headway.store.StatusStore;
+import headway.worker.Settings;
+import headway.workflow.GroupProgress;
+import headway.workflow.GroupWorkflow;
+import headway.workflow.TaskQueues;
+import io.temporal.client.WorkflowClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code headway status}: each group's holder, state, cursor, lag, ranges and rate from the
+ * database and its workflow; the nodes, online or offline; with {@code --conflicts}, the
+ * takeovers and refused stale writes. Without Temporal it still shows what the database knows.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true, description = "Show groups, nodes and conflicts.")
+final class StatusCommand implements Runnable {
+    @Mixin
+    Connections connections;
+    @Spec
+    CommandSpec spec;
+    @Option(names = "--json", description = "print JSON")
+    boolean json;
+    @Option(names = "--conflicts", description = "list takeovers and refused stale writes")
+    boolean conflicts;
+    @Option(names = "--limit", defaultValue = "50", description = "conflicts to list (default 50)")
+    int limit;
+
+    /** One group's line of status. */
+    record GroupLine(String group, String holder, String state, Long cursor, long lag, long planned, long leased, long done,
+                     long headers, double articlesPerSecond, Long snapshot, long epoch) {
+    }
+
+    @Override
+    public void run() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (Connections open = connections) {
+            Settings s = new Settings(connections.env());
+            Duration leaseTtl = s.duration("HEADWAY_LEASE_TTL", Duration.ofSeconds(30));
+            Duration nodeTtl = s.duration("HEADWAY_NODE_TTL", Duration.ofSeconds(15));
+            StatusStore store = new StatusStore(connections.database());
+            if (conflicts) {
+                List<StatusStore.Conflict> rows = store.conflicts(limit);
+                if (json) {
+                    Json.print(out, rows);
+                    return;
+                }
+                out.printf("%-24s %-30s %-10s %-24s %6s %-24s %6s %s%n", "AT", "GROUP", "KIND", "NODE", "EPOCH", "OTHER", "EPOCH", "DETAIL");
+                for (StatusStore.Conflict c : rows) {
+                    out.printf("%-24s %-30s %-10s %-24s %6d %-24s %6s %s%n", c.at(), c.group(), c.kind(), c.node(), c.epoch(),
+                            c.otherNode() == null ? "-" : c.otherNode(), c.otherEpoch() == null ? "-" : c.otherEpoch(), c.detail());
+                }
+                return;
+            }
+            List<StatusStore.GroupStatus> groups = store.groups(leaseTtl);
+            WorkflowClient client = null;
+            String temporalProblem = null;
+            try {
+                client = connections.temporal();
+            } catch (CliException e) {
+                temporalProblem = e.getMessage();
+            }
+            List<GroupLine> lines = new ArrayList<>();
+            for (StatusStore.GroupStatus g : groups) {
+                String state = client == null ? "?" : workflowState(client, g.name());
+                String holder = g.holder() == null ? null : g.holder() + (g.holderLive() ? "" : " (quiet)");
+                lines.add(new GroupLine(g.name(), holder, state, g.cursor(), g.lag(), g.planned(), g.leased(), g.done(),
+                        g.headers(), g.articlesPerSecond(), g.snapshotNext(), g.epoch()));
+            }
+            List<NodeRegistry.Node> nodes = new NodeRegistry(connections.database(), "status", "-", nodeTtl, Clock.systemUTC()).all();
+            if (json) {
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("groups", lines);
+                doc.put("nodes", nodes);
+                if (temporalProblem != null) {
+                    doc.put("temporal", temporalProblem);
+                }
+                Json.print(out, doc);
+                return;
+            }
+            out.printf("%-32s %-28s %-10s %10s %10s %5s %5s %5s %10s %9s%n", "GROUP", "HOLDER", "STATE", "CURSOR", "LAG",
+                    "PLAN", "LEASE", "DONE", "HEADERS", "ART/S");
+            for (GroupLine l : lines) {
+                out.printf("%-32s %-28s %-10s %10s %10d %5d %5d %5d %10d %9.0f%n", l.group(), l.holder() == null ? "-" : l.holder(),
+                        l.state(), l.cursor() == null ? "-" : l.cursor(), l.lag(), l.planned(), l.leased(), l.done(), l.headers(),
+                        l.articlesPerSecond());
+            }
+            out.println();
+            out.printf("%-40s %-28s %-8s %s%n", "NODE", "ADDRESS", "STATE", "LAST HEARTBEAT");
+            for (NodeRegistry.Node n : nodes) {
+                out.printf("%-40s %-28s %-8s %s%n", n.id(), n.address(), n.live() ? "online" : "offline", n.heartbeatAt());
+            }
+            if (temporalProblem != null) {
+                spec.commandLine().getErr().println("headway: workflow states unknown: " + temporalProblem);
+            }
+        }
+    }
+
+    /** The workflow's state from its progress query, or "not started" when it has no workflow. */
+    static String workflowState(WorkflowClient client, String group) {
+        try {
+            GroupProgress p = client.newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group)).progress();
+            return p.state().name();
+        } catch (io.temporal.client.WorkflowNotFoundException e) {
+            return "-";
+        } catch (io.temporal.client.WorkflowQueryException | io.temporal.client.WorkflowServiceException e) {
+            return "closed";
+        }
+    }
+}

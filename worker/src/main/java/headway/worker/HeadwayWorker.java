@@ -1,0 +1,213 @@
+package headway.worker;
+
+import com.uber.m3.tally.RootScopeBuilder;
+import com.uber.m3.tally.Scope;
+import headway.activity.GroupActivitiesImpl;
+import headway.activity.Holdings;
+import headway.activity.IndexMetrics;
+import headway.activity.LeaseActivitiesImpl;
+import headway.activity.NntpHeaderSource;
+import headway.activity.RangeIndexer;
+import headway.activity.HeaderSource;
+import headway.index.RuleSet;
+import headway.nntp.NntpPool;
+import headway.nntp.NntpServer;
+import headway.store.CatalogStore;
+import headway.store.Database;
+import headway.store.DirectorySnapshotStore;
+import headway.store.Holder;
+import headway.store.LeaseStore;
+import headway.store.NodeRegistry;
+import headway.store.PostgresSnapshotStore;
+import headway.store.RuleSetStore;
+import headway.store.SnapshotStore;
+import headway.workflow.GroupWorkflowImpl;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * A running worker: the Temporal workers on the shared and its own task queue, the node
+ * heartbeat and the metrics endpoint. Closing it stops polling, hands back every group it holds
+ * (snapshot, then release, so the next holder redoes nothing) and leaves the registry.
+ */
+public final class HeadwayWorker implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(HeadwayWorker.class);
+
+    private final WorkerConfig config;
+    private final WorkerFactory factory;
+    private final Holdings holdings;
+    private final LeaseStore leases;
+    private final SnapshotStore snapshots;
+    private final NodeHeartbeat heartbeat;
+    private final NntpPool nntp;
+    private final MetricsServer metricsServer;
+    private final List<AutoCloseable> owned;
+
+    private HeadwayWorker(WorkerConfig config, WorkerFactory factory, Holdings holdings, LeaseStore leases,
+                          SnapshotStore snapshots, NodeHeartbeat heartbeat, NntpPool nntp, MetricsServer metricsServer,
+                          List<AutoCloseable> owned) {
+        this.config = config;
+        this.factory = factory;
+        this.holdings = holdings;
+        this.leases = leases;
+        this.snapshots = snapshots;
+        this.heartbeat = heartbeat;
+        this.nntp = nntp;
+        this.metricsServer = metricsServer;
+        this.owned = owned;
+    }
+
+    /** A Temporal client for {@code config}, reporting the SDK's metrics into {@code registry}. */
+    public static WorkflowClient connect(WorkerConfig config, MeterRegistry registry) {
+        Scope scope = new RootScopeBuilder()
+                .reporter(new MicrometerClientStatsReporter(registry))
+                .reportEvery(com.uber.m3.util.Duration.ofSeconds(10));
+        WorkflowServiceStubs stubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder()
+                .setTarget(config.temporalTarget())
+                .setMetricsScope(scope)
+                .build());
+        return WorkflowClient.newInstance(stubs, WorkflowClientOptions.newBuilder().setNamespace(config.namespace()).build());
+    }
+
+    /**
+     * Starts a worker on an already migrated database. The caller keeps ownership of
+     * {@code client} and {@code dataSource}.
+     */
+    public static HeadwayWorker start(WorkerConfig config, WorkflowClient client, DataSource dataSource,
+                                      PrometheusMeterRegistry registry) {
+        Objects.requireNonNull(config, "config");
+        List<AutoCloseable> owned = new ArrayList<>();
+        LeaseStore leases = new LeaseStore(dataSource, config.catalogCapBytes());
+        SnapshotStore snapshots = config.snapshotDir() == null
+                ? new PostgresSnapshotStore(dataSource, leases)
+                : new DirectorySnapshotStore(config.snapshotDir(), leases);
+        CatalogStore catalog = new CatalogStore();
+        RuleSetStore ruleSets = new RuleSetStore(dataSource);
+        Holdings holdings = new Holdings(config.maxGroups());
+        IndexMetrics metrics = new IndexMetrics(registry, holdings);
+        NntpPool nntp = new NntpPool(nntpConfig(config.nntp()));
+        owned.add(nntp);
+        HeaderSource headers = new NntpHeaderSource(nntp);
+        RangeIndexer indexer = new RangeIndexer(headers, leases, catalog, config.batchArticles(), metrics);
+
+        NodeRegistry registryRow = new NodeRegistry(dataSource, config.nodeId(), config.advertiseAddress(), config.nodeTtl(),
+                Clock.systemUTC());
+        NodeHeartbeat heartbeat = NodeHeartbeat.start(registryRow, config.nodeHeartbeat());
+
+        MetricsServer metricsServer = config.metricsPort() == 0 ? null : MetricsServer.start(registry, config.metricsPort());
+
+        WorkerFactory factory = WorkerFactory.newInstance(client);
+        WorkerOptions options = WorkerOptions.newBuilder()
+                .setMaxConcurrentActivityExecutionSize(config.activityConcurrency())
+                .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2))
+                .build();
+        Worker shared = factory.newWorker(config.taskQueue(), options);
+        shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class);
+        shared.registerActivitiesImplementations(new LeaseActivitiesImpl(leases, snapshots, holdings,
+                latestRules(ruleSets), config.nodeId(), config.ownTaskQueue(), config.leaseTtl(), config.windowMaxAge(), metrics));
+        Worker own = factory.newWorker(config.ownTaskQueue(), options);
+        own.registerActivitiesImplementations(new GroupActivitiesImpl(leases, snapshots, holdings, indexer, metrics));
+        factory.start();
+        log.info("worker {} polling {} and {} (max {} groups), NNTP {}, metrics {}", config.nodeId(), config.taskQueue(),
+                config.ownTaskQueue(), config.maxGroups(), config.nntp(),
+                metricsServer == null ? "off" : "http://0.0.0.0:" + metricsServer.port() + "/metrics");
+        return new HeadwayWorker(config, factory, holdings, leases, snapshots, heartbeat, nntp, metricsServer, owned);
+    }
+
+    /** The rule set for new leases: the newest imported one, else the built-in defaults (version 0). */
+    private static Supplier<RuleSet> latestRules(RuleSetStore ruleSets) {
+        return () -> {
+            try {
+                return ruleSets.latest().orElseGet(() -> RuleSet.defaults(0));
+            } catch (SQLException e) {
+                throw new IllegalStateException("reading the newest rule set: " + e.getMessage(), e);
+            }
+        };
+    }
+
+    public static NntpPool.Config nntpConfig(WorkerConfig.NntpServer s) {
+        NntpServer server = NntpServer.plain(s.host(), s.port());
+        if (s.tls()) {
+            server = new NntpServer(s.host(), s.port(), true, null);
+        }
+        if (s.user() != null) {
+            server = server.withCredentials(new NntpServer.Credentials(s.user(), s.password()));
+        }
+        NntpPool.Config defaults = NntpPool.Config.defaults(server);
+        return new NntpPool.Config(server, s.maxConnections(), defaults.connectTimeout(), s.timeout(),
+                defaults.borrowTimeout(), defaults.backoffInitial(), defaults.backoffMax());
+    }
+
+    public WorkerConfig config() {
+        return config;
+    }
+
+    public Holdings holdings() {
+        return holdings;
+    }
+
+    /** Stops polling, snapshots and releases every held group, deregisters, and closes what it opened. */
+    @Override
+    public void close() {
+        factory.shutdown();
+        factory.awaitTermination(Math.max(5, config.leaseTtl().toSeconds()), java.util.concurrent.TimeUnit.SECONDS);
+        for (Holdings.Held held : holdings.all()) {
+            Holder holder = held.holder();
+            try {
+                if (held.cursor() >= 0) {
+                    snapshots.put(holder, held.cursor(), out -> held.window().writeTo(out));
+                }
+                leases.release(holder);
+                log.info("worker {} handed back {} at {}", config.nodeId(), holder.group(), held.cursor());
+            } catch (RuntimeException e) {
+                log.warn("worker {} could not hand back {}; it is free after the lease TTL: {}", config.nodeId(),
+                        holder.group(), e.getMessage());
+            }
+            holdings.remove(holder.group(), holder.epoch());
+        }
+        heartbeat.close();
+        if (metricsServer != null) {
+            metricsServer.close();
+        }
+        for (AutoCloseable c : owned) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                log.warn("closing {}: {}", c, e.toString());
+            }
+        }
+    }
+
+    /** Opens the configured database and migrates it; the caller closes the pool. */
+    public static com.zaxxer.hikari.HikariDataSource openDatabase(WorkerConfig config) {
+        com.zaxxer.hikari.HikariDataSource ds = Database.pool(config.database(), "headway-worker");
+        Database.migrate(ds);
+        return ds;
+    }
+
+    /** A fresh Prometheus registry. */
+    public static PrometheusMeterRegistry newRegistry() {
+        return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    }
+}

@@ -1,0 +1,52 @@
+package headway.worker;
+
+import headway.store.NodeRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/** Renews this node's registry row on a background thread; a failed beat is logged and the next one tried. */
+public final class NodeHeartbeat implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(NodeHeartbeat.class);
+
+    private final NodeRegistry registry;
+    private final ScheduledExecutorService timer;
+
+    private NodeHeartbeat(NodeRegistry registry, ScheduledExecutorService timer) {
+        this.registry = registry;
+        this.timer = timer;
+    }
+
+    /** Registers the node (explicitly, before anything else runs) and beats every {@code interval}. */
+    public static NodeHeartbeat start(NodeRegistry registry, Duration interval) {
+        registry.register();
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "node-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                registry.heartbeat();
+            } catch (RuntimeException e) {
+                log.warn("node {}: heartbeat failed, trying again in {}: {}", registry.nodeId(), interval, e.getMessage());
+            }
+        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        return new NodeHeartbeat(registry, timer);
+    }
+
+    /** Stops beating and deletes the row, so peers see the node leave at once. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            registry.deregister();
+        } catch (RuntimeException e) {
+            log.warn("node {}: deregistering failed; the row expires after the TTL: {}", registry.nodeId(), e.getMessage());
+        }
+    }
+}

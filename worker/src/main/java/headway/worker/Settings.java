@@ -1,0 +1,99 @@
+package headway.worker;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads settings from a map of environment variables, with errors that name the variable, its
+ * value and what would be accepted. Durations are written {@code 500ms}, {@code 30s}, {@code 5m},
+ * {@code 1h}, or ISO-8601 ({@code PT30S}).
+ */
+public final class Settings {
+    private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+    private final Map<String, String> env;
+
+    public Settings(Map<String, String> env) {
+        this.env = env;
+    }
+
+    public String string(String name, String fallback) {
+        String v = env.get(name);
+        return v == null || v.isBlank() ? fallback : v.trim();
+    }
+
+    public int integer(String name, int fallback, int min, int max) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        try {
+            return checkRange(name, Integer.parseInt(v.trim()), min, max);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + "=" + v + " is not a whole number (between " + min + " and " + max + ")");
+        }
+    }
+
+    public long longValue(String name, long fallback, long min, long max) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        try {
+            long n = Long.parseLong(v.trim());
+            if (n < min || n > max) {
+                throw new IllegalArgumentException(name + "=" + v + " is out of range: use " + min + ".." + max);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + "=" + v + " is not a whole number (between " + min + " and " + max + ")");
+        }
+    }
+
+    public boolean bool(String name, boolean fallback) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "1", "on" -> true;
+            case "false", "no", "0", "off" -> false;
+            default -> throw new IllegalArgumentException(name + "=" + v + " is not a boolean: use true or false");
+        };
+    }
+
+    public Duration duration(String name, Duration fallback) {
+        String v = env.get(name);
+        return v == null || v.isBlank() ? fallback : parseDuration(name, v);
+    }
+
+    /** Parses {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601; the error names {@code name}. */
+    public static Duration parseDuration(String name, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        Matcher m = SIMPLE_DURATION.matcher(v);
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+            };
+        }
+        try {
+            return Duration.parse(value.trim().toUpperCase(Locale.ROOT));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(name + "=" + value + " is not a duration: write e.g. 500ms, 30s, 5m, 1h or PT30S");
+        }
+    }
+
+    static int checkRange(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + "=" + value + " is out of range: use " + min + ".." + max);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,107 @@
+package headway.workflow;
+
+import headway.activity.Failures;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.Priority;
+import io.temporal.common.RetryOptions;
+import java.time.Duration;
+
+/**
+ * Every timeout and retry policy of the group workflow, in one place. The lease TTL is the one
+ * number that matters: a holder activity that is not picked up (schedule-to-start) or that stops
+ * heartbeating within a TTL belongs to a dead worker, and the group is leased again. The cost of
+ * that choice is that a worker busy for longer than a TTL before it polls loses its groups.
+ */
+final class ActivityPolicies {
+
+    /** Store reads and writes that take milliseconds; a minute covers a slow database. */
+    private static final Duration STORE_CALL = Duration.ofMinutes(1);
+    /** Indexing a range can take long (a large range on a slow server); the heartbeat timeout catches a dead worker long before this. */
+    private static final Duration INDEX_RANGE = Duration.ofHours(2);
+    /** A large window is streamed to storage; this bounds a stuck write, not a normal one. */
+    private static final Duration PUT_SNAPSHOT = Duration.ofMinutes(30);
+
+    /** The first retry comes soon because most failures are a dropped connection. */
+    private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+    /** A holder activity gives up after this many attempts, and the cycle counts as failed, because retrying forever would hide a broken group. */
+    private static final int HOLDER_ATTEMPTS = 5;
+
+    private ActivityPolicies() {
+    }
+
+    /** Outlook on the shared queue: retried without end (backoff to a minute), because it only reads and any worker may serve it; BadInput (an unknown group) is not retried. */
+    static ActivityOptions outlook(GroupConfig config) {
+        return ActivityOptions.newBuilder()
+                .setTaskQueue(config.sharedTaskQueue())
+                .setStartToCloseTimeout(STORE_CALL)
+                .setRetryOptions(RetryOptions.newBuilder()
+                        .setInitialInterval(FIRST_RETRY)
+                        .setBackoffCoefficient(2)
+                        .setMaximumInterval(Duration.ofMinutes(1))
+                        .setDoNotRetry(Failures.BAD_INPUT)
+                        .build())
+                .setSummary("outlook " + config.group())
+                .build();
+    }
+
+    /**
+     * Lease on the shared queue with the group's Temporal priority, so that with more groups than
+     * capacity tail work is served before history. AtCapacity is retried without end, backing off
+     * to the lease TTL, because a full cluster is a normal state and another worker may take the
+     * group; the typed failures that say the request is wrong are not retried.
+     */
+    static ActivityOptions lease(GroupConfig config, int priorityKey) {
+        ActivityOptions.Builder options = ActivityOptions.newBuilder()
+                .setTaskQueue(config.sharedTaskQueue())
+                .setStartToCloseTimeout(STORE_CALL)
+                .setRetryOptions(RetryOptions.newBuilder()
+                        .setInitialInterval(FIRST_RETRY)
+                        .setBackoffCoefficient(2)
+                        .setMaximumInterval(config.leaseTtl())
+                        .setDoNotRetry(Failures.BAD_INPUT, Failures.LEASE_LOST, Failures.WINDOW_LOST)
+                        .build())
+                .setSummary("lease " + config.group() + " (priority " + priorityKey + ")");
+        if (priorityKey > 0) {
+            options.setPriority(Priority.newBuilder().setPriorityKey(priorityKey).build());
+        }
+        return options.build();
+    }
+
+    /**
+     * A holder activity on the holder's own queue. Schedule-to-start equals the lease TTL (it is
+     * never retried, so a dead holder's queue fails the call after one TTL); LeaseLost, WindowLost
+     * and BadInput are not retried because another attempt on this holder cannot succeed.
+     */
+    static ActivityOptions holder(GroupConfig config, String taskQueue, Duration startToClose, String summary) {
+        return ActivityOptions.newBuilder()
+                .setTaskQueue(taskQueue)
+                .setScheduleToStartTimeout(config.leaseTtl())
+                .setStartToCloseTimeout(startToClose)
+                .setRetryOptions(RetryOptions.newBuilder()
+                        .setInitialInterval(FIRST_RETRY)
+                        .setBackoffCoefficient(2)
+                        .setMaximumInterval(config.leaseTtl())
+                        .setMaximumAttempts(HOLDER_ATTEMPTS)
+                        .setDoNotRetry(Failures.LEASE_LOST, Failures.WINDOW_LOST, Failures.BAD_INPUT)
+                        .build())
+                .setSummary(summary)
+                .build();
+    }
+
+    /** nextRange and release: quick store calls on the holder's queue. */
+    static ActivityOptions holderCall(GroupConfig config, String taskQueue, String summary) {
+        return holder(config, taskQueue, STORE_CALL, summary);
+    }
+
+    /** indexRange: heartbeats every few seconds, so a heartbeat timeout of one lease TTL finds a dead or stuck worker. */
+    static ActivityOptions indexRange(GroupConfig config, String taskQueue, String summary) {
+        return holder(config, taskQueue, INDEX_RANGE, summary).toBuilder()
+                .setHeartbeatTimeout(config.leaseTtl())
+                .build();
+    }
+
+    /** putSnapshot: may stream a large window. */
+    static ActivityOptions putSnapshot(GroupConfig config, String taskQueue, String summary) {
+        return holder(config, taskQueue, PUT_SNAPSHOT, summary);
+    }
+}

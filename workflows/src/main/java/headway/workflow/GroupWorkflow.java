@@ -1,0 +1,34 @@
+package headway.workflow;
+
+import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+
+/** One long-lived workflow per newsgroup, id {@code group/<name>}: leases the group and indexes it in article order. */
+@WorkflowInterface
+public interface GroupWorkflow {
+
+    /** Runs until drained, continuing as new before its history grows large. */
+    @WorkflowMethod
+    void run(GroupRun run);
+
+    /** More ranges were planned: an idle group looks for work at once instead of at its idle timer. */
+    @SignalMethod
+    void planned();
+
+    /** Finishes the current range, snapshots, releases, and waits for {@link #resume()}. */
+    @SignalMethod
+    void pause();
+
+    /** Ends a pause or a parking. */
+    @SignalMethod
+    void resume();
+
+    /** Finishes the current range, snapshots, releases, and completes the workflow. */
+    @SignalMethod
+    void drain();
+
+    @QueryMethod
+    GroupProgress progress();
+}

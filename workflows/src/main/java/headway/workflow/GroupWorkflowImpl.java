@@ -1,0 +1,328 @@
+package headway.workflow;
+
+import headway.activity.Failures;
+import headway.activity.GroupActivities;
+import headway.activity.GroupOutlook;
+import headway.activity.HolderToken;
+import headway.activity.LeaseActivities;
+import headway.activity.LeaseGrant;
+import headway.activity.NextRange;
+import headway.activity.RangeLease;
+import headway.activity.RangeResult;
+import headway.activity.SnapshotInfo;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.SearchAttributeKey;
+import io.temporal.common.SearchAttributeUpdate;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TimeoutFailure;
+import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.TimerOptions;
+import io.temporal.workflow.Workflow;
+import io.temporal.workflow.WorkflowInfo;
+import io.temporal.workflow.WorkflowInit;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+
+/**
+ * The group loop: outlook, lease, then next-range and index until caught up, snapshotting every
+ * N ranges and when caught up, release, then idle until {@code planned} or the idle timer.
+ * Invariant: the workflow releases, pauses, parks or continues as new only between ranges, never
+ * while an index activity runs, so a range is always finished or handed back at its cursor; the
+ * cost is that pause and drain wait for the range in flight. A holding cycle that ends in a lost
+ * lease, a lost window, a timeout or exhausted retries goes back to leasing; {@code maxFailedCycles}
+ * such cycles in a row without a finished range park the group until {@code resume}.
+ */
+public class GroupWorkflowImpl implements GroupWorkflow {
+
+    private static final Logger log = Workflow.getLogger(GroupWorkflowImpl.class);
+    private static final String MEMO_CONFIG = "config";
+
+    private enum CycleEnd { CAUGHT_UP, STOPPED, LOST, FAILED }
+
+    private final GroupConfig config;
+    private long rangesDone;
+    private long headers;
+    private long missing;
+    private long malformed;
+    private SnapshotInfo lastSnapshot;
+    private Long cursor;
+    private long lag;
+    private long epoch;
+    private int failedCycles;
+    private boolean parked;
+    private boolean paused;
+    private boolean planned;
+    private boolean drain;
+
+    private GroupState state = GroupState.LEASING;
+    private String holder;
+    private boolean workedThisRun;
+
+    /** Restores the carried state before any signal handler runs, because signals may arrive in the run's first task. */
+    @WorkflowInit
+    public GroupWorkflowImpl(GroupRun run) {
+        GroupRun.Carry carry = run.carry();
+        config = run.config();
+        rangesDone = carry.rangesDone();
+        headers = carry.headers();
+        missing = carry.missing();
+        malformed = carry.malformed();
+        lastSnapshot = carry.lastSnapshot();
+        cursor = carry.cursor();
+        lag = carry.lag();
+        epoch = carry.epoch();
+        failedCycles = carry.failedCycles();
+        parked = carry.parked();
+        paused = carry.paused();
+        planned = carry.planned();
+        drain = carry.drain();
+    }
+
+    @Override
+    public void run(GroupRun run) {
+        publishMemo();
+        while (true) {
+            if (drain) {
+                become(GroupState.DRAINED, null);
+                return;
+            }
+            if (parked) {
+                become(GroupState.PARKED, null);
+                Workflow.await(() -> !parked || drain);
+                continue;
+            }
+            if (paused) {
+                become(GroupState.PAUSED, null);
+                Workflow.await(() -> !paused || drain);
+                continue;
+            }
+            if (continueAsNewDue()) {
+                continueAsNew();
+                return;
+            }
+            planned = false;
+            GroupOutlook outlook = leaseActivities(ActivityPolicies.outlook(config)).outlook(config.group());
+            lag = outlook.lag();
+            if (!outlook.hasWork()) {
+                idle();
+                continue;
+            }
+            become(GroupState.LEASING, null);
+            LeaseGrant grant = leaseActivities(ActivityPolicies.lease(config, outlook.temporalPriority())).lease(config.group());
+            if (!grant.granted()) {
+                become(GroupState.WAITING, grant.heldBy());
+                waitFor(config.leaseTtl(), "held by " + grant.heldBy() + ": ask again in " + config.leaseTtl(), () -> paused || drain);
+                workedThisRun = true;
+                continue;
+            }
+            CycleEnd end = hold(grant.token());
+            if (end == CycleEnd.CAUGHT_UP) {
+                failedCycles = 0;
+            }
+            if (end == CycleEnd.FAILED && ++failedCycles >= config.maxFailedCycles()) {
+                log.warn("group {} parked after {} failed holding cycles in a row", config.group(), failedCycles);
+                parked = true;
+            }
+            if (end == CycleEnd.CAUGHT_UP && !planned) {
+                idle();
+            }
+        }
+    }
+
+    /** One holding cycle on the holder's task queue; ends caught up, stopped by a signal or the history budget, or by a failure. */
+    private CycleEnd hold(HolderToken token) {
+        epoch = token.epoch();
+        become(GroupState.INDEXING, token.node());
+        boolean finishedRange = false;
+        int sinceSnapshot = 0;
+        try {
+            while (true) {
+                if (drain || paused || (finishedRange && continueAsNewDue())) {
+                    handBack(token, sinceSnapshot);
+                    return CycleEnd.STOPPED;
+                }
+                NextRange next = groupActivities(ActivityPolicies.holderCall(config, token.taskQueue(),
+                        "next range of " + config.group() + " (epoch " + token.epoch() + ")")).nextRange(token);
+                lag = next.lag();
+                if (next.caughtUp()) {
+                    handBack(token, sinceSnapshot);
+                    return CycleEnd.CAUGHT_UP;
+                }
+                index(token, next.range());
+                finishedRange = true;
+                workedThisRun = true;
+                failedCycles = 0;
+                if (++sinceSnapshot >= config.snapshotEvery()) {
+                    snapshot(token);
+                    sinceSnapshot = 0;
+                }
+            }
+        } catch (ActivityFailure failure) {
+            if (failure.getCause() instanceof CanceledFailure) {
+                throw failure;
+            }
+            log.warn("group {} holding cycle of {} (epoch {}) ended: {}", config.group(), token.node(), token.epoch(), reason(failure));
+            holder = null;
+            return finishedRange ? CycleEnd.LOST : CycleEnd.FAILED;
+        }
+    }
+
+    private void index(HolderToken token, RangeLease range) {
+        String summary = "index " + config.group() + " [" + range.start() + ".." + range.end() + "] from " + range.next();
+        RangeResult result = groupActivities(ActivityPolicies.indexRange(config, token.taskQueue(), summary))
+                .indexRange(token, range);
+        rangesDone++;
+        headers += result.headers();
+        missing += result.missing();
+        malformed += result.malformed();
+        cursor = result.cursor();
+        lag = Math.max(0, lag - Math.max(0, result.cursor() - range.next()));
+        publish();
+    }
+
+    /** Snapshots (when a range was indexed since the last snapshot, because otherwise the stored one is current) and releases. */
+    private void handBack(HolderToken token, int sinceSnapshot) {
+        if (sinceSnapshot > 0) {
+            snapshot(token);
+        }
+        groupActivities(ActivityPolicies.holderCall(config, token.taskQueue(),
+                "release " + config.group() + " (epoch " + token.epoch() + ")")).release(token);
+        holder = null;
+    }
+
+    private void snapshot(HolderToken token) {
+        lastSnapshot = groupActivities(ActivityPolicies.putSnapshot(config, token.taskQueue(),
+                "snapshot " + config.group() + " at " + cursor)).putSnapshot(token);
+    }
+
+    private void idle() {
+        become(GroupState.IDLE, null);
+        waitFor(config.idleWait(), "idle: wait up to " + config.idleWait() + " for planned ranges", () -> planned || paused || drain);
+        workedThisRun = true;
+    }
+
+    /** Waits for {@code wake} or a timer whose summary the Web UI shows; a woken wait cancels its timer and reads the cancellation, because an unread failed promise is logged as a warning. */
+    private void waitFor(Duration timeout, String summary, Supplier<Boolean> wake) {
+        List<Promise<Void>> timer = new ArrayList<>(1);
+        CancellationScope scope = Workflow.newCancellationScope(
+                () -> timer.add(Workflow.newTimer(timeout, TimerOptions.newBuilder().setSummary(summary).build())));
+        scope.run();
+        Workflow.await(() -> timer.get(0).isCompleted() || wake.get());
+        scope.cancel();
+        timer.get(0).getFailure();
+    }
+
+    /** Due once this run did some work (so a tiny budget cannot loop on continue-as-new) and the server suggests it or the budget is spent. */
+    private boolean continueAsNewDue() {
+        WorkflowInfo info = Workflow.getInfo();
+        return workedThisRun
+                && (info.isContinueAsNewSuggested() || info.getHistoryLength() >= config.historyEventBudget());
+    }
+
+    /** Waits for signal handlers first, because a signal taken after the carry is built would be lost. */
+    private void continueAsNew() {
+        Workflow.await(Workflow::isEveryHandlerFinished);
+        log.info("group {} continues as new at {} events", config.group(), Workflow.getInfo().getHistoryLength());
+        Workflow.continueAsNew(new GroupRun(config, new GroupRun.Carry(rangesDone, headers, missing, malformed,
+                lastSnapshot, cursor, lag, epoch, failedCycles, parked, paused, planned, drain)));
+    }
+
+    private void become(GroupState next, String nextHolder) {
+        state = next;
+        holder = nextHolder;
+        Workflow.setCurrentDetails(state + (holder == null ? "" : " (" + holder + ")"));
+        publish();
+    }
+
+    /** Upserts the search attributes whose value changed, because every upsert is a history event. */
+    private void publish() {
+        io.temporal.common.SearchAttributes current = Workflow.getTypedSearchAttributes();
+        List<SearchAttributeUpdate<?>> updates = new ArrayList<>(5);
+        changed(current, updates, SearchAttributes.GROUP, config.group());
+        changed(current, updates, SearchAttributes.STATE, state.name());
+        changed(current, updates, SearchAttributes.HOLDER, holder);
+        changed(current, updates, SearchAttributes.LAG, lag);
+        changed(current, updates, SearchAttributes.CURSOR, cursor);
+        if (!updates.isEmpty()) {
+            Workflow.upsertTypedSearchAttributes(updates.toArray(SearchAttributeUpdate<?>[]::new));
+        }
+    }
+
+    private static <T> void changed(io.temporal.common.SearchAttributes current, List<SearchAttributeUpdate<?>> updates, SearchAttributeKey<T> key, T value) {
+        T was = current.containsKey(key) ? current.get(key) : null;
+        if (Objects.equals(was, value)) {
+            return;
+        }
+        updates.add(value == null ? key.valueUnset() : key.valueSet(value));
+    }
+
+    /** Sets the config memo when the starter did not, or set another one, because the Web UI shows it on the execution. */
+    private void publishMemo() {
+        GroupConfig shown = Workflow.getMemo(MEMO_CONFIG, GroupConfig.class, GroupConfig.class);
+        if (!config.equals(shown)) {
+            Workflow.upsertMemo(Map.of(MEMO_CONFIG, config));
+        }
+    }
+
+    private static String reason(ActivityFailure failure) {
+        Throwable cause = failure.getCause();
+        if (cause instanceof ApplicationFailure app) {
+            return switch (app.getType()) {
+                case Failures.LEASE_LOST -> "lease lost: " + app.getOriginalMessage();
+                case Failures.WINDOW_LOST -> "window lost: " + app.getOriginalMessage();
+                default -> app.getType() + ": " + app.getOriginalMessage();
+            };
+        }
+        if (cause instanceof TimeoutFailure timeout) {
+            return "holder silent (" + timeout.getTimeoutType() + ")";
+        }
+        return String.valueOf(cause);
+    }
+
+    private static LeaseActivities leaseActivities(ActivityOptions options) {
+        return Workflow.newActivityStub(LeaseActivities.class, options);
+    }
+
+    private static GroupActivities groupActivities(ActivityOptions options) {
+        return Workflow.newActivityStub(GroupActivities.class, options);
+    }
+
+    @Override
+    public void planned() {
+        planned = true;
+    }
+
+    @Override
+    public void pause() {
+        paused = true;
+    }
+
+    @Override
+    public void resume() {
+        paused = false;
+        if (parked) {
+            parked = false;
+            failedCycles = 0;
+        }
+    }
+
+    @Override
+    public void drain() {
+        drain = true;
+    }
+
+    @Override
+    public GroupProgress progress() {
+        return new GroupProgress(config.group(), state, holder, epoch, cursor, lag, rangesDone, headers, missing,
+                malformed, lastSnapshot == null ? null : lastSnapshot.next(),
+                lastSnapshot == null ? null : lastSnapshot.takenAt(), failedCycles, parked);
+    }
+}

@@ -1,0 +1,24 @@
+package headway.workflow;
+
+import io.temporal.common.SearchAttributeKey;
+import java.util.List;
+
+/**
+ * The custom search attributes group workflows upsert, so the Web UI lists groups by state,
+ * holder, lag and cursor without a database. Each must be registered on the namespace before a
+ * workflow upserts it, because an upsert of an unknown attribute makes the workflow task fail
+ * over and over rather than fail the workflow.
+ */
+public final class SearchAttributes {
+    public static final SearchAttributeKey<String> GROUP = SearchAttributeKey.forKeyword("HeadwayGroup");
+    public static final SearchAttributeKey<String> HOLDER = SearchAttributeKey.forKeyword("HeadwayHolder");
+    public static final SearchAttributeKey<String> STATE = SearchAttributeKey.forKeyword("HeadwayState");
+    public static final SearchAttributeKey<Long> LAG = SearchAttributeKey.forLong("HeadwayLag");
+    public static final SearchAttributeKey<Long> CURSOR = SearchAttributeKey.forLong("HeadwayCursor");
+
+    /** Every key, for whoever registers them on the server ({@link SearchAttributeKey#getValueType()} gives the type). */
+    public static final List<SearchAttributeKey<?>> ALL = List.of(GROUP, HOLDER, STATE, LAG, CURSOR);
+
+    private SearchAttributes() {
+    }
+}

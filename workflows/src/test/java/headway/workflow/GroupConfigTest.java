@@ -1,0 +1,25 @@
+package headway.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class GroupConfigTest {
+
+    @Test
+    void badSettingIsNamedWithItsLimit() {
+        assertThatThrownBy(() -> new GroupConfig("alt.test", Duration.ofMillis(10), 10, Duration.ofMinutes(5), 5, 8000, "headway"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseTtl must be at least 1s");
+        assertThatThrownBy(() -> new GroupConfig("alt.test", Duration.ofSeconds(30), 10, Duration.ofMinutes(5), 5, 60_000, "headway"))
+                .hasMessageContaining("historyEventBudget must be in [1, 50000]");
+    }
+
+    @Test
+    void workflowIdNamesTheGroup() {
+        assertThat(TaskQueues.workflowId("alt.binaries.example")).isEqualTo("group/alt.binaries.example");
+        assertThat(GroupConfig.defaults("alt.test").sharedTaskQueue()).isEqualTo(TaskQueues.SHARED);
+    }
+}

@@ -1,0 +1,396 @@
+package headway.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import headway.activity.SnapshotInfo;
+import headway.workflow.FakeGroupStore.Attempt;
+import headway.workflow.FakeGroupStore.Node;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.enums.v1.TimeoutType;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionDescription;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.common.SearchAttributeKey;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.testing.WorkflowReplayer;
+import io.temporal.worker.Worker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * The group workflow against an in-memory store on the time-skipping test server. After each
+ * test, every run of the workflow is replayed from its history, so a nondeterministic change
+ * fails here too. {@code -Dheadway.recordHistories=DIR} writes those histories as JSON.
+ */
+class GroupWorkflowTest {
+
+    private static final String GROUP = "alt.binaries.test";
+    private static final String ID = TaskQueues.workflowId(GROUP);
+    private static final Node A = new Node("node-a", "holder-a");
+    private static final Node B = new Node("node-b", "holder-b");
+    private static final Node DEAD = new Node("node-dead", "holder-dead");
+    private static final Duration TTL = Duration.ofSeconds(10);
+
+    private TestWorkflowEnvironment env;
+    private WorkflowClient client;
+    private final List<WorkflowExecution> started = new ArrayList<>();
+
+    private static GroupConfig config(int snapshotEvery, long historyEventBudget) {
+        return new GroupConfig(GROUP, TTL, snapshotEvery, Duration.ofDays(7), 3, historyEventBudget, TaskQueues.SHARED);
+    }
+
+    private static GroupConfig config() {
+        return config(2, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET);
+    }
+
+    private void startEnv(FakeGroupStore store, Node... holders) {
+        env = TestWorkflowEnvironment.newInstance();
+        for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
+            env.registerSearchAttribute(key.getName(), key.getValueType());
+        }
+        Worker shared = env.newWorker(TaskQueues.SHARED);
+        shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class);
+        shared.registerActivitiesImplementations(store.leaseActivities());
+        for (Node holder : holders) {
+            env.newWorker(holder.taskQueue()).registerActivitiesImplementations(store.groupActivities());
+        }
+        env.start();
+        client = env.getWorkflowClient();
+    }
+
+    private void start(GroupRun run) {
+        GroupWorkflow workflow = client.newWorkflowStub(GroupWorkflow.class,
+                WorkflowOptions.newBuilder().setWorkflowId(ID).setTaskQueue(TaskQueues.SHARED).build());
+        started.add(WorkflowClient.start(workflow::run, run));
+    }
+
+    /** A stub on the latest run, because a stub bound to the first run would query it after continue-as-new. */
+    private GroupWorkflow group() {
+        return client.newWorkflowStub(GroupWorkflow.class, ID);
+    }
+
+    private GroupProgress awaitProgress(String what, Predicate<GroupProgress> condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        GroupProgress progress = group().progress();
+        while (!condition.test(progress)) {
+            if (System.nanoTime() > deadline) {
+                fail("never " + what + "; last progress: " + progress);
+            }
+            env.sleep(Duration.ofMillis(200));
+            progress = group().progress();
+        }
+        return progress;
+    }
+
+    private GroupProgress awaitIdleAfter(long ranges) {
+        return awaitProgress("idle after " + ranges + " ranges",
+                p -> p.state() == GroupState.IDLE && p.rangesDone() == ranges);
+    }
+
+    private static List<Long> articles(long first, long last) {
+        return LongStream.rangeClosed(first, last).boxed().toList();
+    }
+
+    @AfterEach
+    void replayEveryRun(TestInfo test) throws Exception {
+        if (env == null) {
+            return;
+        }
+        try {
+            String record = System.getProperty("headway.recordHistories");
+            for (WorkflowExecution execution : started) {
+                String runId = execution.getRunId();
+                for (int run = 1; runId != null; run++) {
+                    WorkflowExecutionHistory history = client.fetchHistory(execution.getWorkflowId(), runId);
+                    WorkflowReplayer.replayWorkflowExecution(history, GroupWorkflowImpl.class);
+                    if (record != null) {
+                        write(Path.of(record, test.getTestMethod().orElseThrow().getName() + "-run" + run + ".json"), history);
+                    }
+                    HistoryEvent last = history.getLastEvent();
+                    runId = last.hasWorkflowExecutionContinuedAsNewEventAttributes()
+                            ? last.getWorkflowExecutionContinuedAsNewEventAttributes().getNewExecutionRunId()
+                            : null;
+                }
+            }
+        } finally {
+            env.close();
+        }
+    }
+
+    private static void write(Path file, WorkflowExecutionHistory history) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, history.toJson(true));
+    }
+
+    @Test
+    void indexesTheGroupInArticleOrderToTheEnd() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 5, 100);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+
+        GroupProgress progress = awaitIdleAfter(5);
+
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 500));
+        assertThat(progress.headers()).isEqualTo(450);
+        assertThat(progress.missing()).isEqualTo(50);
+        assertThat(progress.cursor()).isEqualTo(501);
+        assertThat(progress.lag()).isZero();
+        assertThat(progress.holder()).isNull();
+        assertThat(progress.epoch()).isEqualTo(1);
+        WorkflowExecutionDescription description = client.newUntypedWorkflowStub(ID).describe();
+        io.temporal.common.SearchAttributes attributes = description.getTypedSearchAttributes();
+        assertThat(attributes.get(SearchAttributes.GROUP)).isEqualTo(GROUP);
+        assertThat(attributes.get(SearchAttributes.STATE)).isEqualTo("IDLE");
+        assertThat(attributes.get(SearchAttributes.CURSOR)).isEqualTo(501L);
+        assertThat(attributes.get(SearchAttributes.LAG)).isZero();
+        assertThat(attributes.containsKey(SearchAttributes.HOLDER)).isFalse();
+        assertThat(description.getMemo("config", GroupConfig.class, GroupConfig.class)).isEqualTo(config());
+    }
+
+    @Test
+    void snapshotsEveryNRangesAndWhenCaughtUp() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 5, 100);
+        startEnv(store, A);
+        start(GroupRun.start(config(2, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET)));
+
+        GroupProgress progress = awaitIdleAfter(5);
+
+        assertThat(store.calls()).filteredOn(c -> c.startsWith("snapshot"))
+                .containsExactly("snapshot 201", "snapshot 401", "snapshot 501");
+        assertThat(store.calls()).endsWith("next none", "snapshot 501", "release 1");
+        assertThat(progress.lastSnapshotNext()).isEqualTo(501);
+        assertThat(progress.lastSnapshotAt()).isEqualTo("2026-01-01T00:00:00Z");
+    }
+
+    @Test
+    void caughtUpReleasesAndIdlesUntilPlanned() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+        awaitIdleAfter(2);
+        assertThat(store.holder()).isNull();
+        assertThat(store.calls()).contains("release 1");
+
+        store.plan(201, 2, 100);
+        env.sleep(Duration.ofMinutes(10));
+        assertThat(group().progress().rangesDone()).isEqualTo(2);
+        assertThat(store.callCount("outlook")).isEqualTo(1);
+
+        group().planned();
+        GroupProgress progress = awaitIdleAfter(4);
+
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 400));
+        assertThat(progress.epoch()).isEqualTo(2);
+        assertThat(progress.cursor()).isEqualTo(401);
+    }
+
+    @Test
+    void continueAsNewKeepsCountersAndState() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 6, 100);
+        startEnv(store, A);
+        start(GroupRun.start(config(2, 1)));
+
+        GroupProgress progress = awaitIdleAfter(6);
+
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 600));
+        assertThat(progress.headers()).isEqualTo(540);
+        assertThat(progress.missing()).isEqualTo(60);
+        assertThat(progress.cursor()).isEqualTo(601);
+        assertThat(progress.lastSnapshotNext()).isEqualTo(601);
+        assertThat(progress.epoch()).isEqualTo(store.epoch()).isGreaterThan(1);
+        WorkflowExecutionHistory first = client.fetchHistory(ID, started.get(0).getRunId());
+        assertThat(first.getLastEvent().getEventType()).isEqualTo(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
+        assertThat(first.getEvents()).filteredOn(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+                .extracting(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName())
+                .containsExactly("Outlook", "Lease", "NextRange", "IndexRange", "PutSnapshot", "Release");
+        WorkflowExecutionDescription latest = client.newUntypedWorkflowStub(ID).describe();
+        assertThat(latest.getExecution().getRunId()).isNotEqualTo(started.get(0).getRunId());
+        assertThat(latest.getTypedSearchAttributes().get(SearchAttributes.CURSOR)).isEqualTo(601L);
+        assertThat(latest.getMemo("config", GroupConfig.class, GroupConfig.class)).isEqualTo(config(2, 1));
+    }
+
+    @Test
+    void carriedStateAndSignalsResumeInTheNextRun() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100);
+        startEnv(store, A);
+        SnapshotInfo snapshot = new SnapshotInfo(1, 10, "2025-12-31T00:00:00Z");
+        start(new GroupRun(config(), new GroupRun.Carry(7, 70, 7, 1, snapshot, 1L, 200, 4, 0, false, true, true, false)));
+
+        GroupProgress paused = awaitProgress("paused", p -> p.state() == GroupState.PAUSED);
+        assertThat(paused.rangesDone()).isEqualTo(7);
+        assertThat(paused.lastSnapshotNext()).isEqualTo(1);
+        assertThat(store.calls()).isEmpty();
+
+        group().resume();
+        GroupProgress progress = awaitIdleAfter(9);
+
+        assertThat(progress.headers()).isEqualTo(70 + 180);
+        assertThat(progress.missing()).isEqualTo(7 + 20);
+        assertThat(progress.malformed()).isEqualTo(1);
+    }
+
+    @Test
+    void pauseReleasesAfterTheCurrentRangeAndResumeContinues() throws InterruptedException {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 4, 100);
+        store.gate(2);
+        startEnv(store, A);
+        start(GroupRun.start(config(3, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET)));
+        store.awaitEntered(2);
+
+        group().pause();
+        store.open(2);
+        GroupProgress paused = awaitProgress("paused", p -> p.state() == GroupState.PAUSED);
+
+        assertThat(paused.rangesDone()).isEqualTo(2);
+        assertThat(store.calls()).endsWith("done 2", "snapshot 201", "release 1");
+        assertThat(store.holder()).isNull();
+        env.sleep(Duration.ofHours(2));
+        assertThat(store.doneRanges()).isEqualTo(2);
+        assertThat(group().progress().state()).isEqualTo(GroupState.PAUSED);
+
+        group().resume();
+        GroupProgress progress = awaitIdleAfter(4);
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 400));
+        assertThat(progress.epoch()).isEqualTo(2);
+    }
+
+    @Test
+    void drainCompletesTheWorkflowAfterSnapshotAndRelease() throws InterruptedException {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 4, 100);
+        store.gate(2);
+        startEnv(store, A);
+        start(GroupRun.start(config(3, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET)));
+        store.awaitEntered(2);
+
+        group().drain();
+        store.open(2);
+        client.newUntypedWorkflowStub(ID).getResult(Void.class);
+
+        assertThat(store.calls()).endsWith("done 2", "snapshot 201", "release 1");
+        assertThat(store.doneRanges()).isEqualTo(2);
+        GroupProgress progress = group().progress();
+        assertThat(progress.state()).isEqualTo(GroupState.DRAINED);
+        assertThat(progress.lastSnapshotNext()).isEqualTo(201);
+        assertThat(client.newUntypedWorkflowStub(ID).describe().getTypedSearchAttributes().get(SearchAttributes.STATE))
+                .isEqualTo("DRAINED");
+    }
+
+    @Test
+    void failedIndexAttemptIsRetriedFromItsHeartbeat() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100);
+        store.failOnceAt(1, 60);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+
+        GroupProgress progress = awaitIdleAfter(2);
+
+        List<Attempt> attempts = store.attempts().stream().filter(a -> a.rangeId() == 1).toList();
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts.get(0).startedFrom()).isEqualTo(1);
+        assertThat(attempts.get(0).heartbeatCursor()).isNull();
+        Attempt retry = attempts.get(1);
+        assertThat(retry.attempt()).isEqualTo(2);
+        assertThat(retry.heartbeatCursor()).isNotNull().isBetween(2L, 60L);
+        assertThat(retry.startedFrom()).isEqualTo(retry.heartbeatCursor());
+        assertThat(store.indexed()).containsAll(articles(1, 200)).isSorted();
+        assertThat(progress.headers()).isEqualTo(180);
+        assertThat(progress.missing()).isEqualTo(20);
+        assertThat(progress.epoch()).isEqualTo(1);
+        assertThat(progress.failedCycles()).isZero();
+    }
+
+    @Test
+    void leaseLostStopsTheAttemptAndTheGroupIsLeasedWithANewEpoch() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 3, 100);
+        store.stealLeaseAt(2, 150);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+
+        GroupProgress progress = awaitIdleAfter(3);
+
+        assertThat(store.grantedEpochs()).containsExactly(1L, 3L);
+        assertThat(store.attempts()).filteredOn(a -> a.rangeId() == 2)
+                .extracting(Attempt::epoch, Attempt::startedFrom)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1L, 101L), org.assertj.core.groups.Tuple.tuple(3L, 150L));
+        assertThat(store.calls()).contains("lease lost 1").doesNotContain("release 1");
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 300));
+        assertThat(progress.epoch()).isEqualTo(3);
+        assertThat(progress.failedCycles()).isZero();
+        assertThat(progress.rangesDone()).isEqualTo(3);
+    }
+
+    @Test
+    void groupWhoseEveryAttemptFailsIsParkedAndResumeUnparksIt() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100);
+        store.failEveryIndex(true);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+
+        GroupProgress parked = awaitProgress("parked", p -> p.state() == GroupState.PARKED);
+
+        assertThat(parked.parked()).isTrue();
+        assertThat(parked.failedCycles()).isEqualTo(3);
+        assertThat(store.attempts()).hasSize(3 * 5);
+        assertThat(store.grantedEpochs()).containsExactly(1L, 2L, 3L);
+        assertThat(client.newUntypedWorkflowStub(ID).describe().getTypedSearchAttributes().get(SearchAttributes.STATE))
+                .isEqualTo("PARKED");
+        env.sleep(Duration.ofDays(1));
+        assertThat(store.attempts()).hasSize(3 * 5);
+
+        store.failEveryIndex(false);
+        group().resume();
+        GroupProgress progress = awaitIdleAfter(2);
+        assertThat(progress.parked()).isFalse();
+        assertThat(progress.failedCycles()).isZero();
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 200));
+    }
+
+    @Test
+    void deadHolderTimesOutAndTheGroupIsLeasedAgain() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, DEAD, B).plan(1, 2, 100);
+        startEnv(store, B);
+        start(GroupRun.start(config()));
+
+        GroupProgress progress = awaitIdleAfter(2);
+
+        assertThat(store.grantedEpochs()).containsExactly(1L, 2L);
+        assertThat(store.attempts()).extracting(Attempt::epoch).containsOnly(2L);
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 200));
+        assertThat(progress.epoch()).isEqualTo(2);
+        assertThat(progress.failedCycles()).isZero();
+        List<HistoryEvent> timeouts = client.fetchHistory(ID).getEvents().stream()
+                .filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT)
+                .toList();
+        assertThat(timeouts).hasSize(1);
+        assertThat(timeouts.get(0).getActivityTaskTimedOutEventAttributes().getFailure().getTimeoutFailureInfo().getTimeoutType())
+                .isEqualTo(TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START);
+    }
+
+    @Test
+    void groupHeldElsewhereWaitsAndAsksAgain() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 1, 100);
+        store.refuseNextLeases(1);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+
+        GroupProgress waiting = awaitProgress("waiting", p -> p.state() == GroupState.WAITING);
+        assertThat(waiting.holder()).isEqualTo("node-elsewhere");
+
+        awaitIdleAfter(1);
+        assertThat(store.grantedEpochs()).containsExactly(1L);
+        assertThat(store.calls()).startsWith("outlook 1", "lease refused", "outlook 1", "lease 1 node-a");
+    }
+}
