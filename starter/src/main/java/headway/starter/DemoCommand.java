@@ -146,6 +146,17 @@ final class DemoCommand implements Runnable {
                     GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET, config.taskQueue());
             GroupStarter.start(temporal.client(), gc);
         }
+        if (temporal.hasSchedules()) {
+            Map<String, String> scheduleEnv = new HashMap<>(env);
+            scheduleEnv.put("HEADWAY_PLAN_EVERY", "20s");
+            scheduleEnv.put("HEADWAY_WATCH_EVERY", "10s");
+            for (headway.worker.Schedules.Installed s : headway.worker.Schedules.install(temporal.client(), config.taskQueue(),
+                    headway.worker.Schedules.Intervals.fromEnv(scheduleEnv))) {
+                o.println("demo: schedule " + s.id() + " every " + s.every());
+            }
+        } else {
+            o.println("demo: the in-process Temporal server has no Schedules; planner, watchman and prune are not scheduled");
+        }
         if (temporal.uiUrl() != null) {
             o.println("demo: Web UI: " + temporal.uiUrl() + "/namespaces/default/workflows?query="
                     + java.net.URLEncoder.encode("HeadwayGroup STARTS_WITH \"alt.binaries.demo\"", java.nio.charset.StandardCharsets.UTF_8)

@@ -17,6 +17,7 @@ import java.io.PrintWriter;
                 SignalCommands.Pause.class,
                 SignalCommands.Resume.class,
                 SignalCommands.Drain.class,
+                SchedulesCommand.class,
                 RulesCommand.class,
                 SearchCommand.class,
                 NzbCommand.class,

@@ -64,6 +64,11 @@ final class TemporalServer implements AutoCloseable {
         return client;
     }
 
+    /** Whether this server runs Temporal Schedules (the in-process test server does not). */
+    boolean hasSchedules() {
+        return dev != null;
+    }
+
     /** The Web UI's base URL, or null when there is none. */
     String uiUrl() {
         return dev == null ? null : dev.uiUrl();

@@ -22,6 +22,15 @@ import headway.store.PostgresSnapshotStore;
 import headway.store.RuleSetStore;
 import headway.store.SnapshotStore;
 import headway.workflow.GroupWorkflowImpl;
+import headway.workflow.PlannerWorkflowImpl;
+import headway.workflow.RegistryPruneWorkflowImpl;
+import headway.workflow.WatchmanWorkflowImpl;
+import headway.activity.Planner;
+import headway.activity.PlannerActivitiesImpl;
+import headway.activity.RegistryActivitiesImpl;
+import headway.activity.WatchmanActivitiesImpl;
+import headway.store.GroupStore;
+import headway.store.Watchman;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -123,9 +132,16 @@ public final class HeadwayWorker implements AutoCloseable {
                 .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2))
                 .build();
         Worker shared = factory.newWorker(config.taskQueue(), options);
-        shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class);
+        shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class, PlannerWorkflowImpl.class,
+                RegistryPruneWorkflowImpl.class, WatchmanWorkflowImpl.class);
         shared.registerActivitiesImplementations(new LeaseActivitiesImpl(leases, snapshots, holdings,
                 latestRules(ruleSets), config.nodeId(), config.ownTaskQueue(), config.leaseTtl(), config.windowMaxAge(), metrics));
+        shared.registerActivitiesImplementations(
+                new PlannerActivitiesImpl(new GroupStore(dataSource),
+                        new Planner(new GroupStore(dataSource), headers, new Planner.Settings(config.rangeSize(), config.backfill()))),
+                new RegistryActivitiesImpl(dataSource, config.nodeTtl()),
+                new WatchmanActivitiesImpl(new Watchman(dataSource),
+                        new Watchman.Bounds(config.stuckRange(), config.stuckGroup(), config.nodeTtl())));
         Worker own = factory.newWorker(config.ownTaskQueue(), options);
         own.registerActivitiesImplementations(new GroupActivitiesImpl(leases, snapshots, holdings, indexer, metrics));
         factory.start();

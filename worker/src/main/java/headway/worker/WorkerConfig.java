@@ -31,6 +31,10 @@ import java.util.UUID;
  * @param catalogCapBytes     catalog size cap; at the cap only tail ranges are leased (HEADWAY_CATALOG_CAP, default 0 = none)
  * @param batchArticles       articles per fenced catalog transaction (HEADWAY_BATCH, default 1000)
  * @param windowMaxAge        a binary older than this many articles leaves the window incomplete (HEADWAY_WINDOW_MAX_AGE, default 50000)
+ * @param rangeSize           articles per planned range (HEADWAY_RANGE_SIZE, default 10000)
+ * @param backfill            history is planned this many articles below the high-water mark (HEADWAY_BACKFILL, default 1000000)
+ * @param stuckRange          a leased range whose cursor has not moved for this long is stuck (HEADWAY_STUCK_RANGE, default 5m)
+ * @param stuckGroup          a group whose lag has not shrunk for this long is stuck (HEADWAY_STUCK_GROUP, default 15m)
  */
 public record WorkerConfig(
         String temporalTarget,
@@ -49,7 +53,11 @@ public record WorkerConfig(
         Path snapshotDir,
         long catalogCapBytes,
         int batchArticles,
-        long windowMaxAge) {
+        long windowMaxAge,
+        long rangeSize,
+        long backfill,
+        Duration stuckRange,
+        Duration stuckGroup) {
 
     /** An NNTP server and how many connections this worker may open to it. Credentials are never logged. */
     public record NntpServer(String host, int port, boolean tls, String user, String password, int maxConnections,
@@ -101,6 +109,14 @@ public record WorkerConfig(
         if (windowMaxAge < 1) {
             throw new IllegalArgumentException("HEADWAY_WINDOW_MAX_AGE=" + windowMaxAge + " must be >= 1 article");
         }
+        if (rangeSize < 1) {
+            throw new IllegalArgumentException("HEADWAY_RANGE_SIZE=" + rangeSize + " must be >= 1 article");
+        }
+        if (backfill < 0) {
+            throw new IllegalArgumentException("HEADWAY_BACKFILL=" + backfill + " must be >= 0 articles");
+        }
+        requirePositive("HEADWAY_STUCK_RANGE", stuckRange);
+        requirePositive("HEADWAY_STUCK_GROUP", stuckGroup);
     }
 
     /** The task queue of this worker's own: the groups it holds run their window activities there. */
@@ -131,7 +147,11 @@ public record WorkerConfig(
                 snapshotDir == null ? null : Path.of(snapshotDir),
                 s.longValue("HEADWAY_CATALOG_CAP", 0, 0, Long.MAX_VALUE),
                 s.integer("HEADWAY_BATCH", 1000, 1, 1_000_000),
-                s.longValue("HEADWAY_WINDOW_MAX_AGE", 50_000, 1, Long.MAX_VALUE));
+                s.longValue("HEADWAY_WINDOW_MAX_AGE", 50_000, 1, Long.MAX_VALUE),
+                s.longValue("HEADWAY_RANGE_SIZE", 10_000, 1, Long.MAX_VALUE),
+                s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE),
+                s.duration("HEADWAY_STUCK_RANGE", Duration.ofMinutes(5)),
+                s.duration("HEADWAY_STUCK_GROUP", Duration.ofMinutes(15)));
     }
 
     /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS and _TIMEOUT. */
@@ -161,7 +181,7 @@ public record WorkerConfig(
     public WorkerConfig withNodeId(String id) {
         return new WorkerConfig(temporalTarget, namespace, taskQueue, id, advertiseAddress, database, leaseTtl, nodeTtl,
                 nodeHeartbeat, maxGroups, activityConcurrency, metricsPort, nntp, snapshotDir, catalogCapBytes, batchArticles,
-                windowMaxAge);
+                windowMaxAge, rangeSize, backfill, stuckRange, stuckGroup);
     }
 
     private static void requirePositive(String name, Duration d) {

@@ -6,6 +6,7 @@ package headway.workflow;
  * @param holder             the node holding the group (when indexing) or the live node it waits for (when waiting); null otherwise
  * @param cursor             the next article to index in the last range indexed; null before the first range
  * @param lastSnapshotNext   the cursor the last snapshot covers up to (exclusive); null before the first snapshot
+ * @param stuck              the watchman reported the group stuck and has not seen it move since
  * @param lastSnapshotAt     when the last snapshot was taken (ISO-8601, from the activity); null before the first snapshot
  */
 public record GroupProgress(
@@ -22,5 +23,6 @@ public record GroupProgress(
         Long lastSnapshotNext,
         String lastSnapshotAt,
         int failedCycles,
-        boolean parked) {
+        boolean parked,
+        boolean stuck) {
 }

@@ -29,6 +29,10 @@ public interface GroupWorkflow {
     @SignalMethod
     void drain();
 
+    /** The watchman's verdict: the group has (or no longer has) an open stuck record; shown as HeadwayStuck. */
+    @SignalMethod
+    void stuck(boolean stuck);
+
     @QueryMethod
     GroupProgress progress();
 }

@@ -62,6 +62,7 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     private boolean planned;
     private boolean drain;
 
+    private Boolean stuck;
     private GroupState state = GroupState.LEASING;
     private String holder;
     private boolean workedThisRun;
@@ -251,6 +252,7 @@ public class GroupWorkflowImpl implements GroupWorkflow {
         changed(current, updates, SearchAttributes.HOLDER, holder);
         changed(current, updates, SearchAttributes.LAG, lag);
         changed(current, updates, SearchAttributes.CURSOR, cursor);
+        changed(current, updates, SearchAttributes.STUCK, stuck);
         if (!updates.isEmpty()) {
             Workflow.upsertTypedSearchAttributes(updates.toArray(SearchAttributeUpdate<?>[]::new));
         }
@@ -320,9 +322,15 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     }
 
     @Override
+    public void stuck(boolean stuck) {
+        this.stuck = stuck;
+        publish();
+    }
+
+    @Override
     public GroupProgress progress() {
         return new GroupProgress(config.group(), state, holder, epoch, cursor, lag, rangesDone, headers, missing,
                 malformed, lastSnapshot == null ? null : lastSnapshot.next(),
-                lastSnapshot == null ? null : lastSnapshot.takenAt(), failedCycles, parked);
+                lastSnapshot == null ? null : lastSnapshot.takenAt(), failedCycles, parked, Boolean.TRUE.equals(stuck));
     }
 }

@@ -15,9 +15,11 @@ public final class SearchAttributes {
     public static final SearchAttributeKey<String> STATE = SearchAttributeKey.forKeyword("HeadwayState");
     public static final SearchAttributeKey<Long> LAG = SearchAttributeKey.forLong("HeadwayLag");
     public static final SearchAttributeKey<Long> CURSOR = SearchAttributeKey.forLong("HeadwayCursor");
+    /** Set by the watchman's {@code stuck} signal: true while the group has an open stuck record. */
+    public static final SearchAttributeKey<Boolean> STUCK = SearchAttributeKey.forBoolean("HeadwayStuck");
 
     /** Every key, for whoever registers them on the server ({@link SearchAttributeKey#getValueType()} gives the type). */
-    public static final List<SearchAttributeKey<?>> ALL = List.of(GROUP, HOLDER, STATE, LAG, CURSOR);
+    public static final List<SearchAttributeKey<?>> ALL = List.of(GROUP, HOLDER, STATE, LAG, CURSOR, STUCK);
 
     private SearchAttributes() {
     }

@@ -1,0 +1,46 @@
+package headway.activity;
+
+import headway.store.Watchman;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Runs {@link Watchman#scan} with the worker's bounds and folds the result into a summary. */
+public final class WatchmanActivitiesImpl implements WatchmanActivities {
+
+    private final Watchman watchman;
+    private final Watchman.Bounds bounds;
+
+    public WatchmanActivitiesImpl(Watchman watchman, Watchman.Bounds bounds) {
+        this.watchman = Objects.requireNonNull(watchman, "watchman");
+        this.bounds = Objects.requireNonNull(bounds, "bounds");
+    }
+
+    @Override
+    public WatchmanSummary scan() {
+        return summarize(watchman.scan(bounds));
+    }
+
+    /** The summary of a scan; a group is un-stuck only when none of its records is left open. */
+    static WatchmanSummary summarize(Watchman.ScanResult r) {
+        Set<String> stuck = groups(r.open());
+        Set<String> unstuck = groups(r.closed());
+        unstuck.removeAll(stuck);
+        return new WatchmanSummary(r.at(), r.opened().size(), r.closed().size(), r.open().size(), List.copyOf(stuck),
+                List.copyOf(groups(r.opened())), List.copyOf(unstuck), r.pulses().size(), r.presenceChanges().size(),
+                r.writeFailures());
+    }
+
+    private static Set<String> groups(Collection<Watchman.StuckMove> moves) {
+        Set<String> groups = new TreeSet<>();
+        for (Watchman.StuckMove m : moves) {
+            if (m.group() != null) {
+                groups.add(m.group());
+            }
+        }
+        return groups;
+    }
+}

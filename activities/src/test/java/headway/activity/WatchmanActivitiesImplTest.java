@@ -1,0 +1,58 @@
+package headway.activity;
+
+import com.zaxxer.hikari.HikariDataSource;
+import headway.store.GroupStore;
+import headway.store.Holder;
+import headway.store.LeaseStore;
+import headway.store.RangeRow;
+import headway.store.TestDatabase;
+import headway.store.Watchman;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class WatchmanActivitiesImplTest {
+
+    private static final Duration RANGE_BOUND = Duration.ofMinutes(5);
+    private static final Watchman.Bounds BOUNDS = new Watchman.Bounds(RANGE_BOUND, Duration.ofMinutes(30), Duration.ofSeconds(15));
+
+    private static HikariDataSource ds;
+
+    @BeforeAll
+    static void database() {
+        ds = TestDatabase.migrated("watchman_activity");
+    }
+
+    @AfterAll
+    static void close() {
+        ds.close();
+    }
+
+    @Test
+    void theSummaryNamesGroupsNewlyStuckAndUnstuck() {
+        GroupStore groups = new GroupStore(ds);
+        LeaseStore leases = new LeaseStore(ds, 0);
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 100, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", Duration.ofSeconds(30)).holder();
+        RangeRow r = leases.nextRange(h, null).orElseThrow();
+        WatchmanActivities activities = new WatchmanActivitiesImpl(new Watchman(ds), BOUNDS);
+        assertThat(activities.scan().livePulses()).isEqualTo(2);
+
+        TestDatabase.setClockSkew(ds, RANGE_BOUND.plusSeconds(1));
+        WatchmanSummary stuck = activities.scan();
+        assertThat(stuck.newlyStuckGroups()).containsExactly("alt.binaries.x");
+        assertThat(stuck.stuckGroups()).containsExactly("alt.binaries.x");
+        assertThat(stuck.opened()).isEqualTo(1);
+
+        leases.heartbeat(h, r.id(), 50);
+        WatchmanSummary moved = activities.scan();
+        assertThat(moved.unstuckGroups()).containsExactly("alt.binaries.x");
+        assertThat(moved.stuckGroups()).isEmpty();
+        assertThat(moved.closed()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,76 @@
+package headway.starter;
+
+import headway.worker.Schedules;
+import headway.worker.Settings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.util.List;
+
+/** {@code headway schedules install|list}: registry prune, planner and watchman as Temporal Schedules. */
+@Command(name = "schedules", mixinStandardHelpOptions = true, description = "Install or list headway's Temporal Schedules.",
+        subcommands = {SchedulesCommand.Install.class, SchedulesCommand.ListSchedules.class})
+final class SchedulesCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a subcommand: install or list");
+    }
+
+    @Command(name = "install", mixinStandardHelpOptions = true,
+            description = "Create the schedules, or update them to the configured intervals (idempotent).")
+    static final class Install implements Runnable {
+        @Mixin
+        Connections connections;
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            try (Connections open = connections) {
+                Schedules.Intervals intervals;
+                try {
+                    intervals = Schedules.Intervals.fromEnv(connections.env());
+                } catch (IllegalArgumentException e) {
+                    throw CliException.badInput(e.getMessage());
+                }
+                String queue = new Settings(connections.env()).string("HEADWAY_TASK_QUEUE", "headway");
+                for (Schedules.Installed s : Schedules.install(connections.temporal(), queue, intervals)) {
+                    spec.commandLine().getOut().printf("%s %s (every %s)%n", s.created() ? "created" : "updated", s.id(), s.every());
+                }
+            }
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List headway's schedules and their recent runs.")
+    static final class ListSchedules implements Runnable {
+        @Mixin
+        Connections connections;
+        @Spec
+        CommandSpec spec;
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Override
+        public void run() {
+            try (Connections open = connections) {
+                List<Schedules.Listed> listed = Schedules.list(connections.temporal());
+                if (json) {
+                    Json.print(spec.commandLine().getOut(), listed);
+                    return;
+                }
+                if (listed.isEmpty()) {
+                    spec.commandLine().getOut().println("no headway schedules: install them with `headway schedules install`");
+                }
+                for (Schedules.Listed s : listed) {
+                    spec.commandLine().getOut().printf("%-26s %-24s last runs %s%n", s.id(), s.workflowType(), s.recentActions());
+                }
+            }
+        }
+    }
+}

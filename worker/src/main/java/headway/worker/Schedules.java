@@ -1,0 +1,120 @@
+package headway.worker;
+
+import headway.workflow.PlannerWorkflow;
+import headway.workflow.RegistryPruneWorkflow;
+import headway.workflow.WatchmanWorkflow;
+import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.schedules.Schedule;
+import io.temporal.client.schedules.ScheduleActionStartWorkflow;
+import io.temporal.client.schedules.ScheduleAlreadyRunningException;
+import io.temporal.client.schedules.ScheduleClient;
+import io.temporal.client.schedules.ScheduleClientOptions;
+import io.temporal.client.schedules.ScheduleIntervalSpec;
+import io.temporal.client.schedules.ScheduleListActionStartWorkflow;
+import io.temporal.client.schedules.ScheduleListDescription;
+import io.temporal.client.schedules.ScheduleOptions;
+import io.temporal.client.schedules.SchedulePolicy;
+import io.temporal.client.schedules.ScheduleSpec;
+import io.temporal.client.schedules.ScheduleUpdate;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * headway's Temporal Schedules: registry prune (every node TTL), planner and watchman. Each has
+ * overlap policy skip, so exactly one run is in flight and no leader election is needed.
+ * Installing is idempotent: a schedule that exists is updated to the wanted spec, never doubled.
+ */
+public final class Schedules {
+
+    public static final String REGISTRY_PRUNE = "headway-registry-prune";
+    public static final String PLANNER = "headway-planner";
+    public static final String WATCHMAN = "headway-watchman";
+
+    /** How often each scheduled workflow runs. */
+    public record Intervals(Duration registryPrune, Duration planner, Duration watchman) {
+        public Intervals {
+            for (Duration d : List.of(registryPrune, planner, watchman)) {
+                if (d.compareTo(Duration.ofSeconds(1)) < 0) {
+                    throw new IllegalArgumentException("schedule intervals must be at least 1s, was " + d
+                            + " (HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY)");
+                }
+            }
+        }
+
+        /** From HEADWAY_NODE_TTL (default 15s), HEADWAY_PLAN_EVERY (default 1m), HEADWAY_WATCH_EVERY (default 30s). */
+        public static Intervals fromEnv(Map<String, String> env) {
+            Settings s = new Settings(env);
+            return new Intervals(s.duration("HEADWAY_NODE_TTL", Duration.ofSeconds(15)),
+                    s.duration("HEADWAY_PLAN_EVERY", Duration.ofMinutes(1)),
+                    s.duration("HEADWAY_WATCH_EVERY", Duration.ofSeconds(30)));
+        }
+    }
+
+    /** What installing did to one schedule. */
+    public record Installed(String id, Duration every, boolean created) {
+    }
+
+    /** One schedule as the server lists it. */
+    public record Listed(String id, String workflowType, List<String> recentActions) {
+    }
+
+    private Schedules() {
+    }
+
+    /** Creates each schedule, or updates it to the wanted spec when it exists. */
+    public static List<Installed> install(WorkflowClient client, String taskQueue, Intervals intervals) {
+        ScheduleClient schedules = scheduleClient(client);
+        List<Installed> done = new ArrayList<>();
+        done.add(installOne(schedules, REGISTRY_PRUNE, RegistryPruneWorkflow.class, taskQueue, intervals.registryPrune()));
+        done.add(installOne(schedules, PLANNER, PlannerWorkflow.class, taskQueue, intervals.planner()));
+        done.add(installOne(schedules, WATCHMAN, WatchmanWorkflow.class, taskQueue, intervals.watchman()));
+        return done;
+    }
+
+    /** headway's schedules on the server. */
+    public static List<Listed> list(WorkflowClient client) {
+        List<Listed> listed = new ArrayList<>();
+        scheduleClient(client).listSchedules().forEach(d -> {
+            if (d.getScheduleId().startsWith("headway-")) {
+                listed.add(new Listed(d.getScheduleId(), workflowType(d),
+                        d.getInfo() == null ? List.of() : d.getInfo().getRecentActions().stream()
+                                .map(a -> a.getStartedAt().toString()).toList()));
+            }
+        });
+        listed.sort(java.util.Comparator.comparing(Listed::id));
+        return listed;
+    }
+
+    private static String workflowType(ScheduleListDescription d) {
+        return d.getSchedule() != null && d.getSchedule().getAction() instanceof ScheduleListActionStartWorkflow start
+                ? start.getWorkflow() : "?";
+    }
+
+    private static Installed installOne(ScheduleClient schedules, String id, Class<?> workflow, String taskQueue, Duration every) {
+        Schedule schedule = Schedule.newBuilder()
+                .setAction(ScheduleActionStartWorkflow.newBuilder()
+                        .setWorkflowType(workflow)
+                        .setOptions(WorkflowOptions.newBuilder().setWorkflowId(id).setTaskQueue(taskQueue).build())
+                        .build())
+                .setSpec(ScheduleSpec.newBuilder().setIntervals(List.of(new ScheduleIntervalSpec(every))).build())
+                .setPolicy(SchedulePolicy.newBuilder().setOverlap(ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP).build())
+                .build();
+        try {
+            schedules.createSchedule(id, schedule, ScheduleOptions.newBuilder().setTriggerImmediately(true).build());
+            return new Installed(id, every, true);
+        } catch (ScheduleAlreadyRunningException exists) {
+            schedules.getHandle(id).update(input -> new ScheduleUpdate(schedule));
+            return new Installed(id, every, false);
+        }
+    }
+
+    private static ScheduleClient scheduleClient(WorkflowClient client) {
+        return ScheduleClient.newInstance(client.getWorkflowServiceStubs(),
+                ScheduleClientOptions.newBuilder().setNamespace(client.getOptions().getNamespace()).build());
+    }
+}

@@ -1,0 +1,20 @@
+package headway.activity;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What one watchman scan saw at database time {@code at}: how many stuck records it opened and
+ * closed and how many are open, the groups with an open record ({@code stuckGroups}), those that got
+ * one in this scan ({@code newlyStuckGroups}), those whose records were all closed in this scan
+ * ({@code unstuckGroups}), the pulses still alive, the presence changes and the failed writes.
+ */
+public record WatchmanSummary(Instant at, int opened, int closed, int open, List<String> stuckGroups,
+                              List<String> newlyStuckGroups, List<String> unstuckGroups, int livePulses,
+                              int presenceChanges, int writeFailures) {
+    public WatchmanSummary {
+        stuckGroups = List.copyOf(stuckGroups);
+        newlyStuckGroups = List.copyOf(newlyStuckGroups);
+        unstuckGroups = List.copyOf(unstuckGroups);
+    }
+}

@@ -1,0 +1,50 @@
+package headway.workflow;
+
+import headway.activity.WatchmanActivities;
+import headway.activity.WatchmanSummary;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.workflow.Workflow;
+import org.slf4j.Logger;
+
+import java.time.Duration;
+
+/**
+ * Runs one scan, then tells the group workflows that became stuck or un-stuck, so the Web UI can
+ * filter on HeadwayStuck; the summary is the result.
+ */
+public final class WatchmanWorkflowImpl implements WatchmanWorkflow {
+
+    private static final Logger log = Workflow.getLogger(WatchmanWorkflowImpl.class);
+
+    /*
+     * A scan reads a few tables and writes a handful of rows, so a minute is generous. Three quick
+     * attempts cover a database blip; anything longer is left to the next scheduled run, which
+     * rebuilds the same view from the tables (the scan keeps no state), so nothing is lost.
+     */
+    private final WatchmanActivities watchman = Workflow.newActivityStub(WatchmanActivities.class,
+            ActivityOptions.newBuilder()
+                    .setStartToCloseTimeout(Duration.ofMinutes(1))
+                    .setRetryOptions(RetryOptions.newBuilder()
+                            .setInitialInterval(Duration.ofSeconds(2))
+                            .setBackoffCoefficient(2)
+                            .setMaximumAttempts(3)
+                            .build())
+                    .build());
+
+    @Override
+    public WatchmanSummary scan() {
+        WatchmanSummary summary = watchman.scan();
+        if (!summary.newlyStuckGroups().isEmpty() || !summary.unstuckGroups().isEmpty()) {
+            log.info("watchman: newly stuck {}, un-stuck {}, {} open stuck record(s)",
+                    summary.newlyStuckGroups(), summary.unstuckGroups(), summary.open());
+        }
+        for (String group : summary.newlyStuckGroups()) {
+            GroupSignals.signal(group, "stuck", true);
+        }
+        for (String group : summary.unstuckGroups()) {
+            GroupSignals.signal(group, "stuck", false);
+        }
+        return summary;
+    }
+}
