@@ -63,8 +63,10 @@ public final class GroupActivitiesImpl implements GroupActivities {
                         resumed.map(IndexProgress::malformed).orElse(0L),
                         (cursor, headers, missing, malformed) ->
                                 context.heartbeat(new IndexProgress(range.id(), cursor, headers, missing, malformed)));
+                Optional<RangeRow> next = leases.nextRange(held.holder(), held.rules.version());
                 return new RangeResult(range.id(), outcome.cursor(), outcome.headers(), outcome.missing(), outcome.malformed(),
-                        held.window().stats().binaries());
+                        held.window().stats().binaries(), next.map(GroupActivitiesImpl::lease).orElse(null),
+                        leases.lag(token.group()));
             } catch (IOException e) {
                 throw new UncheckedIOException("reading " + range.group() + " articles from " + from + ": " + e.getMessage(), e);
             }

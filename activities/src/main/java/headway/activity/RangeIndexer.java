@@ -71,9 +71,7 @@ public final class RangeIndexer {
             try {
                 leases.fenced(held.holder(), "committing articles " + cursor + ".." + batchEnd + " of " + range.group(), c -> {
                     catalog.writeBinaries(c, done);
-                    for (long[] run : batch.missing) {
-                        catalog.recordMissing(c, range.group(), run[0], run[1]);
-                    }
+                    catalog.recordMissing(c, range.group(), batch.missing);
                     leases.advance(c, held.holder(), range.id(), next);
                     return null;
                 });

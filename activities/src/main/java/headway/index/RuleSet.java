@@ -47,6 +47,18 @@ public final class RuleSet {
     private final List<GroupEntry> entries;
     private final ConcurrentHashMap<String, GroupEntry> perGroup = new ConcurrentHashMap<>();
 
+    /**
+     * Rule matches memoized per subject template (see {@link Counter#template}), because every
+     * part of a file has the same subject but for its counter's digits, and matching the rules is
+     * most of the window's cost. The trade-off: rules must treat the trailing counter's digits as
+     * {@code \d+} (the default rules do); a rule that matches only some part numbers would be
+     * applied as it matched the first part seen. Bounded: cleared when full.
+     */
+    private final ConcurrentHashMap<String, SubjectMatch> memo = new ConcurrentHashMap<>();
+    private static final int MEMO_LIMIT = 100_000;
+    private static final int MEMO_PART = Integer.MIN_VALUE;
+    private static final SubjectMatch NOT_MEMOIZABLE = new SubjectMatch.Unmatched();
+
     private RuleSet(int version, String name, List<GroupEntry> entries) {
         this.version = version;
         this.name = name;
@@ -118,16 +130,117 @@ public final class RuleSet {
         if (!rules.posterWhitelist().isEmpty() && rules.posterWhitelist().stream().noneMatch(w -> w.matcher(p).find())) {
             return new SubjectMatch.Rejected("poster white list");
         }
+        Counter counter = Counter.find(s);
+        if (counter == null) {
+            return firstRule(rules, s, null);
+        }
+        String key = group + '\u0000' + counter.template(s);
+        SubjectMatch memoized = memo.get(key);
+        if (memoized == null) {
+            memoized = firstRule(rules, s, counter);
+            if (memo.size() >= MEMO_LIMIT) {
+                memo.clear();
+            }
+            memo.put(key, memoized);
+        }
+        if (memoized instanceof SubjectMatch.Matched matched && matched.subject().part() == MEMO_PART) {
+            ParsedSubject t = matched.subject();
+            if (counter.part < 0 || counter.total <= 0 || counter.part > counter.total) {
+                return firstRule(rules, s, null);
+            }
+            return new SubjectMatch.Matched(new ParsedSubject(t.releaseName(), t.fileName(), counter.part, counter.total,
+                    t.fileNumber(), t.fileTotal()), matched.ruleName());
+        }
+        return memoized == NOT_MEMOIZABLE ? firstRule(rules, s, null) : memoized;
+    }
+
+    /**
+     * The first rule that matches. With a counter, the result is shaped for the memo: when the
+     * rule took part and total from exactly the counter's digits, those are left as
+     * {@link #MEMO_PART} to be filled in per subject; when it took them from elsewhere, the
+     * subject is marked not memoizable.
+     */
+    private SubjectMatch firstRule(GroupEntry rules, String s, Counter counter) {
         for (Rule rule : rules.rules()) {
             Matcher m = rule.pattern().matcher(s);
             if (m.find()) {
                 ParsedSubject parsed = rule.extract(m);
                 if (parsed != null) {
-                    return new SubjectMatch.Matched(parsed, rule.name());
+                    if (counter == null) {
+                        return new SubjectMatch.Matched(parsed, rule.name());
+                    }
+                    if (!rule.hasParts || m.start("part") != counter.partStart || m.end("part") != counter.partEnd
+                            || m.start("total") != counter.totalStart || m.end("total") != counter.totalEnd) {
+                        return NOT_MEMOIZABLE;
+                    }
+                    return new SubjectMatch.Matched(new ParsedSubject(parsed.releaseName(), parsed.fileName(), MEMO_PART,
+                            MEMO_PART, parsed.fileNumber(), parsed.fileTotal()), rule.name());
                 }
             }
         }
         return new SubjectMatch.Unmatched();
+    }
+
+    /**
+     * The trailing part counter of a subject, {@code (12/50)}, {@code [12/50]} or {@code {12/50}}:
+     * the digit spans and their values. Found by a scan from the end, without a regex.
+     */
+    private record Counter(int partStart, int partEnd, int totalStart, int totalEnd, int part, int total) {
+
+        static Counter find(String s) {
+            int i = s.length() - 1;
+            if (i < 4) {
+                return null;
+            }
+            char close = s.charAt(i);
+            if (close != ')' && close != ']' && close != '}') {
+                return null;
+            }
+            i = skipSpaces(s, i - 1);
+            int totalEnd = i + 1;
+            while (i >= 0 && isDigit(s.charAt(i))) {
+                i--;
+            }
+            int totalStart = i + 1;
+            if (totalStart == totalEnd) {
+                return null;
+            }
+            i = skipSpaces(s, i);
+            if (i < 0 || s.charAt(i) != '/') {
+                return null;
+            }
+            i = skipSpaces(s, i - 1);
+            int partEnd = i + 1;
+            while (i >= 0 && isDigit(s.charAt(i))) {
+                i--;
+            }
+            int partStart = i + 1;
+            if (partStart == partEnd || partEnd - partStart > 9 || totalEnd - totalStart > 9) {
+                return null;
+            }
+            i = skipSpaces(s, i);
+            if (i < 0 || (s.charAt(i) != '(' && s.charAt(i) != '[' && s.charAt(i) != '{')) {
+                return null;
+            }
+            return new Counter(partStart, partEnd, totalStart, totalEnd,
+                    Integer.parseInt(s, partStart, partEnd, 10), Integer.parseInt(s, totalStart, totalEnd, 10));
+        }
+
+        /** The subject with the counter's digits replaced by one marker each: the same for every part of a file. */
+        String template(String s) {
+            return s.substring(0, partStart) + '\u0001' + s.substring(partEnd, totalStart) + '\u0001' + s.substring(totalEnd);
+        }
+
+        private static int skipSpaces(String s, int i) {
+            while (i >= 0 && s.charAt(i) == ' ') {
+                i--;
+            }
+            return i;
+        }
+
+        private static boolean isDigit(char c) {
+            return c >= '0' && c <= '9';
+        }
     }
 
     private GroupEntry merged(String group) {

@@ -114,6 +114,12 @@ public final class CatalogStore {
             on conflict do nothing
             """;
 
+    private static final String INSERT_MISSING_RUNS = """
+            insert into missing_articles (group_name, first_article, last_article)
+            select ?, r.first_article, r.last_article from unnest(?::bigint[], ?::bigint[]) as r(first_article, last_article)
+            on conflict do nothing
+            """;
+
     private static final String SELECT_RELEASE = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                    completion_percent, complete, rule_version
@@ -181,6 +187,31 @@ public final class CatalogStore {
             ps.setString(1, group);
             ps.setLong(2, from);
             ps.setLong(3, to);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw unknownGroup(e);
+        }
+    }
+
+    /** Records several missing runs in one statement (the indexer's batch); each run as {@link #recordMissing}. */
+    public void recordMissing(Connection conn, String group, List<long[]> runs) throws SQLException {
+        if (runs.isEmpty()) {
+            return;
+        }
+        Long[] firsts = new Long[runs.size()];
+        Long[] lasts = new Long[runs.size()];
+        for (int i = 0; i < runs.size(); i++) {
+            long[] run = runs.get(i);
+            if (run[0] > run[1]) {
+                throw new IllegalArgumentException("missing run " + run[0] + ".." + run[1] + " is empty; pass first <= last");
+            }
+            firsts[i] = run[0];
+            lasts[i] = run[1];
+        }
+        try (PreparedStatement ps = conn.prepareStatement(INSERT_MISSING_RUNS)) {
+            ps.setString(1, group);
+            ps.setArray(2, conn.createArrayOf("bigint", firsts));
+            ps.setArray(3, conn.createArrayOf("bigint", lasts));
             ps.executeUpdate();
         } catch (SQLException e) {
             throw unknownGroup(e);

@@ -22,6 +22,7 @@ import java.io.PrintWriter;
                 SearchCommand.class,
                 NzbCommand.class,
                 DemoCommand.class,
+                BenchCommand.class,
                 CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -15,7 +15,11 @@ public interface GroupActivities {
     @ActivityMethod
     NextRange nextRange(HolderToken token);
 
-    /** Indexes the range from its cursor to its end, heartbeating progress; resumes from the last heartbeat on retry. */
+    /**
+     * Indexes the range from its cursor to its end, heartbeating progress, and resumes from the
+     * committed cursor on retry; then leases the group's next range and returns it with the
+     * result, because a separate call between ranges costs a dispatch and a workflow task each.
+     */
     @ActivityMethod
     RangeResult indexRange(HolderToken token, RangeLease range);
 

@@ -138,26 +138,31 @@ public class GroupWorkflowImpl implements GroupWorkflow {
         }
     }
 
-    /** One holding cycle on the holder's task queue; ends caught up, stopped by a signal or the history budget, or by a failure. */
+    /**
+     * One holding cycle on the holder's task queue: the first range from nextRange, every later
+     * one from the previous indexRange's result. Ends caught up, stopped by a signal or the
+     * history budget, or by a failure.
+     */
     private CycleEnd hold(HolderToken token) {
         epoch = token.epoch();
         become(GroupState.INDEXING, token.node());
         boolean finishedRange = false;
         int sinceSnapshot = 0;
         try {
+            NextRange first = groupActivities(ActivityPolicies.holderCall(config, token.taskQueue(),
+                    "next range of " + config.group() + " (epoch " + token.epoch() + ")")).nextRange(token);
+            lag = first.lag();
+            RangeLease range = first.range();
             while (true) {
+                if (range == null) {
+                    handBack(token, sinceSnapshot);
+                    return CycleEnd.CAUGHT_UP;
+                }
                 if (drain || paused || (finishedRange && continueAsNewDue())) {
                     handBack(token, sinceSnapshot);
                     return CycleEnd.STOPPED;
                 }
-                NextRange next = groupActivities(ActivityPolicies.holderCall(config, token.taskQueue(),
-                        "next range of " + config.group() + " (epoch " + token.epoch() + ")")).nextRange(token);
-                lag = next.lag();
-                if (next.caughtUp()) {
-                    handBack(token, sinceSnapshot);
-                    return CycleEnd.CAUGHT_UP;
-                }
-                index(token, next.range());
+                RangeResult result = index(token, range);
                 finishedRange = true;
                 workedThisRun = true;
                 failedCycles = 0;
@@ -165,6 +170,7 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                     snapshot(token);
                     sinceSnapshot = 0;
                 }
+                range = result.next();
             }
         } catch (ActivityFailure failure) {
             if (failure.getCause() instanceof CanceledFailure) {
@@ -176,7 +182,7 @@ public class GroupWorkflowImpl implements GroupWorkflow {
         }
     }
 
-    private void index(HolderToken token, RangeLease range) {
+    private RangeResult index(HolderToken token, RangeLease range) {
         String summary = "index " + config.group() + " [" + range.start() + ".." + range.end() + "] from " + range.next();
         RangeResult result = groupActivities(ActivityPolicies.indexRange(config, token.taskQueue(), summary))
                 .indexRange(token, range);
@@ -185,8 +191,9 @@ public class GroupWorkflowImpl implements GroupWorkflow {
         missing += result.missing();
         malformed += result.malformed();
         cursor = result.cursor();
-        lag = Math.max(0, lag - Math.max(0, result.cursor() - range.next()));
+        lag = result.lag();
         publish();
+        return result;
     }
 
     /** Snapshots (when a range was indexed since the last snapshot, because otherwise the stored one is current) and releases. */

@@ -311,7 +311,8 @@ final class FakeGroupStore {
             range(lease.id()).status = "done";
             calls.add("done " + lease.id());
         }
-        return new RangeResult(lease.id(), lease.end() + 1, headers, missed, 0, 0);
+        NextRange next = nextRange(token);
+        return new RangeResult(lease.id(), lease.end() + 1, headers, missed, 0, 0, next.range(), next.lag());
     }
 
     private synchronized SnapshotInfo putSnapshot(HolderToken token) {

@@ -255,7 +255,7 @@ class GroupWorkflowTest {
         GroupProgress paused = awaitProgress("paused", p -> p.state() == GroupState.PAUSED);
 
         assertThat(paused.rangesDone()).isEqualTo(2);
-        assertThat(store.calls()).endsWith("done 2", "snapshot 201", "release 1");
+        assertThat(store.calls()).endsWith("done 2", "next 3", "snapshot 201", "release 1");
         assertThat(store.holder()).isNull();
         env.sleep(Duration.ofHours(2));
         assertThat(store.doneRanges()).isEqualTo(2);
@@ -279,7 +279,7 @@ class GroupWorkflowTest {
         store.open(2);
         client.newUntypedWorkflowStub(ID).getResult(Void.class);
 
-        assertThat(store.calls()).endsWith("done 2", "snapshot 201", "release 1");
+        assertThat(store.calls()).endsWith("done 2", "next 3", "snapshot 201", "release 1");
         assertThat(store.doneRanges()).isEqualTo(2);
         GroupProgress progress = group().progress();
         assertThat(progress.state()).isEqualTo(GroupState.DRAINED);

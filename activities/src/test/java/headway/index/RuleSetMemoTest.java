@@ -1,0 +1,52 @@
+package headway.index;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The per-template memo of rule matches never changes what a subject matches. */
+class RuleSetMemoTest {
+
+    private static final String GROUP = "alt.binaries.test";
+    private static final String POSTER = "poster <p@example.com>";
+
+    static Stream<Arguments> subjects() {
+        return RuleSetTest.subjects().map(a -> Arguments.of(a.get()[0]));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("subjects")
+    void aWarmRuleSetMatchesEveryPartLikeAFreshOne(String subject) {
+        RuleSet warm = RuleSet.defaults(0);
+        for (String variant : List.of(subject, renumber(subject, 1, 50), renumber(subject, 49, 50), renumber(subject, 7, 9),
+                renumber(subject, 51, 50), renumber(subject, 0, 12))) {
+            SubjectMatch fresh = RuleSet.defaults(0).match(GROUP, POSTER, variant);
+            assertThat(warm.match(GROUP, POSTER, variant)).as(variant).isEqualTo(fresh);
+        }
+    }
+
+    @Test
+    void aRuleThatTakesThePartFromElsewhereIsNotMemoized() {
+        String json = """
+                {"name": "odd", "groups": [{"pattern": "*", "rules": [
+                  {"name": "part-first", "regex": "^(?<part>\\\\d+)-(?<total>\\\\d+) (?<file>\\\\S+) \\\\((\\\\d+)/(\\\\d+)\\\\)$"}
+                ]}]}
+                """;
+        RuleSet warm = RuleSet.parse(1, json);
+        SubjectMatch first = warm.match(GROUP, POSTER, "1-5 a.rar (1/5)");
+        SubjectMatch second = warm.match(GROUP, POSTER, "2-5 a.rar (1/5)");
+        assertThat(((SubjectMatch.Matched) first).subject().part()).isEqualTo(1);
+        assertThat(((SubjectMatch.Matched) second).subject().part()).isEqualTo(2);
+    }
+
+    /** The subject with its trailing counter replaced by {@code (part/total)}, keeping the bracket style. */
+    private static String renumber(String subject, int part, int total) {
+        return subject.replaceFirst("([\\(\\[\\{])\\s*\\d+\\s*/\\s*\\d+\\s*([\\)\\]\\}])\\s*$", "$1" + part + "/" + total + "$2");
+    }
+}

@@ -1,0 +1,127 @@
+package headway.starter;
+
+import headway.nntp.NewsSimulator;
+import headway.store.EmbeddedDatabase;
+import headway.workflow.TaskQueues;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.History;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.common.WorkflowExecutionHistory;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Temporal's overhead per range at the default range size, read from the group workflow's
+ * history: the range's own work is its indexRange execution (started to completed, which
+ * includes leasing the next range); everything else between one range's end and the next one's
+ * (task dispatch, workflow tasks, the first nextRange of a holding cycle) is Temporal's, less
+ * the snapshots headway takes in between, which are its own work.
+ */
+public final class OverheadBench {
+
+    /** Medians over the ranges of one run. */
+    public record Result(int ranges, double rangeMs, double temporalMs, double nextRangeMs, double dispatchMs) {
+        public double ratio() {
+            return temporalMs / rangeMs;
+        }
+    }
+
+    private final long rangeSize;
+    private final int ranges;
+    private final boolean inProcessTemporal;
+    private final PrintWriter out;
+
+    public OverheadBench(long rangeSize, int ranges, boolean inProcessTemporal, PrintWriter out) {
+        this.rangeSize = rangeSize;
+        this.ranges = ranges;
+        this.inProcessTemporal = inProcessTemporal;
+        this.out = out;
+    }
+
+    public Result run() throws Exception {
+        NewsSimulator.GroupSpec spec = NewsSimulator.GroupSpec.of("alt.binaries.bench.overhead", 91, rangeSize * ranges);
+        try (EmbeddedDatabase postgres = EmbeddedDatabase.start(null);
+             NewsSimulator simulator = NewsSimulator.start(NewsSimulator.Options.defaults(), List.of(spec));
+             BenchRig rig = BenchRig.start(postgres, "overhead", simulator, inProcessTemporal, out,
+                     Map.of("HEADWAY_RANGE_SIZE", Long.toString(rangeSize)))) {
+            BenchRig.Run run = rig.indexAll(List.of(spec), rangeSize, Duration.ofMinutes(20));
+            out.printf("overhead: indexed %d headers in %d ranges of %d in %.1f s%n", run.headers(), ranges, rangeSize, run.seconds());
+            WorkflowExecutionHistory history = rig.client().fetchHistory(TaskQueues.workflowId(spec.name()));
+            return measure(history.getHistory());
+        }
+    }
+
+    /**
+     * Walks the history once. A range's cycle runs from the end of the previous range (or the
+     * scheduling of the holding cycle's first nextRange) to the completion of its indexRange;
+     * Temporal's share is the cycle less indexRange's execution and any snapshot executed in it.
+     */
+    static Result measure(History history) {
+        Map<Long, HistoryEvent> scheduled = new HashMap<>();
+        Map<Long, HistoryEvent> started = new HashMap<>();
+        List<Double> range = new ArrayList<>();
+        List<Double> temporal = new ArrayList<>();
+        List<Double> next = new ArrayList<>();
+        List<Double> dispatch = new ArrayList<>();
+        HistoryEvent cycleStart = null;
+        double headwayWorkInCycle = 0;
+        for (HistoryEvent e : history.getEventsList()) {
+            if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
+                scheduled.put(e.getEventId(), e);
+                if (type(e).equals("NextRange")) {
+                    cycleStart = e;
+                    headwayWorkInCycle = 0;
+                }
+            } else if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
+                started.put(e.getActivityTaskStartedEventAttributes().getScheduledEventId(), e);
+            } else if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) {
+                long scheduledId = e.getActivityTaskCompletedEventAttributes().getScheduledEventId();
+                HistoryEvent s = scheduled.get(scheduledId);
+                HistoryEvent st = started.get(scheduledId);
+                switch (type(s)) {
+                    case "NextRange" -> next.add(millis(s, e));
+                    case "PutSnapshot" -> headwayWorkInCycle += millis(st, e);
+                    case "IndexRange" -> {
+                        double work = millis(st, e);
+                        range.add(work);
+                        dispatch.add(millis(s, st));
+                        if (cycleStart != null) {
+                            temporal.add(millis(cycleStart, e) - work - headwayWorkInCycle);
+                        }
+                        cycleStart = e;
+                        headwayWorkInCycle = 0;
+                    }
+                    default -> {
+                    }
+                }
+            }
+        }
+        if (range.isEmpty()) {
+            throw new IllegalStateException("no indexRange activity in the history");
+        }
+        return new Result(range.size(), median(range), median(temporal), next.isEmpty() ? 0 : median(next), median(dispatch));
+    }
+
+    private static String type(HistoryEvent scheduled) {
+        return scheduled.getActivityTaskScheduledEventAttributes().getActivityType().getName();
+    }
+
+    private static double millis(HistoryEvent from, HistoryEvent to) {
+        return (toNanos(to) - toNanos(from)) / 1e6;
+    }
+
+    private static long toNanos(HistoryEvent e) {
+        return e.getEventTime().getSeconds() * 1_000_000_000L + e.getEventTime().getNanos();
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(Double::compare);
+        return sorted.get(sorted.size() / 2);
+    }
+}
