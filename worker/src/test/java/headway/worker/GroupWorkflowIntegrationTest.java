@@ -164,9 +164,18 @@ class GroupWorkflowIntegrationTest {
         String group = GROUPS.get(0);
         int ranges = plan(group);
         assertThat(ranges).isEqualTo(6);
+        List<long[]> fetched = new CopyOnWriteArrayList<>();
+        source.hook = (g, from, to) -> fetched.add(new long[] {from, to});
 
         start(group, 2);
         GroupProgress p = awaitCaughtUp(group, ranges);
+
+        // in article order: each batch starts where the one before ended, from 1 to the high-water mark
+        assertThat(fetched.get(0)[0]).isEqualTo(1);
+        for (int i = 1; i < fetched.size(); i++) {
+            assertThat(fetched.get(i)[0]).as("batch %s starts after batch %s", i, i - 1).isEqualTo(fetched.get(i - 1)[1] + 1);
+        }
+        assertThat(fetched.get(fetched.size() - 1)[1]).isEqualTo(ARTICLES);
 
         assertThat(p.headers()).isEqualTo(sim.truth(group, 1, ARTICLES).valid());
         assertCatalogMatchesServer(group, ARTICLES);
@@ -290,6 +299,7 @@ class GroupWorkflowIntegrationTest {
         int at = fetches.indexOf(1301L);
         assertThat(fetches.subList(at + 1, fetches.size())).startsWith(1301L, 1401L).doesNotContain(1001L, 1101L, 1201L);
         assertThat(fetches.stream().filter(f -> f == 1301L)).hasSize(2);
+        assertThat(retriedAttempts(group)).as("activity attempts started as retries").containsExactly(2);
         assertThat(p.headers()).isEqualTo(sim.truth(group, 1, ARTICLES).valid());
         assertThat(p.failedCycles()).isZero();
         assertCatalogMatchesServer(group, ARTICLES);
@@ -484,6 +494,17 @@ class GroupWorkflowIntegrationTest {
             }
         }
         return types;
+    }
+
+    /** The attempt numbers of every activity attempt that the server started as a retry. */
+    private List<Integer> retriedAttempts(String group) {
+        List<Integer> attempts = new ArrayList<>();
+        for (HistoryEvent e : client.fetchHistory(TaskQueues.workflowId(group)).getEvents()) {
+            if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED && e.getActivityTaskStartedEventAttributes().getAttempt() > 1) {
+                attempts.add(e.getActivityTaskStartedEventAttributes().getAttempt());
+            }
+        }
+        return attempts;
     }
 
     private static void await(CountDownLatch latch) {
