@@ -93,8 +93,10 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
             window = loaded.get().value();
             cursor = loaded.get().meta().next();
         } else if (outcome.snapshotNext() != null) {
-            log.warn("group {}: snapshot at {} is missing or unreadable; starting an empty window (one seam)", group,
-                    outcome.snapshotNext());
+            long from = Math.max(0, outcome.snapshotNext() - 1 - windowMaxAge);
+            int replanned = leases.replanToRebuildWindow(outcome.holder(), from);
+            log.warn("group {}: snapshot at {} is missing or unreadable; re-indexing {} ranges from article {} to rebuild the window",
+                    group, outcome.snapshotNext(), replanned, from);
         }
         holdings.put(outcome.holder(), window, ruleSet, cursor);
         log.info("node {} took {} at epoch {}{}; window from {} ({} binaries), {} ranges re-planned", node, group,

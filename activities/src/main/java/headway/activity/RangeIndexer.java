@@ -4,6 +4,7 @@ import headway.index.CompletedBinary;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
 import headway.store.CatalogStore;
+import headway.store.LeaseLostException;
 import headway.store.LeaseStore;
 import headway.store.RangeRow;
 
@@ -18,7 +19,8 @@ import java.util.Objects;
  * the server, and move the range's cursor past the batch. A failed fetch moves nothing, so no
  * article is skipped. A failure after the window has given up binaries but before they committed
  * loses the window (those binaries exist nowhere else), so it is reported as {@link WindowLostException}
- * and the group is taken again from its snapshot.
+ * and the group is taken again from its snapshot; a stale epoch stays {@link LeaseLostException},
+ * because the window then belongs to no one and the workflow must hear who holds the group now.
  */
 public final class RangeIndexer {
 
@@ -75,6 +77,8 @@ public final class RangeIndexer {
                     leases.advance(c, held.holder(), range.id(), next);
                     return null;
                 });
+            } catch (LeaseLostException e) {
+                throw e;
             } catch (RuntimeException e) {
                 if (done.isEmpty()) {
                     throw e;

@@ -50,6 +50,12 @@ public final class LeaseStore {
               and (status <> 'planned' or next_article > greatest(start_article, ?))
             """;
 
+    private static final String REPLAN_TO_REBUILD_WINDOW = """
+            update ranges
+            set status = 'planned', node_id = null, done_at = null, next_article = start_article
+            where group_name = ? and end_article >= ? and (status <> 'planned' or next_article > start_article)
+            """;
+
     private static final String REPLAN_AT_CURSOR = """
             update ranges set status = 'planned', node_id = null
             where group_name = ? and status = 'leased'
@@ -348,6 +354,19 @@ public final class LeaseStore {
             recordLeaseLost(e);
             throw e;
         }
+    }
+
+    /**
+     * Re-plans, from their start, the group's ranges that end at or after {@code article}, for a
+     * holder whose snapshot could not be read. A window at cursor N holds only binaries first seen
+     * at N - 1 minus its maximum age or later, so indexing again from there rebuilds it, where starting
+     * empty at N would lose the parts of every binary still open at N; the idempotent catalog keys
+     * make the redo harmless, and starting at a range's start keeps the batches (and so the
+     * missing runs) aligned with the first pass.
+     */
+    public int replanToRebuildWindow(Holder holder, long article) {
+        return fenced(holder, "re-planning " + holder.group() + " from " + article + " to rebuild its window",
+                c -> update(c, REPLAN_TO_REBUILD_WINDOW, holder.group(), article));
     }
 
     /** Records, inside the holder's fenced transaction, the cursor its stored snapshot covers: the next take re-plans from it. */

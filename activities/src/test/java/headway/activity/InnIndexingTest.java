@@ -1,0 +1,285 @@
+package headway.activity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import com.zaxxer.hikari.HikariDataSource;
+import headway.index.CompletedBinary;
+import headway.index.NzbWriter;
+import headway.index.RuleSet;
+import headway.index.Segment;
+import headway.index.Window;
+import headway.nntp.NntpPool;
+import headway.nntp.NntpServer;
+import headway.store.CatalogStore;
+import headway.store.GroupStore;
+import headway.store.Holder;
+import headway.store.LeaseOutcome;
+import headway.store.LeaseStore;
+import headway.store.RangeRow;
+import headway.store.Release;
+import headway.store.TestDatabase;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The whole indexing pipeline against a real INN 2.7 started by {@code nntp-peer.sh}: multipart
+ * releases are injected over IHAVE on the feed port, planned from INN's high-water mark, read
+ * through the reader port by NntpPool and NntpHeaderSource, assembled by RangeIndexer into the
+ * catalog, and written out as NZBs. Fails, never skips, when INN cannot be started. Uses its own
+ * group and resets only that group.
+ */
+class InnIndexingTest {
+
+    private static final Path SCRIPT = Path.of(System.getProperty("headway.nntpPeer", "../tools/nntp-peer.sh"));
+    private static final String GROUP = "alt.binaries.headway.indexing";
+    private static final int READER_PORT = 1119;
+    private static final int FEED_PORT = 1120;
+    private static final int RELEASES = 3;
+    private static final int FILES = 4;
+    private static final int PARTS = 10;
+    private static final Duration T = Duration.ofSeconds(20);
+
+    private static HikariDataSource ds;
+
+    @BeforeAll
+    static void startInn() throws Exception {
+        peer("start", GROUP);
+        peer("reset", GROUP);
+        ds = TestDatabase.migrated("inn_indexing");
+    }
+
+    @AfterAll
+    static void close() {
+        if (ds != null) {
+            ds.close();
+        }
+    }
+
+    @Test
+    void catalogAndNzbsHoldExactlyWhatWasPostedToInn() throws Exception {
+        String nonce = Long.toHexString(System.nanoTime());
+        List<Article> articles = new ArrayList<>();
+        Random random = new Random(7);
+        for (int r = 1; r <= RELEASES; r++) {
+            for (int f = 1; f <= FILES; f++) {
+                for (int p = 1; p <= PARTS; p++) {
+                    articles.add(article(nonce, r, f, p, random));
+                }
+            }
+        }
+        Collections.shuffle(articles, random);
+        inject(articles);
+
+        GroupStore groups = new GroupStore(ds);
+        groups.add(GROUP, 0);
+        LeaseStore leases = new LeaseStore(ds, 0);
+        Holdings holdings = new Holdings(1);
+        try (NntpPool pool = new NntpPool(NntpPool.Config.defaults(NntpServer.plain("127.0.0.1", READER_PORT))
+                .withMaxConnections(2))) {
+            HeaderSource source = new NntpHeaderSource(pool);
+            Planner.Planned planned = new Planner(groups, source, new Planner.Settings(50, 1_000_000)).plan(GROUP);
+            assertThat(planned.high()).isEqualTo(articles.size());
+            assertThat(planned.total()).isEqualTo(3);
+
+            LeaseOutcome outcome = leases.lease(GROUP, "node-inn", T);
+            Holder holder = outcome.holder();
+            Window window = new Window(GROUP, 1000);
+            holdings.put(holder, window, RuleSet.defaults(0), -1);
+            Holdings.Held held = holdings.get(GROUP, holder.epoch()).orElseThrow();
+            RangeIndexer indexer = new RangeIndexer(source, leases, new CatalogStore(), 16,
+                    IndexMetrics.discard(holdings));
+            long headers = 0;
+            for (Optional<RangeRow> r = leases.nextRange(holder, 0); r.isPresent(); r = leases.nextRange(holder, 0)) {
+                headers += indexer.index(held, r.get(), r.get().next(), 0, 0, 0, (c, h, m, x) -> { }).headers();
+            }
+            assertThat(headers).isEqualTo(articles.size());
+            assertThat(window.stats().binaries()).as("every binary complete and out of the window").isZero();
+            assertThat(window.stats().unmatched()).as("every subject parsed by the default rules").isZero();
+        }
+
+        CatalogStore catalog = new CatalogStore();
+        assertThat(catalog.missing(ds, GROUP)).isEmpty();
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from binaries")).isEqualTo(RELEASES * FILES);
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from releases")).isEqualTo(RELEASES);
+        for (int r = 1; r <= RELEASES; r++) {
+            Release release = catalog.release(ds, GROUP, poster(r), releaseName(nonce, r)).orElseThrow(
+                    () -> new AssertionError("release not in the catalog"));
+            assertThat(release.complete()).isTrue();
+            assertThat(release.filesPresent()).isEqualTo(FILES);
+            assertThat(release.filesExpected()).isEqualTo(FILES);
+
+            List<CompletedBinary> binaries = catalog.binaries(ds, release);
+            Map<String, List<String>> postedFiles = postedIds(articles, r);
+            assertThat(binaries).extracting(CompletedBinary::fileName).containsExactlyElementsOf(postedFiles.keySet());
+            for (CompletedBinary b : binaries) {
+                assertThat(b.totalParts()).isEqualTo(PARTS);
+                assertThat(b.segments()).extracting(Segment::part).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+                assertThat(b.segments()).extracting(Segment::messageId).containsExactlyElementsOf(postedFiles.get(b.fileName()));
+                assertThat(b.segments()).allSatisfy(s -> assertThat(s.bytes()).isGreaterThan(0));
+            }
+
+            ByteArrayOutputStream nzb = new ByteArrayOutputStream();
+            NzbWriter.write(nzb, release.name(), binaries);
+            List<String> expected = postedFiles.values().stream().flatMap(List::stream).toList();
+            assertThat(nzbSegments(nzb.toByteArray())).containsExactlyElementsOf(expected);
+        }
+    }
+
+    /** The message-ids posted for release {@code r}, by file name in name order, each in part order, without angle brackets. */
+    private static Map<String, List<String>> postedIds(List<Article> articles, int r) {
+        Map<String, List<String>> files = new LinkedHashMap<>();
+        articles.stream()
+                .filter(a -> a.release == r)
+                .sorted((x, y) -> x.file != y.file ? Integer.compare(x.file, y.file) : Integer.compare(x.part, y.part))
+                .forEach(a -> files.computeIfAbsent(a.fileName, k -> new ArrayList<>())
+                        .add(a.messageId.substring(1, a.messageId.length() - 1)));
+        return files;
+    }
+
+    /** The segment message-ids of an NZB, in document order. */
+    private static List<String> nzbSegments(byte[] nzb) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+        Document doc = f.newDocumentBuilder().parse(new ByteArrayInputStream(nzb));
+        NodeList segments = doc.getElementsByTagNameNS(NzbWriter.NAMESPACE, "segment");
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < segments.getLength(); i++) {
+            ids.add(((Element) segments.item(i)).getTextContent());
+        }
+        return ids;
+    }
+
+    private static String releaseName(String nonce, int r) {
+        return "Headway.Inn.Release." + r + "." + nonce;
+    }
+
+    private static String poster(int r) {
+        return "poster" + r + " <poster" + r + "@headway.test>";
+    }
+
+    private static Article article(String nonce, int release, int file, int part, Random random) {
+        String fileName = "headway.inn.r" + release + ".part" + String.format("%02d", file) + ".rar";
+        String subject = releaseName(nonce, release) + " - [" + String.format("%02d", file) + "/" + String.format("%02d", FILES)
+                + "] - \"" + fileName + "\" yEnc (" + part + "/" + PARTS + ")";
+        String messageId = "<r" + release + ".f" + file + ".p" + part + "." + nonce + "@headway.test>";
+        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(5));
+        byte[] data = new byte[384];
+        random.nextBytes(data);
+        StringBuilder body = new StringBuilder();
+        body.append("=ybegin part=").append(part).append(" total=").append(PARTS).append(" line=128 size=")
+                .append(data.length * PARTS).append(" name=").append(fileName).append("\r\n");
+        body.append("=ypart begin=").append((part - 1) * data.length + 1).append(" end=").append(part * data.length).append("\r\n");
+        for (int i = 0; i < data.length; i += 96) {
+            for (int j = i; j < i + 96; j++) {
+                body.append((char) ('!' + ((data[j] & 0xff) % 90)));
+            }
+            body.append("\r\n");
+        }
+        body.append("=yend size=").append(data.length).append(" part=").append(part).append("\r\n");
+        String text = "Path: headway-test!not-for-mail\r\n"
+                + "From: " + poster(release) + "\r\n"
+                + "Newsgroups: " + GROUP + "\r\n"
+                + "Subject: " + subject + "\r\n"
+                + "Message-ID: " + messageId + "\r\n"
+                + "Date: " + date + "\r\n"
+                + "\r\n" + body;
+        return new Article(release, file, part, fileName, messageId,
+                text.replace("\r\n.", "\r\n..").getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    private record Article(int release, int file, int part, String fileName, String messageId, byte[] wire) {
+    }
+
+    private static void inject(List<Article> articles) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", FEED_PORT)) {
+            s.setSoTimeout((int) T.toMillis());
+            InputStream in = new java.io.BufferedInputStream(s.getInputStream());
+            OutputStream out = s.getOutputStream();
+            expect(in, "greeting", 200);
+            for (Article a : articles) {
+                out.write(("IHAVE " + a.messageId + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                expect(in, "IHAVE " + a.messageId, 335);
+                out.write(a.wire);
+                out.write(".\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                expect(in, "article " + a.messageId, 235);
+            }
+            out.write("QUIT\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+        }
+    }
+
+    private static void expect(InputStream in, String what, int code) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+            bytes.write(b);
+        }
+        String line = b < 0 && bytes.size() == 0 ? "(connection closed)" : bytes.toString(StandardCharsets.ISO_8859_1).strip();
+        if (!line.startsWith(Integer.toString(code))) {
+            fail("INN answered " + what + " with '" + line + "', expected " + code);
+        }
+    }
+
+    private static void peer(String... args) throws Exception {
+        if (!Files.isRegularFile(SCRIPT)) {
+            fail("INN peer script not found at " + SCRIPT + ": set -Dheadway.nntpPeer=/path/to/nntp-peer.sh");
+        }
+        ProcessBuilder pb = new ProcessBuilder("bash", SCRIPT.toString());
+        pb.command().addAll(List.of(args));
+        pb.environment().put("NNTP_PORT", Integer.toString(READER_PORT));
+        pb.environment().put("NNTP_FEED_PORT", Integer.toString(FEED_PORT));
+        pb.environment().put("NNTP_DOMAIN", "nntp.test");
+        pb.redirectErrorStream(true);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        Process p = pb.start();
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        Thread pump = new Thread(() -> {
+            try (InputStream in = p.getInputStream()) {
+                in.transferTo(output);
+            } catch (IOException e) {
+                output.writeBytes(("\n(reading output failed: " + e + ")").getBytes(StandardCharsets.UTF_8));
+            }
+        });
+        pump.start();
+        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            fail("nntp-peer.sh " + String.join(" ", args) + " did not finish in 5 minutes: " + output);
+        }
+        pump.join(5000);
+        if (p.exitValue() != 0) {
+            fail("nntp-peer.sh " + String.join(" ", args) + " exited " + p.exitValue()
+                    + " (INN could not be started; it must run as root with apt access):\n" + output);
+        }
+    }
+}
