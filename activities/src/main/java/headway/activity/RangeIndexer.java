@@ -12,6 +12,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 /**
  * Indexes a range in batches: fetch a batch of overview headers into the group's window, then in
@@ -39,6 +43,11 @@ public final class RangeIndexer {
     private final CatalogStore catalog;
     private final int batchArticles;
     private final IndexMetrics metrics;
+    private final Executor writer = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "catalog-writer");
+        t.setDaemon(true);
+        return t;
+    });
 
     public RangeIndexer(HeaderSource source, LeaseStore leases, CatalogStore catalog, int batchArticles, IndexMetrics metrics) {
         this.source = Objects.requireNonNull(source, "source");
@@ -51,13 +60,17 @@ public final class RangeIndexer {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
-    /** Indexes {@code range} from {@code from} to its end, then marks it done. */
+    /**
+     * Indexes {@code range} from {@code from} to its end, then marks it done. Batch k+1 is
+     * fetched into the window while batch k commits on the writer thread, because fetching and
+     * writing then keep the news server and the database busy at once; at most one commit is in
+     * flight, and the cursor, counters and progress move only when a commit has succeeded.
+     */
     public Outcome index(Holdings.Held held, RangeRow range, long from, long headersBefore, long missingBefore,
                          long malformedBefore, Progress progress) throws IOException {
-        long cursor = Math.max(from, range.next());
-        long headers = headersBefore;
-        long missing = missingBefore;
-        long malformed = malformedBefore;
+        Totals totals = new Totals(Math.max(from, range.next()), headersBefore, missingBefore, malformedBefore);
+        Commit inFlight = null;
+        long cursor = totals.cursor;
         while (cursor <= range.end()) {
             long batchEnd = Math.min(range.end(), cursor + batchArticles - 1);
             Batch batch = new Batch(held);
@@ -65,42 +78,87 @@ public final class RangeIndexer {
                 source.fetch(range.group(), cursor, batchEnd, batch);
             } catch (IOException e) {
                 metrics.nntpErrors.increment();
+                finish(inFlight, List.of(), held, range, totals, progress);
                 throw e;
             }
             held.window().ageTo(batchEnd);
             List<CompletedBinary> done = held.window().drain();
-            long next = batchEnd + 1;
-            try {
-                leases.fenced(held.holder(), "committing articles " + cursor + ".." + batchEnd + " of " + range.group(), c -> {
-                    catalog.writeBinaries(c, done);
-                    catalog.recordMissing(c, range.group(), batch.missing);
-                    leases.advance(c, held.holder(), range.id(), next);
-                    return null;
-                });
-            } catch (LeaseLostException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                if (done.isEmpty()) {
-                    throw e;
-                }
-                throw new WindowLostException(range.group(), held.holder().epoch(), done.size(), e);
-            }
-            held.cursor = next;
-            headers += batch.headers;
-            missing += batch.missingArticles;
-            malformed += batch.malformed;
-            metrics.headers.increment(batch.headers);
-            metrics.missing.increment(batch.missingArticles);
-            metrics.malformed.increment(batch.malformed);
-            metrics.binariesWritten.increment(done.size());
-            cursor = next;
-            progress.committed(cursor, headers, missing, malformed);
+            finish(inFlight, done, held, range, totals, progress);
+            inFlight = new Commit(batch, done, cursor, batchEnd + 1,
+                    CompletableFuture.runAsync(() -> commit(held, range, batch, done, batchEnd + 1), writer));
+            cursor = batchEnd + 1;
         }
-        boolean finished = leases.rangeDone(held.holder(), range.id(), headers);
+        finish(inFlight, List.of(), held, range, totals, progress);
+        boolean finished = leases.rangeDone(held.holder(), range.id(), totals.headers);
         if (finished) {
             metrics.rangesIndexed.increment();
         }
-        return new Outcome(cursor, headers, missing, malformed, finished);
+        return new Outcome(totals.cursor, totals.headers, totals.missing, totals.malformed, finished);
+    }
+
+    /** One batch's write: binaries that left the window, missing runs and the cursor, in one fenced transaction. */
+    private void commit(Holdings.Held held, RangeRow range, Batch batch, List<CompletedBinary> done, long next) {
+        leases.fenced(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
+            catalog.writeBinaries(c, done);
+            catalog.recordMissing(c, range.group(), batch.missing);
+            leases.advance(c, held.holder(), range.id(), next);
+            return null;
+        });
+    }
+
+    /**
+     * Waits for the commit in flight and accounts for it. When it failed, binaries that left the
+     * window since (in that batch or in {@code drainedSince}) exist nowhere else, so the window is
+     * lost; a stale epoch stays LeaseLost.
+     */
+    private void finish(Commit commit, List<CompletedBinary> drainedSince, Holdings.Held held, RangeRow range, Totals totals,
+                        Progress progress) {
+        if (commit == null) {
+            return;
+        }
+        try {
+            commit.future.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof LeaseLostException lost) {
+                throw lost;
+            }
+            RuntimeException failure = cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
+            int lostBinaries = commit.done.size() + drainedSince.size();
+            if (lostBinaries == 0) {
+                throw failure;
+            }
+            throw new WindowLostException(range.group(), held.holder().epoch(), lostBinaries, failure);
+        }
+        held.cursor = commit.next;
+        totals.cursor = commit.next;
+        totals.headers += commit.batch.headers;
+        totals.missing += commit.batch.missingArticles;
+        totals.malformed += commit.batch.malformed;
+        metrics.headers.increment(commit.batch.headers);
+        metrics.missing.increment(commit.batch.missingArticles);
+        metrics.malformed.increment(commit.batch.malformed);
+        metrics.binariesWritten.increment(commit.done.size());
+        progress.committed(totals.cursor, totals.headers, totals.missing, totals.malformed);
+    }
+
+    /** A batch being committed on the writer thread. */
+    private record Commit(Batch batch, List<CompletedBinary> done, long from, long next, CompletableFuture<Void> future) {
+    }
+
+    /** The range's committed cursor and running counts. */
+    private static final class Totals {
+        long cursor;
+        long headers;
+        long missing;
+        long malformed;
+
+        Totals(long cursor, long headers, long missing, long malformed) {
+            this.cursor = cursor;
+            this.headers = headers;
+            this.missing = missing;
+            this.malformed = malformed;
+        }
     }
 
     /** Feeds a batch's headers into the window and collects what the cursor moves over without a header. */

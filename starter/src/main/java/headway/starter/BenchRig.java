@@ -86,7 +86,7 @@ final class BenchRig implements AutoCloseable {
         }
         long t0 = System.nanoTime();
         for (NewsSimulator.GroupSpec g : specs) {
-            GroupStarter.start(client(), new GroupConfig(g.name(), config.leaseTtl(), 10, Duration.ofMinutes(10), 5,
+            GroupStarter.start(client(), new GroupConfig(g.name(), config.leaseTtl(), 2, Duration.ofMinutes(10), 5,
                     GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET, config.taskQueue()));
         }
         waitCaughtUp(specs.stream().map(NewsSimulator.GroupSpec::name).toList(), limit);

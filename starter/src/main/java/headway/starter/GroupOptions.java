@@ -13,7 +13,7 @@ final class GroupOptions {
     @Option(names = "--lease-ttl", description = "holder quiet this long loses the group (env HEADWAY_LEASE_TTL, default 30s)")
     String leaseTtl;
 
-    @Option(names = "--snapshot-every", description = "ranges between snapshots (env HEADWAY_SNAPSHOT_EVERY, default 10)")
+    @Option(names = "--snapshot-every", description = "ranges between snapshots (env HEADWAY_SNAPSHOT_EVERY, default 2)")
     Integer snapshotEvery;
 
     @Option(names = "--idle-wait", description = "a caught-up group looks again after this (env HEADWAY_IDLE_WAIT, default 5m)")
@@ -26,7 +26,7 @@ final class GroupOptions {
         Settings s = new Settings(env);
         Duration ttl = leaseTtl != null ? Settings.parseDuration("--lease-ttl", leaseTtl)
                 : s.duration("HEADWAY_LEASE_TTL", Duration.ofSeconds(30));
-        int every = snapshotEvery != null ? snapshotEvery : s.integer("HEADWAY_SNAPSHOT_EVERY", 10, 1, 1_000_000);
+        int every = snapshotEvery != null ? snapshotEvery : s.integer("HEADWAY_SNAPSHOT_EVERY", 2, 1, 1_000_000);
         Duration idle = idleWait != null ? Settings.parseDuration("--idle-wait", idleWait)
                 : s.duration("HEADWAY_IDLE_WAIT", Duration.ofMinutes(5));
         String queue = taskQueue != null ? taskQueue : s.string("HEADWAY_TASK_QUEUE", "headway");
