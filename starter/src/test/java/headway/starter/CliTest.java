@@ -330,14 +330,14 @@ class CliTest {
     void schedulesInstallIsIdempotentAndListShowsThem() throws Exception {
         Cli cli = cli().env("HEADWAY_TASK_QUEUE", "cli-schedules-test").env("HEADWAY_PLAN_EVERY", "10m");
         assertOk(cli.run("schedules", "install"), """
-                created headway-registry-prune (every PT15S)
-                created headway-planner (every PT10M)
-                created headway-watchman (every PT30S)
+                created headway-registry-prune (every 15s)
+                created headway-planner (every 10m)
+                created headway-watchman (every 30s)
                 """);
         assertOk(cli.env("HEADWAY_PLAN_EVERY", "20m").run("schedules", "install"), """
-                updated headway-registry-prune (every PT15S)
-                updated headway-planner (every PT20M)
-                updated headway-watchman (every PT30S)
+                updated headway-registry-prune (every 15s)
+                updated headway-planner (every 20m)
+                updated headway-watchman (every 30s)
                 """);
         Cli.Result list = eventually(() -> cli.run("schedules", "list"), r -> r.lines().size() == 3, Duration.ofSeconds(20));
         assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-planner") && l.contains("PlannerWorkflow"));
