@@ -19,6 +19,7 @@ import java.util.Map;
                 SignalCommands.Resume.class,
                 SignalCommands.Drain.class,
                 SchedulesCommand.class,
+                SearchAttributesCommand.class,
                 RulesCommand.class,
                 SearchCommand.class,
                 NzbCommand.class,

@@ -348,6 +348,26 @@ class CliTest {
                 "headway: HEADWAY_WATCH_EVERY=0s is too short: schedule intervals must be at least 1s\n");
     }
 
+    // ------------------------------------------------------------------ search attributes
+
+    @Test
+    void searchAttributesRegistersWhatIsMissingOnceOnly() {
+        try (TemporalDevServer bare = TemporalDevServer.builder().start()) {
+            Cli cli = Cli.of(null, bare.target());
+            assertOk(cli.run("search-attributes"), """
+                    registered HeadwayGroup (Keyword)
+                    registered HeadwayHolder (Keyword)
+                    registered HeadwayState (Keyword)
+                    registered HeadwayLag (Int)
+                    registered HeadwayCursor (Int)
+                    registered HeadwayStuck (Bool)
+                    """);
+            Cli.Result again = eventually(() -> cli.run("search-attributes"), r -> r.lines().stream().allMatch(l -> l.startsWith("exists ")),
+                    Duration.ofSeconds(20));
+            assertThat(again.lines()).hasSize(6);
+        }
+    }
+
     // ------------------------------------------------------------------ rules
 
     @Test
