@@ -4,7 +4,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import headway.store.Database;
 import headway.worker.Settings;
 import headway.worker.WorkerConfig;
+import com.uber.m3.tally.RootScopeBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.client.WorkflowClient;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -34,6 +37,9 @@ final class Connections implements AutoCloseable {
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
+
+    /** When set before {@link #temporal()}, the Temporal SDK reports its metrics here (the worker's /metrics). */
+    MeterRegistry metrics;
 
     private HikariDataSource dataSource;
     private WorkflowServiceStubs stubs;
@@ -85,8 +91,12 @@ final class Connections implements AutoCloseable {
                 throw CliException.badInput("HEADWAY_TEMPORAL=" + target + " must be host:port, e.g. 127.0.0.1:7233 (set it or --temporal)");
             }
             try {
-                stubs = WorkflowServiceStubs.newConnectedServiceStubs(
-                        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build(), Duration.ofSeconds(5));
+                WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder().setTarget(target);
+                if (metrics != null) {
+                    options.setMetricsScope(new RootScopeBuilder().reporter(new MicrometerClientStatsReporter(metrics))
+                            .reportEvery(com.uber.m3.util.Duration.ofSeconds(10)));
+                }
+                stubs = WorkflowServiceStubs.newConnectedServiceStubs(options.build(), Duration.ofSeconds(5));
             } catch (RuntimeException e) {
                 throw new CliException(Exit.UNREACHABLE, "cannot reach Temporal at " + target + ": " + rootMessage(e)
                         + " (start it with `temporal server start-dev`, or set HEADWAY_TEMPORAL or --temporal)", e);

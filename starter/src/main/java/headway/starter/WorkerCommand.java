@@ -54,6 +54,7 @@ final class WorkerCommand implements Runnable {
         try (Connections open = connections) {
             HikariDataSource ds = connections.database();
             PrometheusMeterRegistry registry = HeadwayWorker.newRegistry();
+            connections.metrics = registry;
             WorkflowClient client = connections.temporal();
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, registry);
             Thread hook = new Thread(() -> {

@@ -440,8 +440,10 @@ class CliTest {
         assertOk(cli.run("groups", "add", group), "added " + group + " (priority 0)\n");
         assertThat(cli.run("plan", group, "--size", "1000").code()).isZero();
 
+        int metricsPort = closedPort();
         AtomicReference<Cli.Result> workerResult = new AtomicReference<>();
-        Thread worker = new Thread(() -> workerResult.set(cli.run("worker", "--metrics-port", "0")), "cli-worker");
+        Thread worker = new Thread(() -> workerResult.set(cli.run("worker", "--metrics-port", Integer.toString(metricsPort))),
+                "cli-worker");
         worker.start();
         try {
             Cli.Result started = cli.run("start", group, "--snapshot-every", "2", "--idle-wait", "1m");
@@ -472,6 +474,14 @@ class CliTest {
             JsonNode node = json.readTree(cli.run("status", "--json").out()).get("nodes");
             assertThat(node.findValuesAsText("id")).contains("cli-test-worker");
 
+            String metrics = eventually(() -> scrape(metricsPort), m -> m.contains("temporal_activity_execution_latency"),
+                    Duration.ofSeconds(30));
+            assertThat(metrics).as("the names docker/grafana/headway-dashboard.json queries").contains(
+                    "headway_headers_total", "headway_ranges_indexed_total", "headway_takeovers_total", "headway_lease_lost_total",
+                    "headway_window_binaries", "headway_snapshot_bytes_total", "headway_snapshot_time_seconds_count",
+                    "headway_nntp_errors_total", "temporal_activity_execution_latency_seconds_count",
+                    "temporal_workflow_task_schedule_to_start_latency_seconds_count");
+
             assertOk(cli.run("pause", group), "paused " + group + "\n");
             eventually(() -> groupStatus(cli, group), g -> g.get("state").asText().equals("PAUSED"), Duration.ofSeconds(30));
             assertOk(cli.run("resume", group), "resumed " + group + "\n");
@@ -491,6 +501,20 @@ class CliTest {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    private static String scrape(int port) {
+        try {
+            java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            return r.body();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
 
     /** Parses an NZB without fetching its DTD from the network. */
     static Document parseXml(Path file) throws Exception {
