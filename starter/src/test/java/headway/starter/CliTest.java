@@ -471,6 +471,12 @@ class CliTest {
             assertFails(cli.run("nzb", release, "--group", "alt.binaries.other"), Exit.BAD_INPUT,
                     "headway: no release named '" + release + "' in alt.binaries.other: `headway search " + release + "` lists similar ones\n");
 
+            String poster = found.get(0).get("poster").asText();
+            assertThat(cli.run("nzb", release, "--group", group, "--poster", poster, "-o", tmp.resolve("again.nzb").toString()).code())
+                    .isZero();
+            assertFails(cli.run("nzb", release, "--poster", "nobody@example.com"), Exit.BAD_INPUT,
+                    "headway: no release named '" + release + "' by nobody@example.com: `headway search " + release + "` lists similar ones\n");
+
             JsonNode node = json.readTree(cli.run("status", "--json").out()).get("nodes");
             assertThat(node.findValuesAsText("id")).contains("cli-test-worker");
 
