@@ -4,11 +4,16 @@ import com.zaxxer.hikari.HikariDataSource;
 import headway.store.Database;
 import headway.worker.Settings;
 import headway.worker.WorkerConfig;
+import com.uber.m3.tally.RootScopeBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.client.WorkflowClient;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,13 +35,19 @@ final class Connections implements AutoCloseable {
     @Option(names = "--namespace", description = "Temporal namespace (env HEADWAY_NAMESPACE, default \"default\")")
     String namespace;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    /** When set before {@link #temporal()}, the Temporal SDK reports its metrics here (the worker's /metrics). */
+    MeterRegistry metrics;
+
     private HikariDataSource dataSource;
     private WorkflowServiceStubs stubs;
     private WorkflowClient client;
 
     /** The environment with the flags laid over it. */
     Map<String, String> env() {
-        Map<String, String> env = new HashMap<>(System.getenv());
+        Map<String, String> env = new HashMap<>(((Headway) mixee.root().userObject()).environment);
         if (dbUrl != null) {
             env.put("HEADWAY_DB_URL", dbUrl);
         }
@@ -76,9 +87,16 @@ final class Connections implements AutoCloseable {
             Settings s = new Settings(env());
             String target = s.string("HEADWAY_TEMPORAL", "127.0.0.1:7233");
             String ns = s.string("HEADWAY_NAMESPACE", "default");
+            if (!target.matches(WorkerConfig.TEMPORAL_TARGET)) {
+                throw CliException.badInput("HEADWAY_TEMPORAL=" + target + " must be host:port, e.g. 127.0.0.1:7233 (set it or --temporal)");
+            }
             try {
-                stubs = WorkflowServiceStubs.newConnectedServiceStubs(
-                        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build(), Duration.ofSeconds(5));
+                WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder().setTarget(target);
+                if (metrics != null) {
+                    options.setMetricsScope(new RootScopeBuilder().reporter(new MicrometerClientStatsReporter(metrics))
+                            .reportEvery(com.uber.m3.util.Duration.ofSeconds(10)));
+                }
+                stubs = WorkflowServiceStubs.newConnectedServiceStubs(options.build(), Duration.ofSeconds(5));
             } catch (RuntimeException e) {
                 throw new CliException(Exit.UNREACHABLE, "cannot reach Temporal at " + target + ": " + rootMessage(e)
                         + " (start it with `temporal server start-dev`, or set HEADWAY_TEMPORAL or --temporal)", e);

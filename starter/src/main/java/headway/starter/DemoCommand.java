@@ -152,7 +152,7 @@ final class DemoCommand implements Runnable {
             scheduleEnv.put("HEADWAY_WATCH_EVERY", "10s");
             for (headway.worker.Schedules.Installed s : headway.worker.Schedules.install(temporal.client(), config.taskQueue(),
                     headway.worker.Schedules.Intervals.fromEnv(scheduleEnv))) {
-                o.println("demo: schedule " + s.id() + " every " + s.every());
+                o.println("demo: schedule " + s.id() + " every " + Settings.show(s.every()));
             }
         } else {
             o.println("demo: the in-process Temporal server has no Schedules; planner, watchman and prune are not scheduled");

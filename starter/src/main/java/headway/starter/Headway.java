@@ -4,6 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.Map;
 
 /** The {@code headway} command: every subcommand, with the exit codes of {@link Exit}. */
 @Command(name = "headway", mixinStandardHelpOptions = true, version = "headway 0.1.0",
@@ -18,6 +19,7 @@ import java.io.PrintWriter;
                 SignalCommands.Resume.class,
                 SignalCommands.Drain.class,
                 SchedulesCommand.class,
+                SearchAttributesCommand.class,
                 RulesCommand.class,
                 SearchCommand.class,
                 NzbCommand.class,
@@ -34,8 +36,15 @@ import java.io.PrintWriter;
         })
 public final class Headway implements Runnable {
 
+    /** The environment the HEADWAY_* settings are read from; flags override it. */
+    final Map<String, String> environment;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    Headway(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
 
     @Override
     public void run() {
@@ -48,7 +57,12 @@ public final class Headway implements Runnable {
 
     /** Runs the CLI with the given streams and returns its exit code (tests call this). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cli = new CommandLine(new Headway());
+        return run(args, System.getenv(), out, err);
+    }
+
+    /** Runs the CLI with {@code environment} in place of the process environment (tests set HEADWAY_* this way). */
+    static int run(String[] args, Map<String, String> environment, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new Headway(environment));
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

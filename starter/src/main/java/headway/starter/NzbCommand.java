@@ -19,6 +19,8 @@ final class NzbCommand implements Runnable {
     CommandSpec spec;
     @Option(names = "--group", description = "the release's group, when the name is in several")
     String group;
+    @Option(names = "--poster", description = "the release's poster, when the name is in a group several times")
+    String poster;
     @Option(names = {"-o", "--output"}, description = "the file to write (default <release>.nzb in the current directory)")
     Path output;
     @Parameters(paramLabel = "RELEASE", description = "the release name, as `headway search` shows it")
@@ -27,7 +29,7 @@ final class NzbCommand implements Runnable {
     @Override
     public void run() {
         try (Connections open = connections) {
-            Release release = Releases.find(connections.database(), name, group);
+            Release release = Releases.find(connections.database(), name, group, poster);
             Path file = Releases.writeNzb(connections.database(), release, output != null ? output : Path.of(Releases.fileName(release)));
             spec.commandLine().getOut().println("wrote " + file.toAbsolutePath() + " (" + release.filesPresent() + " files)");
         }

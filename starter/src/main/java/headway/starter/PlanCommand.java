@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,6 +49,16 @@ final class PlanCommand implements Runnable {
     boolean noSignal;
     @Parameters(arity = "0..*", paramLabel = "GROUP")
     List<String> groups = new ArrayList<>();
+
+    /**
+     * The worker's pool settings, but giving up on an unreachable server after 10 s: a worker
+     * rides out a server restart, while a person at a prompt wants the answer now.
+     */
+    static NntpPool.Config interactive(NntpPool.Config c) {
+        Duration giveUp = Duration.ofSeconds(10);
+        return new NntpPool.Config(c.server(), c.maxConnections(), c.connectTimeout(), c.readTimeout(), giveUp,
+                c.backoffInitial(), Duration.ofSeconds(2));
+    }
 
     @Override
     public void run() {
@@ -87,7 +98,7 @@ final class PlanCommand implements Runnable {
                 }
             } else {
                 WorkerConfig.NntpServer server = WorkerConfig.fromEnvNntp(connections.env());
-                try (NntpPool pool = new NntpPool(headway.worker.HeadwayWorker.nntpConfig(server))) {
+                try (NntpPool pool = new NntpPool(interactive(headway.worker.HeadwayWorker.nntpConfig(server)))) {
                     Planner planner = new Planner(store, new NntpHeaderSource(pool), new Planner.Settings(rangeSize, backfillArticles));
                     for (String g : names) {
                         Planner.Planned p = planner.plan(g);
@@ -100,7 +111,7 @@ final class PlanCommand implements Runnable {
                 } catch (headway.nntp.UnknownGroupException e) {
                     throw CliException.badInput(e.getMessage());
                 } catch (IOException e) {
-                    throw new CliException(Exit.UNREACHABLE, "cannot read the NNTP server " + server + ": " + e.getMessage()
+                    throw new CliException(Exit.UNREACHABLE, "cannot read the NNTP server " + server.host() + ":" + server.port() + ": " + e.getMessage()
                             + " (set HEADWAY_NNTP_HOST and HEADWAY_NNTP_PORT)", e);
                 }
             }

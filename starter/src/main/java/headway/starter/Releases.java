@@ -21,15 +21,16 @@ final class Releases {
     private Releases() {
     }
 
-    /** The one release named {@code name} (optionally in {@code group}); bad input when none or several match. */
-    static Release find(DataSource ds, String name, String group) {
+    /** The one release named {@code name} (optionally in {@code group}, by {@code poster}); bad input when none or several match. */
+    static Release find(DataSource ds, String name, String group, String poster) {
         try {
             List<Release> exact = catalog.search(ds, name, 1000).stream()
                     .filter(r -> r.name().equalsIgnoreCase(name))
                     .filter(r -> group == null || r.group().equals(group))
+                    .filter(r -> poster == null || r.poster().equals(poster))
                     .toList();
             if (exact.isEmpty()) {
-                throw CliException.badInput("no release named '" + name + "'" + (group == null ? "" : " in " + group)
+                throw CliException.badInput("no release named '" + name + "'" + (group == null ? "" : " in " + group) + (poster == null ? "" : " by " + poster)
                         + ": `headway search " + name + "` lists similar ones");
             }
             if (exact.size() > 1) {

@@ -41,7 +41,7 @@ final class SchedulesCommand implements Runnable {
                 }
                 String queue = new Settings(connections.env()).string("HEADWAY_TASK_QUEUE", "headway");
                 for (Schedules.Installed s : Schedules.install(connections.temporal(), queue, intervals)) {
-                    spec.commandLine().getOut().printf("%s %s (every %s)%n", s.created() ? "created" : "updated", s.id(), s.every());
+                    spec.commandLine().getOut().printf("%s %s (every %s)%n", s.created() ? "created" : "updated", s.id(), Settings.show(s.every()));
                 }
             }
         }

@@ -15,8 +15,9 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code headway worker}: runs a worker until SIGTERM or Ctrl-C, then stops polling, hands back
- * the groups it holds (snapshot, release) and leaves the node registry.
+ * {@code headway worker}: runs a worker until SIGTERM or Ctrl-C (or an interrupt of the calling
+ * thread), then stops polling, hands back the groups it holds (snapshot, release) and leaves the
+ * node registry.
  */
 @Command(name = "worker", mixinStandardHelpOptions = true, description = "Run a worker (until SIGTERM).")
 final class WorkerCommand implements Runnable {
@@ -53,6 +54,7 @@ final class WorkerCommand implements Runnable {
         try (Connections open = connections) {
             HikariDataSource ds = connections.database();
             PrometheusMeterRegistry registry = HeadwayWorker.newRegistry();
+            connections.metrics = registry;
             WorkflowClient client = connections.temporal();
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, registry);
             Thread hook = new Thread(() -> {
@@ -64,6 +66,9 @@ final class WorkerCommand implements Runnable {
             try {
                 stopped.await();
             } catch (InterruptedException e) {
+                // an embedding caller stops the worker by interrupting it: hand the groups back now, not at JVM exit
+                Runtime.getRuntime().removeShutdownHook(hook);
+                worker.close();
                 Thread.currentThread().interrupt();
             }
         }

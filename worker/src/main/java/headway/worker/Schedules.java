@@ -49,9 +49,18 @@ public final class Schedules {
         /** From HEADWAY_NODE_TTL (default 15s), HEADWAY_PLAN_EVERY (default 1m), HEADWAY_WATCH_EVERY (default 30s). */
         public static Intervals fromEnv(Map<String, String> env) {
             Settings s = new Settings(env);
-            return new Intervals(s.duration("HEADWAY_NODE_TTL", Duration.ofSeconds(15)),
-                    s.duration("HEADWAY_PLAN_EVERY", Duration.ofMinutes(1)),
-                    s.duration("HEADWAY_WATCH_EVERY", Duration.ofSeconds(30)));
+            return new Intervals(interval(s, "HEADWAY_NODE_TTL", Duration.ofSeconds(15)),
+                    interval(s, "HEADWAY_PLAN_EVERY", Duration.ofMinutes(1)),
+                    interval(s, "HEADWAY_WATCH_EVERY", Duration.ofSeconds(30)));
+        }
+
+        /** One interval, checked here so the error names the variable that is too short. */
+        private static Duration interval(Settings s, String name, Duration fallback) {
+            Duration d = s.duration(name, fallback);
+            if (d.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException(name + "=" + Settings.show(d) + " is too short: schedule intervals must be at least 1s");
+            }
+            return d;
         }
     }
 

@@ -90,6 +90,18 @@ public final class Settings {
         }
     }
 
+    /** A duration as a person writes it ({@code 1s}, {@code 5m}, {@code 500ms}), so errors echo the form that was set. */
+    public static String show(Duration d) {
+        long ms = d.toMillis();
+        if (ms != 0 && ms % 3_600_000 == 0) {
+            return ms / 3_600_000 + "h";
+        }
+        if (ms != 0 && ms % 60_000 == 0) {
+            return ms / 60_000 + "m";
+        }
+        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+    }
+
     static int checkRange(String name, int value, int min, int max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException(name + "=" + value + " is out of range: use " + min + ".." + max);

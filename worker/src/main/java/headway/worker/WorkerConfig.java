@@ -76,9 +76,12 @@ public record WorkerConfig(
         }
     }
 
+    /** What HEADWAY_TEMPORAL must look like: host:port. */
+    public static final String TEMPORAL_TARGET = "[^:/\\s]+:\\d{1,5}";
+
     public WorkerConfig {
         Objects.requireNonNull(temporalTarget, "HEADWAY_TEMPORAL");
-        if (!temporalTarget.matches("[^:/\\s]+:\\d{1,5}")) {
+        if (!temporalTarget.matches(TEMPORAL_TARGET)) {
             throw new IllegalArgumentException("HEADWAY_TEMPORAL=" + temporalTarget + " must be host:port, e.g. 127.0.0.1:7233");
         }
         Objects.requireNonNull(namespace, "HEADWAY_NAMESPACE");
@@ -96,7 +99,7 @@ public record WorkerConfig(
                     + nodeTtl + "), or live nodes would look dead");
         }
         if (leaseTtl.compareTo(Duration.ofSeconds(2)) < 0) {
-            throw new IllegalArgumentException("HEADWAY_LEASE_TTL=" + leaseTtl + " is too short: use at least 2s");
+            throw new IllegalArgumentException("HEADWAY_LEASE_TTL=" + Settings.show(leaseTtl) + " is too short: use at least 2s");
         }
         Settings.checkRange("HEADWAY_MAX_GROUPS", maxGroups, 1, 10_000);
         Settings.checkRange("HEADWAY_ACTIVITY_CONCURRENCY", activityConcurrency, 1, 1_000);

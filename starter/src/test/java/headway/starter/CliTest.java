@@ -1,0 +1,603 @@
+package headway.starter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import headway.nntp.NewsSimulator;
+import headway.store.TestDatabase;
+import headway.worker.TemporalDevServer;
+import headway.workflow.SearchAttributes;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every subcommand through {@link Headway#run}: its happy path, and its bad input with the exact
+ * message and exit code. A fresh embedded PostgreSQL database per test, the real Temporal dev
+ * server shared by the JVM, group names of each test's own (workflow ids are server-wide).
+ */
+class CliTest {
+    private static final ObjectMapper json = new ObjectMapper();
+    private static TemporalDevServer temporal;
+    private static NewsSimulator simulator;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void servers() throws IOException {
+        temporal = DevServer.shared();
+        simulator = NewsSimulator.start(NewsSimulator.Options.defaults(), List.of(
+                NewsSimulator.GroupSpec.of("alt.binaries.cli.plan", 7, 5000),
+                NewsSimulator.GroupSpec.of("alt.binaries.cli.index", 11, 3000)));
+    }
+
+    @AfterAll
+    static void stopSimulator() {
+        simulator.close();
+    }
+
+    private static Cli cli() {
+        return Cli.of(TestDatabase.emptyDatabase("cli"), temporal.target());
+    }
+
+    private static Cli withNews(Cli cli) {
+        return cli.env("HEADWAY_NNTP_HOST", "127.0.0.1").env("HEADWAY_NNTP_PORT", Integer.toString(simulator.port()));
+    }
+
+    // ------------------------------------------------------------------ groups
+
+    @Test
+    void groupsAddListRemove() throws Exception {
+        Cli cli = cli();
+        assertOk(cli.run("groups", "add", "alt.binaries.a", "alt.binaries.b"), "added alt.binaries.a (priority 0)\nadded alt.binaries.b (priority 0)\n");
+        assertOk(cli.run("groups", "add", "--priority", "-5", "alt.binaries.b"), "added alt.binaries.b (priority -5)\n");
+        Cli.Result list = cli.run("groups", "list");
+        assertThat(list.code()).as(list.toString()).isZero();
+        assertThat(list.lines()).as("most urgent first").containsExactly(
+                String.format("%-40s priority %d", "alt.binaries.b", -5),
+                String.format("%-40s priority %d", "alt.binaries.a", 0));
+        JsonNode asJson = json.readTree(cli.run("groups", "list", "--json").out());
+        assertThat(asJson.size()).isEqualTo(2);
+        assertThat(asJson.get(0).get("name").asText()).isEqualTo("alt.binaries.b");
+        assertThat(asJson.get(0).get("priority").asInt()).isEqualTo(-5);
+        assertOk(cli.run("groups", "remove", "alt.binaries.a"), "removed alt.binaries.a\n");
+        assertThat(cli.run("groups", "list").lines()).hasSize(1);
+    }
+
+    @Test
+    void groupsAddRejectsABadName() {
+        assertFails(cli().run("groups", "add", "alt..binaries"), Exit.BAD_INPUT,
+                "headway: bad group name 'alt..binaries': use dot-separated letters, digits, '+', '_' or '-', e.g. alt.binaries.example\n");
+    }
+
+    @Test
+    void groupsRemoveRejectsAnUnknownGroup() {
+        assertFails(cli().run("groups", "remove", "alt.binaries.nowhere"), Exit.BAD_INPUT,
+                "headway: unknown group 'alt.binaries.nowhere': `headway groups list` shows the groups\n");
+    }
+
+    @Test
+    void groupsWithoutASubcommandIsUsage() {
+        Cli.Result r = Cli.of(null, null).run("groups");
+        assertThat(r.code()).isEqualTo(Exit.BAD_INPUT);
+        assertThat(r.err()).startsWith("name a subcommand: add, list or remove\n");
+    }
+
+    // ------------------------------------------------------------------ connections
+
+    @Test
+    void aMissingDatabaseUrlIsBadInput() {
+        assertFails(Cli.of(null, null).run("groups", "list"), Exit.BAD_INPUT,
+                "headway: HEADWAY_DB_URL is not set: set it (or --db-url) to a PostgreSQL JDBC URL, "
+                        + "e.g. jdbc:postgresql://localhost:5432/headway; `headway demo` runs on an embedded database instead\n");
+    }
+
+    @Test
+    void anUnreachableDatabaseExitsThree() throws IOException {
+        String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/headway";
+        Cli.Result r = Cli.of(url, null).run("groups", "list");
+        assertFails(r, Exit.UNREACHABLE, "headway: cannot reach the database at " + url
+                + ": Connection refused (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)\n");
+    }
+
+    @Test
+    void anUnreachableTemporalExitsThree() throws IOException {
+        String target = "127.0.0.1:" + closedPort();
+        Cli cli = Cli.of(TestDatabase.emptyDatabase("cli"), target);
+        Cli.Result r = cli.run("schedules", "list");
+        assertThat(r.code()).as(r.toString()).isEqualTo(Exit.UNREACHABLE);
+        assertThat(r.err()).startsWith("headway: cannot reach Temporal at " + target + ": ")
+                .endsWith(" (start it with `temporal server start-dev`, or set HEADWAY_TEMPORAL or --temporal)\n");
+        assertOk(cli.run("groups", "add", "alt.binaries.cli.unreachable"), "added alt.binaries.cli.unreachable (priority 0)\n");
+        Cli.Result start = cli.run("start", "alt.binaries.cli.unreachable");
+        assertThat(start.code()).as(start.toString()).isEqualTo(Exit.UNREACHABLE);
+        assertThat(start.err()).startsWith("headway: cannot reach Temporal at " + target + ": ");
+    }
+
+    @Test
+    void aTemporalTargetThatIsNotHostPortIsBadInput() {
+        assertFails(cli().run("schedules", "list", "--temporal", "localhost"), Exit.BAD_INPUT,
+                "headway: HEADWAY_TEMPORAL=localhost must be host:port, e.g. 127.0.0.1:7233 (set it or --temporal)\n");
+    }
+
+    // ------------------------------------------------------------------ worker
+
+    @Test
+    void workerRejectsALeaseTtlUnderTwoSeconds() {
+        assertFails(cli().env("HEADWAY_LEASE_TTL", "1s").run("worker", "--metrics-port", "0"), Exit.BAD_INPUT,
+                "headway: HEADWAY_LEASE_TTL=1s is too short: use at least 2s\n");
+    }
+
+    @Test
+    void workerRejectsABadTemporalTarget() {
+        assertFails(cli().env("HEADWAY_TEMPORAL", "temporal:frontend").run("worker", "--temporal", "temporal:frontend"), Exit.BAD_INPUT,
+                "headway: HEADWAY_TEMPORAL=temporal:frontend must be host:port, e.g. 127.0.0.1:7233\n");
+    }
+
+    @Test
+    void workerRejectsADurationItCannotRead() {
+        assertFails(cli().env("HEADWAY_NODE_TTL", "soon").run("worker"), Exit.BAD_INPUT,
+                "headway: HEADWAY_NODE_TTL=soon is not a duration: write e.g. 500ms, 30s, 5m, 1h or PT30S\n");
+    }
+
+    // ------------------------------------------------------------------ start
+
+    @Test
+    void startRejectsAnUnknownGroup() {
+        assertFails(cli().run("start", "alt.binaries.cli.unknown"), Exit.BAD_INPUT,
+                "headway: unknown group 'alt.binaries.cli.unknown': add it first with `headway groups add alt.binaries.cli.unknown`\n");
+    }
+
+    @Test
+    void startWantsGroupsOrAllButNotBoth() {
+        Cli cli = cli();
+        assertFails(cli.run("start"), Exit.BAD_INPUT, "headway: name groups or give --all (not both)\n");
+        assertFails(cli.run("start", "--all", "alt.binaries.x"), Exit.BAD_INPUT, "headway: name groups or give --all (not both)\n");
+    }
+
+    @Test
+    void startStartsTheGroupWorkflowOnceWithItsSearchAttributes() {
+        Cli cli = cli();
+        cli.run("groups", "add", "alt.binaries.cli.start1", "alt.binaries.cli.start2");
+        Cli.Result first = cli.run("start", "alt.binaries.cli.start1");
+        assertThat(first.code()).as(first.toString()).isZero();
+        Matcher m = Pattern.compile("started group/alt\\.binaries\\.cli\\.start1 \\(run ([0-9a-f-]{36})\\)\n").matcher(first.out());
+        assertThat(m.matches()).as(first.out()).isTrue();
+        Cli.Result again = cli.run("start", "alt.binaries.cli.start1");
+        assertThat(again.out()).as("a second start attaches to the running workflow").isEqualTo(first.out());
+
+        DescribeWorkflowExecutionResponse d = describe("group/alt.binaries.cli.start1");
+        assertThat(d.getWorkflowExecutionInfo().getExecution().getRunId()).isEqualTo(m.group(1));
+        assertThat(d.getWorkflowExecutionInfo().getStatus()).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+        assertThat(d.getWorkflowExecutionInfo().getSearchAttributes().getIndexedFieldsMap())
+                .containsKeys(SearchAttributes.GROUP.getName(), SearchAttributes.STATE.getName());
+
+        Cli.Result all = cli.run("start", "--all", "--idle-wait", "1m");
+        assertThat(all.code()).as(all.toString()).isZero();
+        assertThat(all.lines()).hasSize(2).allMatch(l -> l.startsWith("started group/alt.binaries.cli.start"));
+        terminate("group/alt.binaries.cli.start1", "group/alt.binaries.cli.start2");
+    }
+
+    @Test
+    void startRejectsABadDurationFlag() {
+        Cli cli = cli();
+        cli.run("groups", "add", "alt.binaries.cli.badttl");
+        assertFails(cli.run("start", "alt.binaries.cli.badttl", "--lease-ttl", "ten"), Exit.BAD_INPUT,
+                "headway: --lease-ttl=ten is not a duration: write e.g. 500ms, 30s, 5m, 1h or PT30S\n");
+    }
+
+    // ------------------------------------------------------------------ plan
+
+    @Test
+    void planRejectsABadRange() {
+        Cli cli = cli();
+        cli.run("groups", "add", "alt.binaries.cli.range");
+        assertFails(cli.run("plan", "alt.binaries.cli.range", "--from", "10", "--to", "5"), Exit.BAD_INPUT,
+                "headway: bad range --from 10 --to 5: need 0 <= from <= to\n");
+        assertFails(cli.run("plan", "alt.binaries.cli.range", "--from", "-1", "--to", "5"), Exit.BAD_INPUT,
+                "headway: bad range --from -1 --to 5: need 0 <= from <= to\n");
+        assertFails(cli.run("plan", "alt.binaries.cli.range", "--from", "10"), Exit.BAD_INPUT,
+                "headway: give both --from and --to for a hand-planned range\n");
+        assertFails(cli.run("plan", "alt.binaries.cli.range", "--from", "1", "--to", "5", "--size", "0"), Exit.BAD_INPUT,
+                "headway: --size must be >= 1, was 0\n");
+    }
+
+    @Test
+    void planRejectsAnUnknownGroup() {
+        assertFails(cli().run("plan", "alt.binaries.cli.nope", "--from", "1", "--to", "5"), Exit.BAD_INPUT,
+                "headway: unknown group 'alt.binaries.cli.nope': add it first with `headway groups add alt.binaries.cli.nope`\n");
+    }
+
+    @Test
+    void planByHandCutsTheRangeAndSaysWhenNoWorkflowRuns() {
+        Cli cli = cli();
+        cli.run("groups", "add", "alt.binaries.cli.byhand");
+        assertOk(cli.run("plan", "alt.binaries.cli.byhand", "--from", "1", "--to", "25000", "--size", "10000"),
+                "alt.binaries.cli.byhand: planned 3 range(s) in [1, 25000]\n"
+                        + "alt.binaries.cli.byhand: no running workflow to signal (headway start alt.binaries.cli.byhand)\n");
+        assertOk(cli.run("plan", "--all", "--from", "1", "--to", "25000", "--size", "10000", "--no-signal"),
+                "alt.binaries.cli.byhand: planned 0 range(s) in [1, 25000]\n");
+    }
+
+    @Test
+    void planReadsTheNewsServersMarks() {
+        Cli cli = withNews(cli());
+        cli.run("groups", "add", "alt.binaries.cli.plan");
+        assertOk(cli.run("plan", "alt.binaries.cli.plan", "--size", "1000", "--backfill", "3000"),
+                "alt.binaries.cli.plan: server 1..5000, planned 1 tail and 2 history range(s)\n"
+                        + "alt.binaries.cli.plan: no running workflow to signal (headway start alt.binaries.cli.plan)\n");
+        assertOk(cli.run("plan", "alt.binaries.cli.plan", "--size", "1000", "--backfill", "3000", "--no-signal"),
+                "alt.binaries.cli.plan: server 1..5000, planned 0 tail and 0 history range(s)\n");
+    }
+
+    @Test
+    void planFromTheNewsServerRejectsAGroupTheServerDoesNotCarry() {
+        Cli cli = withNews(cli());
+        cli.run("groups", "add", "alt.binaries.cli.notcarried");
+        Cli.Result r = cli.run("plan", "alt.binaries.cli.notcarried");
+        assertThat(r.code()).as(r.toString()).isEqualTo(Exit.BAD_INPUT);
+        assertFails(r, Exit.BAD_INPUT, "headway: no such newsgroup 'alt.binaries.cli.notcarried' on nntp://127.0.0.1:" + simulator.port()
+                + ": check the group name, or that this server carries it (LIST ACTIVE)\n");
+    }
+
+    @Test
+    void planFromAnUnreachableNewsServerExitsThree() throws IOException {
+        int port = closedPort();
+        Cli cli = cli().env("HEADWAY_NNTP_HOST", "127.0.0.1").env("HEADWAY_NNTP_PORT", Integer.toString(port));
+        cli.run("groups", "add", "alt.binaries.cli.nonews");
+        long t0 = System.nanoTime();
+        Cli.Result r = cli.run("plan", "alt.binaries.cli.nonews");
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("a person at a prompt is not kept waiting").isLessThan(Duration.ofSeconds(20));
+        assertThat(r.code()).as(r.toString()).isEqualTo(Exit.UNREACHABLE);
+        assertThat(r.err()).startsWith("headway: cannot read the NNTP server 127.0.0.1:" + port + ": could not connect to nntp://127.0.0.1:" + port)
+                .contains("Connection refused")
+                .endsWith("(set HEADWAY_NNTP_HOST and HEADWAY_NNTP_PORT)\n");
+    }
+
+    // ------------------------------------------------------------------ status
+
+    @Test
+    void statusShowsGroupsNodesAndConflicts() throws Exception {
+        Cli cli = cli();
+        cli.run("groups", "add", "alt.binaries.cli.status");
+        cli.run("plan", "alt.binaries.cli.status", "--from", "1", "--to", "20000", "--no-signal");
+        Cli.Result text = cli.run("status");
+        assertThat(text.code()).as(text.toString()).isZero();
+        assertThat(text.lines().get(0)).startsWith("GROUP").contains("HOLDER", "STATE", "CURSOR", "LAG", "PLAN", "LEASE", "DONE");
+        assertThat(text.lines().get(1)).startsWith("alt.binaries.cli.status").contains(" - ");
+        assertThat(text.out()).contains("\nNODE ");
+
+        JsonNode doc = json.readTree(cli.run("status", "--json").out());
+        JsonNode g = doc.get("groups").get(0);
+        assertThat(g.get("group").asText()).isEqualTo("alt.binaries.cli.status");
+        assertThat(g.get("planned").asLong()).isEqualTo(2);
+        assertThat(g.get("state").asText()).as("no workflow yet").isEqualTo("-");
+        assertThat(doc.get("nodes").isArray()).isTrue();
+        assertThat(doc.has("temporal")).isFalse();
+
+        Cli.Result conflicts = cli.run("status", "--conflicts");
+        assertThat(conflicts.code()).isZero();
+        assertThat(conflicts.lines()).hasSize(1);
+        assertThat(conflicts.lines().get(0)).startsWith("AT").contains("GROUP", "KIND", "NODE", "EPOCH", "OTHER", "DETAIL");
+        assertThat(json.readTree(cli.run("status", "--conflicts", "--json").out()).isArray()).isTrue();
+    }
+
+    @Test
+    void statusWithoutTemporalStillShowsTheDatabase() throws IOException {
+        String target = "127.0.0.1:" + closedPort();
+        Cli cli = Cli.of(TestDatabase.emptyDatabase("cli"), target);
+        cli.run("groups", "add", "alt.binaries.cli.notemporal");
+        Cli.Result r = cli.run("status");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.lines().get(1)).startsWith("alt.binaries.cli.notemporal").contains(" ? ");
+        assertThat(r.err()).startsWith("headway: workflow states unknown: cannot reach Temporal at " + target);
+    }
+
+    // ------------------------------------------------------------------ pause, resume, drain
+
+    @Test
+    void signalsNeedARunningWorkflow() {
+        Cli cli = cli();
+        for (String verb : List.of("pause", "resume", "drain")) {
+            assertFails(cli.run(verb, "alt.binaries.cli.idle"), Exit.BAD_INPUT,
+                    "headway: no running workflow for group 'alt.binaries.cli.idle': start it with `headway start alt.binaries.cli.idle`\n");
+        }
+    }
+
+    // ------------------------------------------------------------------ schedules
+
+    @Test
+    void schedulesInstallIsIdempotentAndListShowsThem() throws Exception {
+        Cli cli = cli().env("HEADWAY_TASK_QUEUE", "cli-schedules-test").env("HEADWAY_PLAN_EVERY", "10m");
+        assertOk(cli.run("schedules", "install"), """
+                created headway-registry-prune (every 15s)
+                created headway-planner (every 10m)
+                created headway-watchman (every 30s)
+                """);
+        assertOk(cli.env("HEADWAY_PLAN_EVERY", "20m").run("schedules", "install"), """
+                updated headway-registry-prune (every 15s)
+                updated headway-planner (every 20m)
+                updated headway-watchman (every 30s)
+                """);
+        Cli.Result list = eventually(() -> cli.run("schedules", "list"), r -> r.lines().size() == 3, Duration.ofSeconds(20));
+        assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-planner") && l.contains("PlannerWorkflow"));
+        assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-watchman") && l.contains("WatchmanWorkflow"));
+        assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-registry-prune") && l.contains("RegistryPruneWorkflow"));
+        assertThat(json.readTree(cli.run("schedules", "list", "--json").out()).size()).isEqualTo(3);
+        assertFails(cli.env("HEADWAY_WATCH_EVERY", "0s").run("schedules", "install"), Exit.BAD_INPUT,
+                "headway: HEADWAY_WATCH_EVERY=0s is too short: schedule intervals must be at least 1s\n");
+    }
+
+    // ------------------------------------------------------------------ search attributes
+
+    @Test
+    void searchAttributesRegistersWhatIsMissingOnceOnly() {
+        try (TemporalDevServer bare = TemporalDevServer.builder().start()) {
+            Cli cli = Cli.of(null, bare.target());
+            assertOk(cli.run("search-attributes"), """
+                    registered HeadwayGroup (Keyword)
+                    registered HeadwayHolder (Keyword)
+                    registered HeadwayState (Keyword)
+                    registered HeadwayLag (Int)
+                    registered HeadwayCursor (Int)
+                    registered HeadwayStuck (Bool)
+                    """);
+            Cli.Result again = eventually(() -> cli.run("search-attributes"), r -> r.lines().stream().allMatch(l -> l.startsWith("exists ")),
+                    Duration.ofSeconds(20));
+            assertThat(again.lines()).hasSize(6);
+        }
+    }
+
+    // ------------------------------------------------------------------ rules
+
+    @Test
+    void rulesDefaultsImportAndList() throws Exception {
+        Cli cli = cli();
+        Cli.Result defaults = cli.run("rules", "defaults");
+        assertThat(defaults.code()).isZero();
+        assertThat(json.readTree(defaults.out()).get("groups").isArray()).isTrue();
+        assertOk(cli.run("rules", "list"), "no rule sets imported: the built-in defaults (version 0) are in use\n");
+
+        Path file = tmp.resolve("mine.json");
+        Files.writeString(file, defaults.out());
+        assertOk(cli.run("rules", "import", file.toString()), "imported " + file + " as rule set version 1\n");
+        Cli.Result list = cli.run("rules", "list");
+        assertThat(list.lines()).hasSize(1);
+        assertThat(list.lines().get(0)).startsWith("    1  mine.json");
+    }
+
+    @Test
+    void rulesImportRejectsABadRegexNamingTheRule() throws IOException {
+        Path file = tmp.resolve("broken.json");
+        Files.writeString(file, """
+                {"name": "broken", "groups": [{"pattern": "alt.binaries.*", "rules": [
+                  {"name": "ok", "regex": "^(?<file>.+)$"},
+                  {"name": "unclosed", "regex": "^(?<file>[a-z+$"}]}]}
+                """);
+        Cli.Result r = cli().run("rules", "import", file.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(Exit.BAD_INPUT);
+        assertThat(r.err()).startsWith("headway: rule file " + file + ": group 'alt.binaries.*' rule #1 ('unclosed') has a bad regex: ")
+                .endsWith("; fix the regex and import the rule set again\n");
+    }
+
+    @Test
+    void rulesImportRejectsAMissingFile() {
+        Path file = tmp.resolve("absent.json");
+        assertFails(cli().run("rules", "import", file.toString()), Exit.BAD_INPUT,
+                "headway: cannot read rule file " + file + ": " + file + "\n");
+    }
+
+    // ------------------------------------------------------------------ search and nzb
+
+    @Test
+    void searchRejectsAnEmptyQueryAndABadLimit() {
+        Cli cli = cli();
+        assertFails(cli.run("search", " "), Exit.BAD_INPUT, "headway: the search query is empty: give part of a release name\n");
+        assertFails(cli.run("search", "x", "--limit", "0"), Exit.BAD_INPUT, "headway: --limit must be between 1 and 10000, was 0\n");
+        Cli.Result none = cli.run("search", "nothing.here");
+        assertThat(none.code()).isZero();
+        assertThat(none.lines()).hasSize(1).allMatch(l -> l.startsWith("RELEASE"));
+    }
+
+    @Test
+    void nzbRejectsAnUnknownRelease() {
+        assertFails(cli().run("nzb", "No.Such.Release"), Exit.BAD_INPUT,
+                "headway: no release named 'No.Such.Release': `headway search No.Such.Release` lists similar ones\n");
+    }
+
+    // ------------------------------------------------------------------ the whole path
+
+    /**
+     * A worker started through the CLI indexes a planned group; status, search and nzb then see
+     * the release; pause, resume and drain reach the running workflow; interrupting the worker
+     * hands the group back.
+     */
+    @Test
+    void aWorkerIndexesAGroupThenSearchAndNzbFindItsRelease() throws Exception {
+        String group = "alt.binaries.cli.index";
+        Cli cli = withNews(cli()).env("HEADWAY_TASK_QUEUE", "cli-index-test").env("HEADWAY_NODE_ID", "cli-test-worker")
+                .env("HEADWAY_LEASE_TTL", "10s").env("HEADWAY_NODE_TTL", "10s").env("HEADWAY_NODE_HEARTBEAT", "2s");
+        assertOk(cli.run("groups", "add", group), "added " + group + " (priority 0)\n");
+        assertThat(cli.run("plan", group, "--size", "1000").code()).isZero();
+
+        int metricsPort = closedPort();
+        AtomicReference<Cli.Result> workerResult = new AtomicReference<>();
+        Thread worker = new Thread(() -> workerResult.set(cli.run("worker", "--metrics-port", Integer.toString(metricsPort))),
+                "cli-worker");
+        worker.start();
+        try {
+            Cli.Result started = cli.run("start", group, "--snapshot-every", "2", "--idle-wait", "1m");
+            assertThat(started.code()).as(started.toString()).isZero();
+
+            JsonNode idle = eventually(() -> groupStatus(cli, group),
+                    g -> g.get("lag").asLong() == 0 && g.get("leased").asLong() == 0 && g.get("state").asText().equals("IDLE"),
+                    Duration.ofSeconds(120));
+            assertThat(idle.get("done").asLong()).isEqualTo(3);
+            assertThat(idle.get("headers").asLong()).as("3000 articles less the simulator's missing ones").isBetween(2900L, 3000L);
+
+            JsonNode found = json.readTree(cli.run("search", ".", "--json", "--limit", "100").out());
+            assertThat(found.size()).as("releases in the catalog").isPositive();
+            String release = found.get(0).get("name").asText();
+            Cli.Result search = cli.run("search", release);
+            assertThat(search.lines()).anyMatch(l -> l.startsWith(release) && l.contains(group));
+
+            Path nzb = tmp.resolve("out.nzb");
+            Cli.Result written = cli.run("nzb", release, "-o", nzb.toString());
+            assertThat(written.code()).as(written.toString()).isZero();
+            assertThat(written.out()).matches("wrote " + Pattern.quote(nzb.toAbsolutePath().toString()) + " \\(\\d+ files\\)\n");
+            Document doc = parseXml(nzb);
+            assertThat(doc.getDocumentElement().getTagName()).isEqualTo("nzb");
+            assertThat(doc.getElementsByTagName("file").getLength()).isPositive();
+            assertFails(cli.run("nzb", release, "--group", "alt.binaries.other"), Exit.BAD_INPUT,
+                    "headway: no release named '" + release + "' in alt.binaries.other: `headway search " + release + "` lists similar ones\n");
+
+            String poster = found.get(0).get("poster").asText();
+            assertThat(cli.run("nzb", release, "--group", group, "--poster", poster, "-o", tmp.resolve("again.nzb").toString()).code())
+                    .isZero();
+            assertFails(cli.run("nzb", release, "--poster", "nobody@example.com"), Exit.BAD_INPUT,
+                    "headway: no release named '" + release + "' by nobody@example.com: `headway search " + release + "` lists similar ones\n");
+
+            JsonNode node = json.readTree(cli.run("status", "--json").out()).get("nodes");
+            assertThat(node.findValuesAsText("id")).contains("cli-test-worker");
+
+            String metrics = eventually(() -> scrape(metricsPort), m -> m.contains("temporal_activity_execution_latency"),
+                    Duration.ofSeconds(30));
+            assertThat(metrics).as("every metric docker/grafana/headway-dashboard.json queries").contains(dashboardMetrics());
+
+            assertOk(cli.run("pause", group), "paused " + group + "\n");
+            eventually(() -> groupStatus(cli, group), g -> g.get("state").asText().equals("PAUSED"), Duration.ofSeconds(30));
+            assertOk(cli.run("resume", group), "resumed " + group + "\n");
+            eventually(() -> groupStatus(cli, group), g -> !g.get("state").asText().equals("PAUSED"), Duration.ofSeconds(30));
+            assertOk(cli.run("drain", group), "draining " + group + "\n");
+            eventually(() -> describe("group/" + group).getWorkflowExecutionInfo().getStatus(),
+                    s -> s == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, Duration.ofSeconds(30));
+            assertFails(cli.run("pause", group), Exit.BAD_INPUT,
+                    "headway: no running workflow for group '" + group + "': start it with `headway start " + group + "`\n");
+        } finally {
+            worker.interrupt();
+            worker.join(Duration.ofSeconds(60).toMillis());
+        }
+        assertThat(worker.isAlive()).isFalse();
+        assertThat(workerResult.get().code()).as(workerResult.get().toString()).isZero();
+        assertThat(workerResult.get().out()).isEqualTo("worker cli-test-worker running; SIGTERM or Ctrl-C stops it cleanly\n");
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** The metric names the Grafana dashboard's queries use. */
+    private static String[] dashboardMetrics() {
+        try {
+            String dashboard = Files.readString(Path.of("..", "docker", "grafana", "headway-dashboard.json"));
+            Matcher m = Pattern.compile("\\b(?:headway|temporal)_[a-z_]+").matcher(dashboard);
+            java.util.Set<String> names = new java.util.TreeSet<>();
+            while (m.find()) {
+                names.add(m.group());
+            }
+            assertThat(names).contains("headway_headers_total", "headway_takeovers_total", "temporal_activity_execution_latency_seconds_sum");
+            return names.toArray(String[]::new);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String scrape(int port) {
+        try {
+            java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            return r.body();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Parses an NZB without fetching its DTD from the network. */
+    static Document parseXml(Path file) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+        return f.newDocumentBuilder().parse(file.toFile());
+    }
+
+    private static JsonNode groupStatus(Cli cli, String group) {
+        try {
+            for (JsonNode g : json.readTree(cli.run("status", "--json").out()).get("groups")) {
+                if (g.get("group").asText().equals(group)) {
+                    return g;
+                }
+            }
+            throw new AssertionError("no status for " + group);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void assertOk(Cli.Result r, String out) {
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).isEqualTo(out);
+        assertThat(r.err()).isEmpty();
+    }
+
+    private static void assertFails(Cli.Result r, int code, String err) {
+        assertThat(r.code()).as(r.toString()).isEqualTo(code);
+        assertThat(r.err()).isEqualTo(err);
+    }
+
+    private static DescribeWorkflowExecutionResponse describe(String workflowId) {
+        return temporal.serviceStubs().blockingStub().describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace("default").setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId)).build());
+    }
+
+    private static void terminate(String... workflowIds) {
+        for (String id : workflowIds) {
+            temporal.workflowClient().newUntypedWorkflowStub(id).terminate("test done");
+        }
+    }
+
+    static <T> T eventually(java.util.function.Supplier<T> probe, java.util.function.Predicate<T> done, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        T last = probe.get();
+        while (!done.test(last)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not reached within " + within + "; last: " + last);
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+            last = probe.get();
+        }
+        return last;
+    }
+
+    /** A loopback port nothing listens on (bound, then closed). */
+    static int closedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}

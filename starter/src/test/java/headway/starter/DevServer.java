@@ -1,0 +1,25 @@
+package headway.starter;
+
+import headway.worker.TemporalDevServer;
+
+/**
+ * One real Temporal dev server (with its Web UI) per test JVM, started on first use and stopped
+ * when the JVM exits; tests keep apart by group names and task queues of their own.
+ */
+final class DevServer {
+    private static TemporalDevServer server;
+
+    private DevServer() {
+    }
+
+    static synchronized TemporalDevServer shared() {
+        if (server == null) {
+            server = TemporalDevServer.builder()
+                    .withUi()
+                    .searchAttributes(TemporalServer.searchAttributeTypes())
+                    .start();
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "temporal-dev-stop"));
+        }
+        return server;
+    }
+}
