@@ -1,5 +1,6 @@
 package headway.activity;
 
+import headway.store.CatalogStore;
 import headway.store.Holder;
 import headway.store.LeaseLostException;
 import headway.store.LeaseStore;
@@ -25,6 +26,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
     private final SnapshotStore snapshots;
     private final Holdings holdings;
     private final RangeIndexer indexer;
+    private final CatalogStore catalog = new CatalogStore();
     private final IndexMetrics metrics;
 
     public GroupActivitiesImpl(LeaseStore leases, SnapshotStore snapshots, Holdings holdings, RangeIndexer indexer,
@@ -73,12 +75,23 @@ public final class GroupActivitiesImpl implements GroupActivities {
         });
     }
 
+    /**
+     * Writes the window's changed open binaries to the catalog (incomplete, merged later), then
+     * stores the window, so that after a snapshot every article indexed so far is in the catalog.
+     */
     @Override
     public SnapshotInfo putSnapshot(HolderToken token) {
         Holdings.Held held = held(token);
         long start = System.nanoTime();
-        SnapshotStore.Meta meta = fenced(token, () -> snapshots.put(held.holder(), Math.max(0, held.cursor()),
-                out -> held.window().writeTo(out)));
+        java.util.List<headway.index.CompletedBinary> open = held.window().changedOpen();
+        SnapshotStore.Meta meta = fenced(token, () -> {
+            leases.fenced(held.holder(), "writing the open binaries of " + token.group(), c -> {
+                catalog.writeBinaries(c, open);
+                return null;
+            });
+            held.window().markOpenWritten();
+            return snapshots.put(held.holder(), Math.max(0, held.cursor()), out -> held.window().writeTo(out));
+        });
         metrics.snapshotTime.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
         metrics.snapshotBytes.increment(meta.bytes());
         return new SnapshotInfo(meta.next(), meta.bytes(), meta.takenAt().toString());

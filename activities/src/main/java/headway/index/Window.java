@@ -67,6 +67,8 @@ public final class Window {
         final long firstArticle;
         final int ruleVersion;
         long lastArticle;
+        /** Changed since the catalog last got a copy (see {@link Window#changedOpen()}); true for a binary read from a snapshot. */
+        boolean changed = true;
         final TreeMap<Integer, Segment> parts = new TreeMap<>();
 
         Open(String releaseName, int fileTotal, String subject, Instant posted, long firstArticle, long lastArticle, int ruleVersion) {
@@ -142,6 +144,32 @@ public final class Window {
         open.clear();
     }
 
+    /**
+     * Copies of the open binaries that gained parts since {@link #markOpenWritten()}, as they are
+     * now (incomplete), without taking them out of the window. The holder writes them to the
+     * catalog with each snapshot, so that everything indexed up to a snapshot is searchable; the
+     * catalog merges the later, fuller copy by part number.
+     */
+    public List<CompletedBinary> changedOpen() {
+        List<CompletedBinary> copies = new ArrayList<>();
+        for (Map.Entry<Key, Open> e : open.entrySet()) {
+            Open b = e.getValue();
+            if (b.changed) {
+                Key key = e.getKey();
+                copies.add(new CompletedBinary(group, key.poster(), key.fileName(), key.totalParts(), b.releaseName, b.fileTotal,
+                        b.subject, b.posted, b.firstArticle, b.lastArticle, b.ruleVersion, new ArrayList<>(b.parts.values())));
+            }
+        }
+        return copies;
+    }
+
+    /** Records that the catalog has every open binary as it is now, after {@link #changedOpen()} was written. */
+    public void markOpenWritten() {
+        for (Open b : open.values()) {
+            b.changed = false;
+        }
+    }
+
     /** Returns and forgets the binaries that left the window since the last call. */
     public List<CompletedBinary> drain() {
         List<CompletedBinary> out = List.copyOf(outbox);
@@ -167,6 +195,7 @@ public final class Window {
             return;
         }
         segments++;
+        b.changed = true;
         b.lastArticle = Math.max(b.lastArticle, line.article());
         if (b.parts.size() >= key.totalParts()) {
             open.remove(key);

@@ -280,7 +280,7 @@ class CliTest {
     void statusShowsGroupsNodesAndConflicts() throws Exception {
         Cli cli = cli();
         cli.run("groups", "add", "alt.binaries.cli.status");
-        cli.run("plan", "alt.binaries.cli.status", "--from", "1", "--to", "20000", "--no-signal");
+        cli.run("plan", "alt.binaries.cli.status", "--from", "1", "--to", "20000", "--size", "10000", "--no-signal");
         Cli.Result text = cli.run("status");
         assertThat(text.code()).as(text.toString()).isZero();
         assertThat(text.lines().get(0)).startsWith("GROUP").contains("HOLDER", "STATE", "CURSOR", "LAG", "PLAN", "LEASE", "DONE");
