@@ -49,7 +49,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
     }
 
     @Override
-    public RangeResult indexRange(HolderToken token, RangeLease range) {
+    public RangeResult indexRange(HolderToken token, RangeLease range, boolean snapshotAfter) {
         Holdings.Held held = held(token);
         ActivityExecutionContext context = Activity.getExecutionContext();
         Optional<IndexProgress> resumed = context.getHeartbeatDetails(IndexProgress.class)
@@ -65,9 +65,10 @@ public final class GroupActivitiesImpl implements GroupActivities {
                         resumed.map(IndexProgress::malformed).orElse(0L),
                         (cursor, headers, missing, malformed) ->
                                 context.heartbeat(new IndexProgress(range.id(), cursor, headers, missing, malformed)));
+                SnapshotInfo snapshot = snapshotAfter ? snapshot(held) : null;
                 Optional<RangeRow> next = leases.nextRange(held.holder(), held.rules.version());
                 return new RangeResult(range.id(), outcome.cursor(), outcome.headers(), outcome.missing(), outcome.malformed(),
-                        held.window().stats().binaries(), next.map(GroupActivitiesImpl::lease).orElse(null),
+                        held.window().stats().binaries(), snapshot, next.map(GroupActivitiesImpl::lease).orElse(null),
                         leases.lag(token.group()));
             } catch (IOException e) {
                 throw new UncheckedIOException("reading " + range.group() + " articles from " + from + ": " + e.getMessage(), e);
@@ -75,23 +76,25 @@ public final class GroupActivitiesImpl implements GroupActivities {
         });
     }
 
+    @Override
+    public SnapshotInfo putSnapshot(HolderToken token) {
+        Holdings.Held held = held(token);
+        return fenced(token, () -> snapshot(held));
+    }
+
     /**
      * Writes the window's changed open binaries to the catalog (incomplete, merged later), then
      * stores the window, so that after a snapshot every article indexed so far is in the catalog.
      */
-    @Override
-    public SnapshotInfo putSnapshot(HolderToken token) {
-        Holdings.Held held = held(token);
+    private SnapshotInfo snapshot(Holdings.Held held) {
         long start = System.nanoTime();
         java.util.List<headway.index.CompletedBinary> open = held.window().changedOpen();
-        SnapshotStore.Meta meta = fenced(token, () -> {
-            leases.fenced(held.holder(), "writing the open binaries of " + token.group(), c -> {
-                catalog.writeBinaries(c, open);
-                return null;
-            });
-            held.window().markOpenWritten();
-            return snapshots.put(held.holder(), Math.max(0, held.cursor()), out -> held.window().writeTo(out));
+        leases.fenced(held.holder(), "writing the open binaries of " + held.holder().group(), c -> {
+            catalog.writeBinaries(c, open);
+            return null;
         });
+        held.window().markOpenWritten();
+        SnapshotStore.Meta meta = snapshots.put(held.holder(), Math.max(0, held.cursor()), out -> held.window().writeTo(out));
         metrics.snapshotTime.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
         metrics.snapshotBytes.increment(meta.bytes());
         return new SnapshotInfo(meta.next(), meta.bytes(), meta.takenAt().toString());

@@ -55,7 +55,7 @@ final class BenchCommand implements Runnable {
     static final class Overhead implements Runnable {
         @Spec
         CommandSpec spec;
-        @Option(names = "--range-size", defaultValue = "50000", description = "articles per range (default 50000, HEADWAY_RANGE_SIZE's default)")
+        @Option(names = "--range-size", defaultValue = "100000", description = "articles per range (default 100000, HEADWAY_RANGE_SIZE's default)")
         long rangeSize;
         @Option(names = "--ranges", defaultValue = "20", description = "ranges to index (default 20)")
         int ranges;

@@ -52,6 +52,7 @@ public final class OverheadBench {
             BenchRig.Run run = rig.indexAll(List.of(spec), rangeSize, Duration.ofMinutes(20));
             out.printf("overhead: indexed %d headers in %d ranges of %d in %.1f s%n", run.headers(), ranges, rangeSize, run.seconds());
             WorkflowExecutionHistory history = rig.client().fetchHistory(TaskQueues.workflowId(spec.name()));
+            printGaps(history.getHistory(), out);
             return measure(history.getHistory());
         }
     }
@@ -105,6 +106,28 @@ public final class OverheadBench {
             throw new IllegalStateException("no indexRange activity in the history");
         }
         return new Result(range.size(), median(range), median(temporal), next.isEmpty() ? 0 : median(next), median(dispatch));
+    }
+
+    /** The median gap between consecutive event types, to show where Temporal's share goes. */
+    static void printGaps(History history, PrintWriter out) {
+        Map<String, List<Double>> gaps = new java.util.TreeMap<>();
+        HistoryEvent previous = null;
+        for (HistoryEvent e : history.getEventsList()) {
+            if (previous != null) {
+                String key = previous.getEventType().name().replace("EVENT_TYPE_", "") + " -> "
+                        + e.getEventType().name().replace("EVENT_TYPE_", "");
+                gaps.computeIfAbsent(key, k -> new ArrayList<>()).add(millis(previous, e));
+            }
+            previous = e;
+        }
+        gaps.forEach((k, v) -> out.printf("overhead: gap %-75s n=%3d median %.1f ms%n", k, v.size(), median(v)));
+        Map<String, Long> kinds = new java.util.TreeMap<>();
+        for (HistoryEvent e : history.getEventsList()) {
+            if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
+                kinds.merge(e.getWorkflowTaskScheduledEventAttributes().getTaskQueue().getKind().name(), 1L, Long::sum);
+            }
+        }
+        out.println("overhead: workflow tasks by queue kind " + kinds);
     }
 
     private static String type(HistoryEvent scheduled) {

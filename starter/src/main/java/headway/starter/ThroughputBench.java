@@ -64,7 +64,7 @@ public final class ThroughputBench {
             out.printf("throughput: raw catalog write %.0f headers/s%n", write);
             BenchRig.Run e2e;
             try (BenchRig rig = BenchRig.start(postgres, "e2e", simulator, inProcessTemporal, out, java.util.Map.of())) {
-                e2e = rig.indexAll(specs, 50_000, Duration.ofMinutes(20));
+                e2e = rig.indexAll(specs, 100_000, Duration.ofMinutes(20));
             }
             double endToEnd = e2e.headers() / e2e.seconds();
             out.printf("throughput: end to end %.0f headers/s (%d headers in %.1f s)%n", endToEnd, e2e.headers(), e2e.seconds());

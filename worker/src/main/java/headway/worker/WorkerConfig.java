@@ -31,7 +31,7 @@ import java.util.UUID;
  * @param catalogCapBytes     catalog size cap; at the cap only tail ranges are leased (HEADWAY_CATALOG_CAP, default 0 = none)
  * @param batchArticles       articles per fenced catalog transaction (HEADWAY_BATCH, default 1000)
  * @param windowMaxAge        a binary older than this many articles leaves the window incomplete (HEADWAY_WINDOW_MAX_AGE, default 50000)
- * @param rangeSize           articles per planned range (HEADWAY_RANGE_SIZE, default 50000)
+ * @param rangeSize           articles per planned range (HEADWAY_RANGE_SIZE, default 100000)
  * @param backfill            history is planned this many articles below the high-water mark (HEADWAY_BACKFILL, default 1000000)
  * @param stuckRange          a leased range whose cursor has not moved for this long is stuck (HEADWAY_STUCK_RANGE, default 5m)
  * @param stuckGroup          a group whose lag has not shrunk for this long is stuck (HEADWAY_STUCK_GROUP, default 15m)
@@ -151,7 +151,7 @@ public record WorkerConfig(
                 s.longValue("HEADWAY_CATALOG_CAP", 0, 0, Long.MAX_VALUE),
                 s.integer("HEADWAY_BATCH", 1000, 1, 1_000_000),
                 s.longValue("HEADWAY_WINDOW_MAX_AGE", 50_000, 1, Long.MAX_VALUE),
-                s.longValue("HEADWAY_RANGE_SIZE", 50_000, 1, Long.MAX_VALUE),
+                s.longValue("HEADWAY_RANGE_SIZE", 100_000, 1, Long.MAX_VALUE),
                 s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE),
                 s.duration("HEADWAY_STUCK_RANGE", Duration.ofMinutes(5)),
                 s.duration("HEADWAY_STUCK_GROUP", Duration.ofMinutes(15)));

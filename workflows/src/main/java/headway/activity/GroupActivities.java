@@ -17,11 +17,13 @@ public interface GroupActivities {
 
     /**
      * Indexes the range from its cursor to its end, heartbeating progress, and resumes from the
-     * committed cursor on retry; then leases the group's next range and returns it with the
-     * result, because a separate call between ranges costs a dispatch and a workflow task each.
+     * committed cursor on retry; with {@code snapshotAfter}, then stores the window as
+     * {@link #putSnapshot} does; then leases the group's next range and returns it with the
+     * result. Both ride on this call because a separate activity between ranges costs a dispatch
+     * and a workflow task each.
      */
     @ActivityMethod
-    RangeResult indexRange(HolderToken token, RangeLease range);
+    RangeResult indexRange(HolderToken token, RangeLease range, boolean snapshotAfter);
 
     /** Stores the window at its cursor, whole, before it replaces the previous snapshot. */
     @ActivityMethod

@@ -162,13 +162,15 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                     handBack(token, sinceSnapshot);
                     return CycleEnd.STOPPED;
                 }
-                RangeResult result = index(token, range);
+                RangeResult result = index(token, range, sinceSnapshot + 1 >= config.snapshotEvery());
                 finishedRange = true;
                 workedThisRun = true;
                 failedCycles = 0;
-                if (++sinceSnapshot >= config.snapshotEvery()) {
-                    snapshot(token);
+                if (result.snapshot() != null) {
+                    lastSnapshot = result.snapshot();
                     sinceSnapshot = 0;
+                } else {
+                    sinceSnapshot++;
                 }
                 range = result.next();
             }
@@ -182,10 +184,11 @@ public class GroupWorkflowImpl implements GroupWorkflow {
         }
     }
 
-    private RangeResult index(HolderToken token, RangeLease range) {
-        String summary = "index " + config.group() + " [" + range.start() + ".." + range.end() + "] from " + range.next();
+    private RangeResult index(HolderToken token, RangeLease range, boolean snapshotAfter) {
+        String summary = "index " + config.group() + " [" + range.start() + ".." + range.end() + "] from " + range.next()
+                + (snapshotAfter ? ", then snapshot" : "");
         RangeResult result = groupActivities(ActivityPolicies.indexRange(config, token.taskQueue(), summary))
-                .indexRange(token, range);
+                .indexRange(token, range, snapshotAfter);
         rangesDone++;
         headers += result.headers();
         missing += result.missing();

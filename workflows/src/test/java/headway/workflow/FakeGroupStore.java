@@ -194,8 +194,8 @@ final class FakeGroupStore {
             }
 
             @Override
-            public RangeResult indexRange(HolderToken token, RangeLease range) {
-                return FakeGroupStore.this.indexRange(token, range);
+            public RangeResult indexRange(HolderToken token, RangeLease range, boolean snapshotAfter) {
+                return FakeGroupStore.this.indexRange(token, range, snapshotAfter);
             }
 
             @Override
@@ -260,7 +260,7 @@ final class FakeGroupStore {
         return new NextRange(new RangeLease(range.id, group, range.start, range.end, range.next, -1, 1), lag());
     }
 
-    private RangeResult indexRange(HolderToken token, RangeLease lease) {
+    private RangeResult indexRange(HolderToken token, RangeLease lease, boolean snapshotAfter) {
         ActivityExecutionContext context = Activity.getExecutionContext();
         Optional<IndexProgress> details = context.getHeartbeatDetails(IndexProgress.class);
         long from = details.map(IndexProgress::cursor).orElse(lease.next());
@@ -311,8 +311,9 @@ final class FakeGroupStore {
             range(lease.id()).status = "done";
             calls.add("done " + lease.id());
         }
+        SnapshotInfo snapshot = snapshotAfter ? putSnapshot(token) : null;
         NextRange next = nextRange(token);
-        return new RangeResult(lease.id(), lease.end() + 1, headers, missed, 0, 0, next.range(), next.lag());
+        return new RangeResult(lease.id(), lease.end() + 1, headers, missed, 0, 0, snapshot, next.range(), next.lag());
     }
 
     private synchronized SnapshotInfo putSnapshot(HolderToken token) {
