@@ -25,6 +25,8 @@ final class ActivityPolicies {
     private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     /** A holder activity gives up after this many attempts, and the cycle counts as failed, because retrying forever would hide a broken group. */
     private static final int HOLDER_ATTEMPTS = 5;
+    /** The server's non-retryable type for a heartbeat timeout ("TemporalTimeout:" + the timeout type's short name). */
+    static final String HEARTBEAT_TIMEOUT = "TemporalTimeout:Heartbeat";
 
     private ActivityPolicies() {
     }
@@ -93,10 +95,24 @@ final class ActivityPolicies {
         return holder(config, taskQueue, STORE_CALL, summary);
     }
 
-    /** indexRange: heartbeats every few seconds, so a heartbeat timeout of one lease TTL finds a dead or stuck worker. */
+    /**
+     * indexRange: heartbeats every few seconds, so a heartbeat timeout finds a dead or stuck worker.
+     * It is half a lease TTL because the server checks heartbeat timeouts lazily (measured on the
+     * dev server: a killed worker's timeout fired 10 s after the kill with a 5 s timeout), so a
+     * dead holder is found within one TTL; the database lease still expires only after a full TTL.
+     * That timeout is not retried, because the retry would go to the same holder's queue and, its
+     * worker being dead, wait another TTL for its schedule-to-start timeout; the workflow leases
+     * again at once instead, and a live holder simply takes its group again. Other failures (a
+     * dropped NNTP connection) are retried from the last heartbeat.
+     */
     static ActivityOptions indexRange(GroupConfig config, String taskQueue, String summary) {
-        return holder(config, taskQueue, INDEX_RANGE, summary).toBuilder()
-                .setHeartbeatTimeout(config.leaseTtl())
+        ActivityOptions holder = holder(config, taskQueue, INDEX_RANGE, summary);
+        Duration half = config.leaseTtl().dividedBy(2);
+        return holder.toBuilder()
+                .setHeartbeatTimeout(half.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : half)
+                .setRetryOptions(holder.getRetryOptions().toBuilder()
+                        .setDoNotRetry(Failures.LEASE_LOST, Failures.WINDOW_LOST, Failures.BAD_INPUT, HEARTBEAT_TIMEOUT)
+                        .build())
                 .build();
     }
 
