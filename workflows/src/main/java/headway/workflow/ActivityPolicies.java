@@ -16,6 +16,13 @@ final class ActivityPolicies {
 
     /** Store reads and writes that take milliseconds; a minute covers a slow database. */
     private static final Duration STORE_CALL = Duration.ofMinutes(1);
+    /**
+     * The same store calls on the shared queue. Shorter, because a worker frozen by SIGSTOP or a
+     * long GC pause still holds the long polls it had open, and a task handed to one is only
+     * retried elsewhere after this timeout (measured: a frozen holder's group was not leased again
+     * for over a minute, its lease task swallowed twice); ten seconds still cover a slow database.
+     */
+    private static final Duration SHARED_STORE_CALL = Duration.ofSeconds(10);
     /** Indexing a range can take long (a large range on a slow server); the heartbeat timeout catches a dead worker long before this. */
     private static final Duration INDEX_RANGE = Duration.ofHours(2);
     /** A large window is streamed to storage; this bounds a stuck write, not a normal one. */
@@ -35,7 +42,7 @@ final class ActivityPolicies {
     static ActivityOptions outlook(GroupConfig config) {
         return ActivityOptions.newBuilder()
                 .setTaskQueue(config.sharedTaskQueue())
-                .setStartToCloseTimeout(STORE_CALL)
+                .setStartToCloseTimeout(SHARED_STORE_CALL)
                 .setRetryOptions(RetryOptions.newBuilder()
                         .setInitialInterval(FIRST_RETRY)
                         .setBackoffCoefficient(2)
@@ -55,7 +62,7 @@ final class ActivityPolicies {
     static ActivityOptions lease(GroupConfig config, int priorityKey) {
         ActivityOptions.Builder options = ActivityOptions.newBuilder()
                 .setTaskQueue(config.sharedTaskQueue())
-                .setStartToCloseTimeout(STORE_CALL)
+                .setStartToCloseTimeout(SHARED_STORE_CALL)
                 .setRetryOptions(RetryOptions.newBuilder()
                         .setInitialInterval(FIRST_RETRY)
                         .setBackoffCoefficient(2)
