@@ -284,7 +284,12 @@ public final class Cluster implements AutoCloseable {
 
     /** `headway start GROUP` with the cluster's lease TTL. */
     public void startGroup(String group, int snapshotEvery, Duration idleWait) {
-        List<String> args = new ArrayList<>(List.of("start", group, "--lease-ttl", LEASE_TTL.toSeconds() + "s",
+        startGroup(group, snapshotEvery, idleWait, LEASE_TTL);
+    }
+
+    /** `headway start GROUP` with another lease TTL (give the workers the same HEADWAY_LEASE_TTL). */
+    public void startGroup(String group, int snapshotEvery, Duration idleWait, Duration leaseTtl) {
+        List<String> args = new ArrayList<>(List.of("start", group, "--lease-ttl", leaseTtl.toSeconds() + "s",
                 "--snapshot-every", Integer.toString(snapshotEvery), "--idle-wait", idleWait.toSeconds() + "s"));
         args.addAll(connectionFlags());
         CliResult r = cli(args.toArray(String[]::new));
