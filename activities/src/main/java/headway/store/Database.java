@@ -44,7 +44,7 @@ public final class Database {
      * How long the server lets a session sit idle inside a transaction before it ends it. Every
      * transaction here takes milliseconds; without a limit a worker frozen mid-transaction (SIGSTOP,
      * a long GC pause, a partition) keeps its row locks, and the take of its group, which locks the
-     * lease row for update, waits for it for good (measured: no takeover of a frozen holder at all).
+     * lease row for update, waits until the frozen worker wakes (PostgreSQL lock semantics; not reproduced in a test).
      */
     static final String IDLE_IN_TRANSACTION_LIMIT = "set idle_in_transaction_session_timeout = '10s'";
 

@@ -70,7 +70,7 @@ final class WorkerCommand implements Runnable {
 
     /**
      * The worker's own pool, sized by HEADWAY_DB_POOL, because the CLI's pool has two connections:
-     * a worker on it ran out of connections as soon as two calls waited on a lock.
+     * a worker on it ran out of connections (all busy, calls waiting 5 s) while a peer was frozen.
      */
     private static HikariDataSource openDatabase(WorkerConfig config) {
         try {
