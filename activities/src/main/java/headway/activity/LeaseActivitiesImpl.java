@@ -73,7 +73,7 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
             throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.BAD_INPUT);
         }
         if (!outcome.granted()) {
-            return LeaseGrant.refused(outcome.heldBy());
+            return LeaseGrant.refused(outcome.heldBy(), outcome.freeIn());
         }
         metrics.leaseTakes.increment();
         if (outcome.takeover()) {
@@ -104,7 +104,7 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
                 cursor < 0 ? "scratch" : "snapshot " + cursor, window.stats().binaries(), outcome.replannedRanges());
         HolderToken token = new HolderToken(group, node, outcome.holder().epoch(), ownTaskQueue);
         return new LeaseGrant(true, token, null, outcome.takeover(), outcome.previousHolder(), outcome.snapshotNext(),
-                outcome.replannedRanges());
+                outcome.replannedRanges(), null);
     }
 
     /** Tail work is scheduled before history: priority key 1 for tail ranges, 3 for history (Temporal's default). */

@@ -40,9 +40,18 @@ public final class Database {
         }
     }
 
+    /**
+     * How long the server lets a session sit idle inside a transaction before it ends it. Every
+     * transaction here takes milliseconds; without a limit a worker frozen mid-transaction (SIGSTOP,
+     * a long GC pause, a partition) keeps its row locks, and the take of its group, which locks the
+     * lease row for update, waits until the frozen worker wakes (PostgreSQL lock semantics; not reproduced in a test).
+     */
+    static final String IDLE_IN_TRANSACTION_LIMIT = "set idle_in_transaction_session_timeout = '10s'";
+
     /** A Hikari pool; the caller closes it. */
     public static HikariDataSource pool(Settings settings, String poolName) {
         HikariConfig config = new HikariConfig();
+        config.setConnectionInitSql(IDLE_IN_TRANSACTION_LIMIT);
         config.setJdbcUrl(settings.jdbcUrl());
         config.setUsername(settings.user());
         config.setPassword(settings.password());

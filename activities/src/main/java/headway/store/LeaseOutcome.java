@@ -3,12 +3,13 @@ package headway.store;
 /**
  * What a lease call did. Granted: the holder with its new epoch, whether it took the group from a
  * quiet holder, the snapshot cursor ranges were re-planned from (null: no snapshot, the resume
- * point fallback) and how many ranges were re-planned. Refused: the live holder.
+ * point fallback) and how many ranges were re-planned. Refused: the live holder, and how long
+ * until its lease expires unless it renews it ({@code freeIn}, database time).
  */
 public record LeaseOutcome(boolean granted, Holder holder, String heldBy, boolean takeover, String previousHolder,
-                           Long snapshotNext, int replannedRanges) {
+                           Long snapshotNext, int replannedRanges, java.time.Duration freeIn) {
 
-    static LeaseOutcome refused(String heldBy) {
-        return new LeaseOutcome(false, null, heldBy, false, null, null, 0);
+    static LeaseOutcome refused(String heldBy, java.time.Duration freeIn) {
+        return new LeaseOutcome(false, null, heldBy, false, null, null, 0, freeIn);
     }
 }

@@ -38,7 +38,8 @@ public final class LeaseStore {
 
     private static final String LOCK_LEASE_FOR_TAKE = """
             select holder_node, epoch, snapshot_next,
-                   heartbeat_at > hw_now() - ? * interval '1 millisecond' as live
+                   heartbeat_at > hw_now() - ? * interval '1 millisecond' as live,
+                   greatest(0, extract(epoch from heartbeat_at + ? * interval '1 millisecond' - hw_now()) * 1000)::bigint as free_in
             from group_leases where group_name = ? for update
             """;
 
@@ -430,9 +431,11 @@ public final class LeaseStore {
         long previousEpoch;
         Long snapshotNext;
         boolean live;
+        long freeInMillis;
         try (PreparedStatement s = c.prepareStatement(LOCK_LEASE_FOR_TAKE)) {
             s.setLong(1, ttl.toMillis());
-            s.setString(2, group);
+            s.setLong(2, ttl.toMillis());
+            s.setString(3, group);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
                 previous = rs.getString(1);
@@ -440,10 +443,11 @@ public final class LeaseStore {
                 long sn = rs.getLong(3);
                 snapshotNext = rs.wasNull() ? null : sn;
                 live = rs.getBoolean(4);
+                freeInMillis = rs.getLong(5);
             }
         }
         if (previous != null && !previous.equals(node) && live) {
-            return LeaseOutcome.refused(previous);
+            return LeaseOutcome.refused(previous, Duration.ofMillis(freeInMillis));
         }
         int replanned = snapshotNext != null
                 ? update(c, REPLAN_FROM_SNAPSHOT, snapshotNext, group, snapshotNext, snapshotNext)
@@ -461,7 +465,7 @@ public final class LeaseStore {
         update(c, RECORD_EVENT, group, takeover ? "takeover" : "take", node, epoch,
                 previous, previous == null ? null : previousEpoch,
                 "replanned " + replanned + (snapshotNext == null ? " at cursor" : " from snapshot " + snapshotNext));
-        return new LeaseOutcome(true, new Holder(group, node, epoch), null, takeover, previous, snapshotNext, replanned);
+        return new LeaseOutcome(true, new Holder(group, node, epoch), null, takeover, previous, snapshotNext, replanned, null);
     }
 
     private List<String> leasingOrder(Connection c, Duration ttl, int limit) throws SQLException {

@@ -83,6 +83,8 @@ class LeaseStoreTest {
         LeaseOutcome early = leases.lease("alt.binaries.x", "n2", TTL);
         assertThat(early.granted()).isFalse();
         assertThat(early.heldBy()).isEqualTo("n1");
+        assertThat(early.freeIn()).as("the holder's lease expires in about a second")
+                .isBetween(Duration.ofMillis(500), Duration.ofSeconds(1));
         assertThat(leases.leasingOrder(TTL, 10)).isEmpty();
 
         TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));

@@ -29,13 +29,23 @@ final class SchedulesCommand implements Runnable {
         Connections connections;
         @Spec
         CommandSpec spec;
+        @Option(names = "--prune-every", description = "registry prune interval (env HEADWAY_NODE_TTL, default 15s)")
+        String pruneEvery;
+        @Option(names = "--plan-every", description = "planner interval (env HEADWAY_PLAN_EVERY, default 1m)")
+        String planEvery;
+        @Option(names = "--watch-every", description = "watchman interval (env HEADWAY_WATCH_EVERY, default 30s)")
+        String watchEvery;
 
         @Override
         public void run() {
             try (Connections open = connections) {
                 Schedules.Intervals intervals;
                 try {
-                    intervals = Schedules.Intervals.fromEnv(connections.env());
+                    Schedules.Intervals env = Schedules.Intervals.fromEnv(connections.env());
+                    intervals = new Schedules.Intervals(
+                            pruneEvery == null ? env.registryPrune() : Settings.parseDuration("--prune-every", pruneEvery),
+                            planEvery == null ? env.planner() : Settings.parseDuration("--plan-every", planEvery),
+                            watchEvery == null ? env.watchman() : Settings.parseDuration("--watch-every", watchEvery));
                 } catch (IllegalArgumentException e) {
                     throw CliException.badInput(e.getMessage());
                 }

@@ -51,8 +51,7 @@ final class WorkerCommand implements Runnable {
             throw CliException.badInput(e.getMessage());
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        try (Connections open = connections) {
-            HikariDataSource ds = connections.database();
+        try (Connections open = connections; HikariDataSource ds = openDatabase(config)) {
             PrometheusMeterRegistry registry = HeadwayWorker.newRegistry();
             connections.metrics = registry;
             WorkflowClient client = connections.temporal();
@@ -71,6 +70,19 @@ final class WorkerCommand implements Runnable {
                 worker.close();
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * The worker's own pool, sized by HEADWAY_DB_POOL, because the CLI's pool has two connections:
+     * a worker on it ran out of connections (all busy, calls waiting 5 s) while a peer was frozen.
+     */
+    private static HikariDataSource openDatabase(WorkerConfig config) {
+        try {
+            return HeadwayWorker.openDatabase(config);
+        } catch (RuntimeException e) {
+            throw new CliException(Exit.UNREACHABLE, "cannot reach the database at " + config.database().jdbcUrl() + ": "
+                    + Connections.rootMessage(e) + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)", e);
         }
     }
 

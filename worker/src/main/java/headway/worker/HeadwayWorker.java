@@ -130,6 +130,7 @@ public final class HeadwayWorker implements AutoCloseable {
         WorkerOptions options = WorkerOptions.newBuilder()
                 .setMaxConcurrentActivityExecutionSize(config.activityConcurrency())
                 .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2))
+                .setStickyQueueScheduleToStartTimeout(stickyTimeout(config.leaseTtl()))
                 .build();
         Worker shared = factory.newWorker(config.taskQueue(), options);
         shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class, PlannerWorkflowImpl.class,
@@ -149,6 +150,16 @@ public final class HeadwayWorker implements AutoCloseable {
                 config.ownTaskQueue(), config.maxGroups(), config.nntp(),
                 metricsServer == null ? "off" : "http://0.0.0.0:" + metricsServer.port() + "/metrics");
         return new HeadwayWorker(config, factory, holdings, leases, snapshots, heartbeat, nntp, metricsServer, owned);
+    }
+
+    /**
+     * How long a workflow task waits on a worker's sticky queue before any worker may take it:
+     * half a lease TTL, at most the SDK's 5 s, because a group whose last workflow task ran on a
+     * worker that died would otherwise wait that long before it can lease again.
+     */
+    static Duration stickyTimeout(Duration leaseTtl) {
+        Duration half = leaseTtl.dividedBy(2);
+        return half.compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5) : half;
     }
 
     /** The rule set for new leases: the newest imported one, else the built-in defaults (version 0). */

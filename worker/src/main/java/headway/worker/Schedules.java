@@ -25,8 +25,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * headway's Temporal Schedules: registry prune (every node TTL), planner and watchman. Each has
- * overlap policy skip, so exactly one run is in flight and no leader election is needed.
+ * headway's Temporal Schedules: registry prune (every node TTL), planner and watchman. Prune and
+ * planner have overlap policy skip, so exactly one run is in flight and no leader election is
+ * needed. The watchman allows overlap, because a frozen worker (SIGSTOP, a long GC pause) still
+ * holds the long polls it had open and swallows the next scan task handed to one of them: with
+ * skip, that one run would silence the watchman until its timeout, exactly when a frozen holder
+ * should be reported (measured: no scan for the 15 s after a freeze). Its scans are safe to run
+ * concurrently (one open record per move, by a unique index; idempotent closes and signals).
  * Installing is idempotent: a schedule that exists is updated to the wanted spec, never doubled.
  */
 public final class Schedules {
@@ -79,9 +84,12 @@ public final class Schedules {
     public static List<Installed> install(WorkflowClient client, String taskQueue, Intervals intervals) {
         ScheduleClient schedules = scheduleClient(client);
         List<Installed> done = new ArrayList<>();
-        done.add(installOne(schedules, REGISTRY_PRUNE, RegistryPruneWorkflow.class, taskQueue, intervals.registryPrune()));
-        done.add(installOne(schedules, PLANNER, PlannerWorkflow.class, taskQueue, intervals.planner()));
-        done.add(installOne(schedules, WATCHMAN, WatchmanWorkflow.class, taskQueue, intervals.watchman()));
+        done.add(installOne(schedules, REGISTRY_PRUNE, RegistryPruneWorkflow.class, taskQueue, intervals.registryPrune(),
+                ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP));
+        done.add(installOne(schedules, PLANNER, PlannerWorkflow.class, taskQueue, intervals.planner(),
+                ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP));
+        done.add(installOne(schedules, WATCHMAN, WatchmanWorkflow.class, taskQueue, intervals.watchman(),
+                ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL));
         return done;
     }
 
@@ -104,14 +112,15 @@ public final class Schedules {
                 ? start.getWorkflow() : "?";
     }
 
-    private static Installed installOne(ScheduleClient schedules, String id, Class<?> workflow, String taskQueue, Duration every) {
+    private static Installed installOne(ScheduleClient schedules, String id, Class<?> workflow, String taskQueue, Duration every,
+                                        ScheduleOverlapPolicy overlap) {
         Schedule schedule = Schedule.newBuilder()
                 .setAction(ScheduleActionStartWorkflow.newBuilder()
                         .setWorkflowType(workflow)
                         .setOptions(WorkflowOptions.newBuilder().setWorkflowId(id).setTaskQueue(taskQueue).build())
                         .build())
                 .setSpec(ScheduleSpec.newBuilder().setIntervals(List.of(new ScheduleIntervalSpec(every))).build())
-                .setPolicy(SchedulePolicy.newBuilder().setOverlap(ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP).build())
+                .setPolicy(SchedulePolicy.newBuilder().setOverlap(overlap).build())
                 .build();
         try {
             schedules.createSchedule(id, schedule, ScheduleOptions.newBuilder().setTriggerImmediately(true).build());

@@ -1,8 +1,11 @@
 package headway.activity;
 
+import java.time.Duration;
+
 /**
  * The outcome of a lease. When {@code granted}, {@code token} names the holder, its epoch and its
- * task queue. When not, {@code heldBy} is the live holder and the workflow waits and asks again.
+ * task queue. When not, {@code heldBy} is the live holder and {@code freeIn} how long until its
+ * lease expires unless renewed (null: unknown); the workflow waits that long and asks again.
  */
 public record LeaseGrant(
         boolean granted,
@@ -11,9 +14,14 @@ public record LeaseGrant(
         boolean takeover,
         String previousHolder,
         Long snapshotNext,
-        long replannedRanges) {
+        long replannedRanges,
+        Duration freeIn) {
 
     public static LeaseGrant refused(String heldBy) {
-        return new LeaseGrant(false, null, heldBy, false, null, null, 0);
+        return refused(heldBy, null);
+    }
+
+    public static LeaseGrant refused(String heldBy, Duration freeIn) {
+        return new LeaseGrant(false, null, heldBy, false, null, null, 0, freeIn);
     }
 }

@@ -16,6 +16,13 @@ final class ActivityPolicies {
 
     /** Store reads and writes that take milliseconds; a minute covers a slow database. */
     private static final Duration STORE_CALL = Duration.ofMinutes(1);
+    /**
+     * The same store calls on the shared queue. Shorter, because a worker frozen by SIGSTOP or a
+     * long GC pause still holds the long polls it had open, and a task handed to one is only
+     * retried elsewhere after this timeout (measured: a frozen holder's group was not leased again
+     * for over a minute, its lease task swallowed twice); ten seconds still cover a slow database.
+     */
+    private static final Duration SHARED_STORE_CALL = Duration.ofSeconds(10);
     /** Indexing a range can take long (a large range on a slow server); the heartbeat timeout catches a dead worker long before this. */
     private static final Duration INDEX_RANGE = Duration.ofHours(2);
     /** A large window is streamed to storage; this bounds a stuck write, not a normal one. */
@@ -25,6 +32,8 @@ final class ActivityPolicies {
     private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     /** A holder activity gives up after this many attempts, and the cycle counts as failed, because retrying forever would hide a broken group. */
     private static final int HOLDER_ATTEMPTS = 5;
+    /** The server's non-retryable type for a heartbeat timeout ("TemporalTimeout:" + the timeout type's short name). */
+    static final String HEARTBEAT_TIMEOUT = "TemporalTimeout:Heartbeat";
 
     private ActivityPolicies() {
     }
@@ -33,7 +42,7 @@ final class ActivityPolicies {
     static ActivityOptions outlook(GroupConfig config) {
         return ActivityOptions.newBuilder()
                 .setTaskQueue(config.sharedTaskQueue())
-                .setStartToCloseTimeout(STORE_CALL)
+                .setStartToCloseTimeout(SHARED_STORE_CALL)
                 .setRetryOptions(RetryOptions.newBuilder()
                         .setInitialInterval(FIRST_RETRY)
                         .setBackoffCoefficient(2)
@@ -53,7 +62,7 @@ final class ActivityPolicies {
     static ActivityOptions lease(GroupConfig config, int priorityKey) {
         ActivityOptions.Builder options = ActivityOptions.newBuilder()
                 .setTaskQueue(config.sharedTaskQueue())
-                .setStartToCloseTimeout(STORE_CALL)
+                .setStartToCloseTimeout(SHARED_STORE_CALL)
                 .setRetryOptions(RetryOptions.newBuilder()
                         .setInitialInterval(FIRST_RETRY)
                         .setBackoffCoefficient(2)
@@ -93,10 +102,24 @@ final class ActivityPolicies {
         return holder(config, taskQueue, STORE_CALL, summary);
     }
 
-    /** indexRange: heartbeats every few seconds, so a heartbeat timeout of one lease TTL finds a dead or stuck worker. */
+    /**
+     * indexRange: heartbeats every few seconds, so a heartbeat timeout finds a dead or stuck worker.
+     * It is half a lease TTL because the server checks heartbeat timeouts lazily (measured on the
+     * dev server: a killed worker's timeout fired 10 s after the kill with a 5 s timeout), so a
+     * dead holder is found within one TTL; the database lease still expires only after a full TTL.
+     * That timeout is not retried, because the retry would go to the same holder's queue and, its
+     * worker being dead, wait another TTL for its schedule-to-start timeout; the workflow leases
+     * again at once instead, and a live holder simply takes its group again. Other failures (a
+     * dropped NNTP connection) are retried from the last heartbeat.
+     */
     static ActivityOptions indexRange(GroupConfig config, String taskQueue, String summary) {
-        return holder(config, taskQueue, INDEX_RANGE, summary).toBuilder()
-                .setHeartbeatTimeout(config.leaseTtl())
+        ActivityOptions holder = holder(config, taskQueue, INDEX_RANGE, summary);
+        Duration half = config.leaseTtl().dividedBy(2);
+        return holder.toBuilder()
+                .setHeartbeatTimeout(half.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : half)
+                .setRetryOptions(holder.getRetryOptions().toBuilder()
+                        .setDoNotRetry(Failures.LEASE_LOST, Failures.WINDOW_LOST, Failures.BAD_INPUT, HEARTBEAT_TIMEOUT)
+                        .build())
                 .build();
     }
 

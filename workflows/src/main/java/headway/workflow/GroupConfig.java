@@ -8,7 +8,7 @@ import java.util.Objects;
  * Validated in the constructor, so a bad value fails at the starter, naming the setting and its limit.
  *
  * @param group             the newsgroup name
- * @param leaseTtl          how long a silent holder keeps the group; also the schedule-to-start and heartbeat timeout of holder activities
+ * @param leaseTtl          how long a silent holder keeps the group; also the schedule-to-start timeout of holder activities (the index heartbeat timeout is half of it)
  * @param snapshotEvery     ranges indexed between two snapshots (a snapshot is also taken when caught up)
  * @param idleWait          how long a caught-up group waits for a {@code planned} signal before it looks again
  * @param maxFailedCycles   holding cycles in a row that may fail without finishing a range before the group is parked

@@ -44,6 +44,8 @@ public class GroupWorkflowImpl implements GroupWorkflow {
 
     private static final Logger log = Workflow.getLogger(GroupWorkflowImpl.class);
     private static final String MEMO_CONFIG = "config";
+    /** Added to a refused lease's remaining time, because the database clock and the timer's clock differ a little. */
+    private static final Duration ASK_AGAIN_MARGIN = Duration.ofMillis(500);
 
     private enum CycleEnd { CAUGHT_UP, STOPPED, LOST, FAILED }
 
@@ -120,7 +122,8 @@ public class GroupWorkflowImpl implements GroupWorkflow {
             LeaseGrant grant = leaseActivities(ActivityPolicies.lease(config, outlook.temporalPriority())).lease(config.group());
             if (!grant.granted()) {
                 become(GroupState.WAITING, grant.heldBy());
-                waitFor(config.leaseTtl(), "held by " + grant.heldBy() + ": ask again in " + config.leaseTtl(), () -> paused || drain);
+                Duration again = askAgainIn(grant);
+                waitFor(again, "held by " + grant.heldBy() + ": ask again in " + again, () -> paused || drain);
                 workedThisRun = true;
                 continue;
             }
@@ -136,6 +139,19 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                 idle();
             }
         }
+    }
+
+    /**
+     * When to ask again for a group held elsewhere: just after the holder's lease expires (unless it
+     * renews it), at most a lease TTL, because waiting a whole TTL after a dead holder's activity
+     * timed out would add a TTL to every takeover.
+     */
+    private Duration askAgainIn(LeaseGrant grant) {
+        if (grant.freeIn() == null) {
+            return config.leaseTtl();
+        }
+        Duration again = grant.freeIn().plus(ASK_AGAIN_MARGIN);
+        return again.compareTo(config.leaseTtl()) > 0 ? config.leaseTtl() : again;
     }
 
     /**

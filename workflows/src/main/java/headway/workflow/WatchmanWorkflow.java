@@ -4,7 +4,7 @@ import headway.activity.WatchmanSummary;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
-/** One watchman scan per run, started by its Schedule every interval (overlap skip). */
+/** One watchman scan per run, started by its Schedule every interval (overlap allowed: scans are safe to run concurrently). */
 @WorkflowInterface
 public interface WatchmanWorkflow {
 

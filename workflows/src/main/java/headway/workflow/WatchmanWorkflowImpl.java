@@ -18,13 +18,15 @@ public final class WatchmanWorkflowImpl implements WatchmanWorkflow {
     private static final Logger log = Workflow.getLogger(WatchmanWorkflowImpl.class);
 
     /*
-     * A scan reads a few tables and writes a handful of rows, so a minute is generous. Three quick
-     * attempts cover a database blip; anything longer is left to the next scheduled run, which
-     * rebuilds the same view from the tables (the scan keeps no state), so nothing is lost.
+     * A scan reads a few tables and writes a handful of rows, so ten seconds are generous; not a
+     * minute, because a scan task swallowed by a frozen worker is only retried after this timeout
+     * and overlapping runs pile up meanwhile. Three quick attempts cover a database blip; anything
+     * longer is left to the next scheduled run, which rebuilds the same view from the tables (the
+     * scan keeps no state), so nothing is lost.
      */
     private final WatchmanActivities watchman = Workflow.newActivityStub(WatchmanActivities.class,
             ActivityOptions.newBuilder()
-                    .setStartToCloseTimeout(Duration.ofMinutes(1))
+                    .setStartToCloseTimeout(Duration.ofSeconds(10))
                     .setRetryOptions(RetryOptions.newBuilder()
                             .setInitialInterval(Duration.ofSeconds(2))
                             .setBackoffCoefficient(2)

@@ -238,7 +238,7 @@ final class FakeGroupStore {
         grantedEpochs.add(epoch);
         calls.add("lease " + epoch + " " + node.id());
         return new LeaseGrant(true, new HolderToken(group, node.id(), epoch, node.taskQueue()), null,
-                previous != null, previous, snapshotNext, replanned);
+                previous != null, previous, snapshotNext, replanned, null);
     }
 
     private synchronized NextRange nextRange(HolderToken token) {

@@ -1,0 +1,453 @@
+package headway.cluster;
+
+import com.zaxxer.hikari.HikariDataSource;
+import headway.activity.NntpHeaderSource;
+import headway.activity.Planner;
+import headway.nntp.NewsSimulator;
+import headway.nntp.NntpPool;
+import headway.starter.Headway;
+import headway.store.Database;
+import headway.store.EmbeddedDatabase;
+import headway.store.GroupStore;
+import headway.worker.HeadwayWorker;
+import headway.worker.TemporalDevServer;
+import headway.worker.WorkerConfig;
+import headway.workflow.SearchAttributes;
+import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.SearchAttributeKey;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The cross-process test bed: in the test JVM an embedded PostgreSQL (fresh, migrated), the news
+ * simulator and the real Temporal dev server (fresh SQLite file, free loopback ports, one
+ * partition per task queue, headway's search attributes); and worker JVMs as child processes,
+ * {@code headway worker} on the test classpath, configured only by HEADWAY_* variables with short
+ * TTLs, each logging to a file under target/cluster/. {@link #close()} kills every child it
+ * started (thawing frozen ones first) even when the test failed, and a shutdown hook does the same
+ * when the test JVM itself is stopped.
+ */
+public final class Cluster implements AutoCloseable {
+
+    /** The TTLs every worker gets unless a test overrides them. */
+    public static final Duration LEASE_TTL = Duration.ofSeconds(5);
+    public static final Duration NODE_TTL = Duration.ofSeconds(3);
+
+    private static final Duration WORKER_READY = Duration.ofSeconds(60);
+
+    private final Path dir;
+    private final Map<String, String> baseEnv = new LinkedHashMap<>();
+    private final Map<String, Worker> workers = new LinkedHashMap<>();
+    private final Thread hook = new Thread(this::killAll, "cluster-cleanup");
+    private EmbeddedDatabase postgres;
+    private HikariDataSource dataSource;
+    private NewsSimulator simulator;
+    private TemporalDevServer temporal;
+    private String dbUrl;
+
+    /** A worker child process and its log. */
+    public record Worker(String id, Process process, Path log) {
+        public long pid() {
+            return process.pid();
+        }
+    }
+
+    /** What a CLI call printed and returned. */
+    public record CliResult(int exit, String out, String err) {
+    }
+
+    private Cluster(String name) {
+        this.dir = Paths.get(System.getProperty("user.dir"), "target", "cluster", name + "-" + System.currentTimeMillis());
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Starts PostgreSQL, the simulator with {@code groups} and the Temporal dev server; closes what started when one fails. */
+    public static Cluster start(String name, List<NewsSimulator.GroupSpec> groups) {
+        Cluster c = new Cluster(name);
+        try {
+            c.postgres = EmbeddedDatabase.start(null);
+            c.dbUrl = c.postgres.createDatabase("headway") + "?user=postgres";
+            c.dataSource = Database.pool(new Database.Settings(c.dbUrl, "postgres", null, 4, Duration.ofSeconds(10)), "cluster");
+            Database.migrate(c.dataSource);
+            c.simulator = NewsSimulator.start(NewsSimulator.Options.defaults(), groups);
+            Map<String, IndexedValueType> attributes = new LinkedHashMap<>();
+            for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
+                attributes.put(key.getName(), key.getValueType());
+            }
+            c.temporal = TemporalDevServer.builder()
+                    .singlePartitionTaskQueues()
+                    .searchAttributes(attributes)
+                    .logFile(c.dir.resolve("temporal-dev.log"))
+                    .start();
+            c.baseEnv.put("HEADWAY_DB_URL", c.dbUrl);
+            c.baseEnv.put("HEADWAY_DB_USER", "postgres");
+            c.baseEnv.put("HEADWAY_DB_POOL", "5");
+            c.baseEnv.put("HEADWAY_TEMPORAL", c.temporal.target());
+            c.baseEnv.put("HEADWAY_NNTP_HOST", "127.0.0.1");
+            c.baseEnv.put("HEADWAY_NNTP_PORT", Integer.toString(c.simulator.port()));
+            c.baseEnv.put("HEADWAY_NNTP_CONNECTIONS", "2");
+            c.baseEnv.put("HEADWAY_METRICS_PORT", "0");
+            c.baseEnv.put("HEADWAY_ADVERTISE", "127.0.0.1:0");
+            c.baseEnv.put("HEADWAY_LEASE_TTL", LEASE_TTL.toSeconds() + "s");
+            c.baseEnv.put("HEADWAY_NODE_TTL", NODE_TTL.toSeconds() + "s");
+            c.baseEnv.put("HEADWAY_NODE_HEARTBEAT", "1s");
+            c.baseEnv.put("HEADWAY_ACTIVITY_CONCURRENCY", "4");
+            return c;
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw new IllegalStateException("cluster " + name + " did not start: " + e.getMessage(), e);
+        }
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public NewsSimulator simulator() {
+        return simulator;
+    }
+
+    public TemporalDevServer temporal() {
+        return temporal;
+    }
+
+    public WorkflowClient client() {
+        return temporal.workflowClient();
+    }
+
+    public HikariDataSource dataSource() {
+        return dataSource;
+    }
+
+    public String dbUrl() {
+        return dbUrl;
+    }
+
+    /** Sets a HEADWAY_* variable for every worker started from now on. */
+    public Cluster workerEnv(String name, String value) {
+        baseEnv.put(name, value);
+        return this;
+    }
+
+    /** The environment a worker gets (and what the schedules installer reads intervals from). */
+    public Map<String, String> env() {
+        return new LinkedHashMap<>(baseEnv);
+    }
+
+    // ------------------------------------------------------------------ worker processes
+
+    /** Starts {@code headway worker} as node {@code id} and waits until it polls. */
+    public Worker startWorker(String id) {
+        return startWorker(id, Map.of());
+    }
+
+    public Worker startWorker(String id, Map<String, String> extraEnv) {
+        if (workers.containsKey(id) && workers.get(id).process().isAlive()) {
+            throw new IllegalStateException("worker " + id + " is already running");
+        }
+        Path log = dir.resolve("worker-" + id + (workers.containsKey(id) ? "-" + System.nanoTime() : "") + ".log");
+        List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path")));
+        var logback = Cluster.class.getClassLoader().getResource("logback.xml");
+        if (logback != null) {
+            cmd.add("-Dlogback.configurationFile=" + logback);
+        }
+        cmd.addAll(List.of(Headway.class.getName(), "worker"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("HEADWAY_"));
+        pb.environment().putAll(baseEnv);
+        pb.environment().put("HEADWAY_NODE_ID", id);
+        pb.environment().putAll(extraEnv);
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start worker " + id, e);
+        }
+        Worker w = new Worker(id, p, log);
+        workers.put(id, w);
+        long deadline = System.nanoTime() + WORKER_READY.toNanos();
+        while (!read(log).contains("worker " + id + " running")) {
+            if (!p.isAlive()) {
+                throw new IllegalStateException("worker " + id + " exited with " + p.exitValue() + " before it ran:\n" + tail(id, 40));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("worker " + id + " not running after " + WORKER_READY + ":\n" + tail(id, 40));
+            }
+            sleep(100);
+        }
+        return w;
+    }
+
+    public Worker worker(String id) {
+        Worker w = workers.get(id);
+        if (w == null) {
+            throw new IllegalArgumentException("no worker " + id + " was started");
+        }
+        return w;
+    }
+
+    /** SIGKILL: the worker gets no chance to hand back or deregister. */
+    public void kill9(String id) {
+        Process p = worker(id).process();
+        p.destroyForcibly();
+        waitFor(p, Duration.ofSeconds(10), id);
+    }
+
+    /** SIGTERM, then waits for the clean shutdown; returns the exit code. */
+    public int stop(String id) {
+        Process p = worker(id).process();
+        p.destroy();
+        waitFor(p, Duration.ofSeconds(30), id);
+        return p.exitValue();
+    }
+
+    /** SIGSTOP: the JVM keeps its sockets and leases but does nothing. */
+    public void freeze(String id) {
+        signal(worker(id).pid(), "STOP");
+    }
+
+    /** SIGCONT after {@link #freeze}. */
+    public void thaw(String id) {
+        signal(worker(id).pid(), "CONT");
+    }
+
+    /** The last {@code lines} lines of a worker's log. */
+    public String tail(String id, int lines) {
+        List<String> all = Arrays.asList(read(worker(id).log()).split("\n"));
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    }
+
+    public String log(String id) {
+        return read(worker(id).log());
+    }
+
+    // ------------------------------------------------------------------ the product's own paths
+
+    /** Runs the CLI in this JVM; database and Temporal flags are added after the last subcommand word. */
+    public CliResult cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Headway.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new CliResult(exit, out.toString(), err.toString());
+    }
+
+    /** {@code --db-url URL --temporal TARGET}. */
+    public List<String> connectionFlags() {
+        return List.of("--db-url", dbUrl, "--temporal", temporal.target());
+    }
+
+    /** Adds the group and plans it from the simulator's marks (what `headway plan` does). */
+    public Planner.Planned addAndPlan(String group, long rangeSize) {
+        GroupStore store = new GroupStore(dataSource);
+        if (!store.exists(group)) {
+            store.add(group, 0);
+        }
+        return plan(group, rangeSize);
+    }
+
+    public Planner.Planned plan(String group, long rangeSize) {
+        WorkerConfig.NntpServer server = WorkerConfig.fromEnvNntp(baseEnv);
+        try (NntpPool pool = new NntpPool(HeadwayWorker.nntpConfig(server))) {
+            return new Planner(new GroupStore(dataSource), new NntpHeaderSource(pool),
+                    new Planner.Settings(rangeSize, Long.MAX_VALUE / 4)).plan(group);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** `headway start GROUP` with the cluster's lease TTL. */
+    public void startGroup(String group, int snapshotEvery, Duration idleWait) {
+        startGroup(group, snapshotEvery, idleWait, LEASE_TTL);
+    }
+
+    /** `headway start GROUP` with another lease TTL (give the workers the same HEADWAY_LEASE_TTL). */
+    public void startGroup(String group, int snapshotEvery, Duration idleWait, Duration leaseTtl) {
+        List<String> args = new ArrayList<>(List.of("start", group, "--lease-ttl", leaseTtl.toSeconds() + "s",
+                "--snapshot-every", Integer.toString(snapshotEvery), "--idle-wait", idleWait.toSeconds() + "s"));
+        args.addAll(connectionFlags());
+        CliResult r = cli(args.toArray(String[]::new));
+        if (r.exit() != 0) {
+            throw new IllegalStateException("headway start " + group + " exited " + r.exit() + ": " + r.err());
+        }
+    }
+
+    // ------------------------------------------------------------------ database reads
+
+    /** One row of a query, column label to value; empty map when there is no row. */
+    public Map<String, Object> row(String sql, Object... args) {
+        List<Map<String, Object>> rows = rows(sql, args);
+        return rows.isEmpty() ? Map.of() : rows.get(0);
+    }
+
+    public List<Map<String, Object>> rows(String sql, Object... args) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                s.setObject(i + 1, args[i]);
+            }
+            List<Map<String, Object>> rows = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    Map<String, Object> row = new HashMap<>();
+                    for (int i = 1; i <= n; i++) {
+                        row.put(rs.getMetaData().getColumnLabel(i), rs.getObject(i));
+                    }
+                    rows.add(row);
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The first column of the first row as a long; {@code null} when there is no row or it is null. */
+    public Long queryLong(String sql, Object... args) {
+        List<Map<String, Object>> rows = rows(sql, args);
+        if (rows.isEmpty()) {
+            return null;
+        }
+        Object v = rows.get(0).values().iterator().next();
+        return v == null ? null : ((Number) v).longValue();
+    }
+
+    public String queryString(String sql, Object... args) {
+        List<Map<String, Object>> rows = rows(sql, args);
+        if (rows.isEmpty()) {
+            return null;
+        }
+        Object v = rows.get(0).values().iterator().next();
+        return v == null ? null : v.toString();
+    }
+
+    /** Polls {@code condition} every {@code every} until it holds; fails naming {@code what} after {@code limit}. */
+    public static void await(Duration limit, Duration every, String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + limit + ": " + what);
+            }
+            sleep(every.toMillis());
+        }
+    }
+
+    // ------------------------------------------------------------------ cleanup
+
+    /** Kills every child (thawing frozen ones), stops Temporal, the simulator and PostgreSQL. Safe to call twice. */
+    @Override
+    public void close() {
+        killAll();
+        closeQuietly(temporal);
+        closeQuietly(simulator);
+        closeQuietly(dataSource);
+        closeQuietly(postgres);
+        temporal = null;
+        simulator = null;
+        dataSource = null;
+        postgres = null;
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or about to: it only kills children, which is idempotent
+        }
+    }
+
+    private synchronized void killAll() {
+        for (Worker w : workers.values()) {
+            Process p = w.process();
+            if (p.isAlive()) {
+                signal(p.pid(), "CONT");
+                p.destroyForcibly();
+                try {
+                    p.waitFor(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            System.err.println("cluster: closing " + c.getClass().getSimpleName() + ": " + e);
+        }
+    }
+
+    private static void signal(long pid, String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+            if (!kill.waitFor(5, TimeUnit.SECONDS)) {
+                kill.destroyForcibly();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("kill -" + signal + " " + pid, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void waitFor(Process p, Duration limit, String id) {
+        try {
+            if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("worker " + id + " did not exit within " + limit);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for worker " + id);
+        }
+    }
+
+    private static String javaBinary() {
+        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.ISO_8859_1) : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted");
+        }
+    }
+}
