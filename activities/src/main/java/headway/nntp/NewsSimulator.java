@@ -119,10 +119,26 @@ public final class NewsSimulator implements AutoCloseable {
      *
      * @param requiredCredentials when set, everything but CAPABILITIES, MODE, AUTHINFO, DATE and QUIT answers 480 until AUTHINFO succeeds
      * @param overSupported       false makes OVER answer 500 like an old server that knows only XOVER
+     * @param overLatency         a pause before each OVER reply, like a news server across a network
      */
-    public record Options(NntpServer.Credentials requiredCredentials, boolean overSupported) {
+    public record Options(NntpServer.Credentials requiredCredentials, boolean overSupported, java.time.Duration overLatency) {
+        public Options {
+            if (overLatency == null || overLatency.isNegative()) {
+                throw new IllegalArgumentException("overLatency must be zero or positive, was " + overLatency);
+            }
+        }
+
+        public Options(NntpServer.Credentials requiredCredentials, boolean overSupported) {
+            this(requiredCredentials, overSupported, java.time.Duration.ZERO);
+        }
+
         public static Options defaults() {
             return new Options(null, true);
+        }
+
+        /** These options with a pause of {@code latency} before each OVER reply. */
+        public Options withOverLatency(java.time.Duration latency) {
+            return new Options(requiredCredentials, overSupported, latency);
         }
     }
 
@@ -444,6 +460,14 @@ public final class NewsSimulator implements AutoCloseable {
         }
 
         private void over(String arg) throws IOException {
+            if (!options.overLatency().isZero()) {
+                try {
+                    Thread.sleep(options.overLatency().toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted");
+                }
+            }
             if (current == null) {
                 reply("412 No newsgroup selected");
                 return;

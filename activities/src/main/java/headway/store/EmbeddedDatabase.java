@@ -16,13 +16,20 @@ import java.sql.Statement;
  */
 public final class EmbeddedDatabase implements AutoCloseable {
     private final EmbeddedPostgres postgres;
+    private final Path dataDir;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres) {
+    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir) {
         this.postgres = postgres;
+        this.dataDir = dataDir;
     }
 
     /** Starts a server with its data in a fresh temporary directory (or {@code dataDir} when not null). */
     public static EmbeddedDatabase start(Path dataDir) {
+        return start(dataDir, 0);
+    }
+
+    /** Starts a server on {@code port} (0: a free one) with its data in {@code dataDir} (null: a fresh temporary directory). */
+    public static EmbeddedDatabase start(Path dataDir, int port) {
         try {
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setServerConfig("fsync", "off")
@@ -32,10 +39,26 @@ public final class EmbeddedDatabase implements AutoCloseable {
             if (dataDir != null) {
                 builder.setDataDirectory(dataDir).setCleanDataDirectory(false);
             }
-            return new EmbeddedDatabase(builder.start());
+            if (port != 0) {
+                builder.setPort(port);
+            }
+            return new EmbeddedDatabase(builder.start(), dataDir);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start embedded PostgreSQL", e);
         }
+    }
+
+    /**
+     * Stops the server and starts it again on the same port and data directory, as a database
+     * restart looks to its clients (chaos runs use it); needs a server started with a data directory.
+     */
+    public EmbeddedDatabase restart() {
+        if (dataDir == null) {
+            throw new IllegalStateException("only a server started with a data directory can be restarted");
+        }
+        int port = port();
+        close();
+        return start(dataDir, port);
     }
 
     public int port() {

@@ -90,6 +90,9 @@ public final class LeaseStore {
             limit ?
             """;
 
+    /** Names the writer's epoch in the transaction, for audits (a trigger may compare it with the lease's). */
+    private static final String TAG_EPOCH = "select set_config('headway.epoch', ?, true)";
+
     private static final String FENCE = "select holder_node, epoch from group_leases where group_name = ? for share";
 
     private static final String OWN_LEASED_RANGE = """
@@ -349,6 +352,10 @@ public final class LeaseStore {
         try {
             return Transactions.inTransaction(dataSource, doing, c -> {
                 checkEpoch(c, holder, currentLease(c, holder.group(), FENCE));
+                try (PreparedStatement tag = c.prepareStatement(TAG_EPOCH)) {
+                    tag.setString(1, Long.toString(holder.epoch()));
+                    tag.executeQuery().close();
+                }
                 return work.run(c);
             });
         } catch (LeaseLostException e) {

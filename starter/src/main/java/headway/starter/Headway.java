@@ -25,6 +25,7 @@ import java.util.Map;
                 NzbCommand.class,
                 DemoCommand.class,
                 BenchCommand.class,
+                ChaosCommand.class,
                 CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -10,6 +10,7 @@ import headway.store.Database;
 import headway.store.EmbeddedDatabase;
 import headway.store.GroupStore;
 import headway.worker.HeadwayWorker;
+import headway.worker.Schedules;
 import headway.worker.TemporalDevServer;
 import headway.worker.WorkerConfig;
 import headway.workflow.SearchAttributes;
@@ -40,13 +41,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * The cross-process test bed: in the test JVM an embedded PostgreSQL (fresh, migrated), the news
+ * The cross-process bed for tests, benchmarks and chaos runs: in this JVM an embedded PostgreSQL (fresh, migrated), the news
  * simulator and the real Temporal dev server (fresh SQLite file, free loopback ports, one
  * partition per task queue, headway's search attributes); and worker JVMs as child processes,
  * {@code headway worker} on the test classpath, configured only by HEADWAY_* variables with short
  * TTLs, each logging to a file under target/cluster/. {@link #close()} kills every child it
- * started (thawing frozen ones first) even when the test failed, and a shutdown hook does the same
- * when the test JVM itself is stopped.
+ * started (thawing frozen ones first) even when the run failed, and a shutdown hook does the same
+ * when this JVM itself is stopped. Everything listens on loopback.
  */
 public final class Cluster implements AutoCloseable {
 
@@ -89,13 +90,18 @@ public final class Cluster implements AutoCloseable {
 
     /** Starts PostgreSQL, the simulator with {@code groups} and the Temporal dev server; closes what started when one fails. */
     public static Cluster start(String name, List<NewsSimulator.GroupSpec> groups) {
+        return start(name, groups, NewsSimulator.Options.defaults());
+    }
+
+    /** As {@link #start(String, List)}, with the simulator's options (e.g. a latency per OVER). */
+    public static Cluster start(String name, List<NewsSimulator.GroupSpec> groups, NewsSimulator.Options simulatorOptions) {
         Cluster c = new Cluster(name);
         try {
-            c.postgres = EmbeddedDatabase.start(null);
+            c.postgres = EmbeddedDatabase.start(c.dir.resolve("postgres"), 0);
             c.dbUrl = c.postgres.createDatabase("headway") + "?user=postgres";
             c.dataSource = Database.pool(new Database.Settings(c.dbUrl, "postgres", null, 4, Duration.ofSeconds(10)), "cluster");
             Database.migrate(c.dataSource);
-            c.simulator = NewsSimulator.start(NewsSimulator.Options.defaults(), groups);
+            c.simulator = NewsSimulator.start(simulatorOptions, groups);
             Map<String, IndexedValueType> attributes = new LinkedHashMap<>();
             for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
                 attributes.put(key.getName(), key.getValueType());
@@ -298,6 +304,28 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    /** Installs headway's schedules with the given intervals (what `headway schedules install` does). */
+    public void installSchedules(Duration prune, Duration plan, Duration watch) {
+        Schedules.install(client(), "headway", new Schedules.Intervals(prune, plan, watch));
+    }
+
+    /**
+     * Stops PostgreSQL and starts it again on the same port and data: the workers' pools see their
+     * connections fail and reconnect, as after a database restart in production.
+     */
+    public void restartPostgres() {
+        postgres = postgres.restart();
+    }
+
+    /** Runs SQL statements (a script) on the cluster's database. */
+    public void execute(String sql) {
+        try (Connection c = dataSource.getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("executing SQL: " + e.getMessage(), e);
+        }
+    }
+
     // ------------------------------------------------------------------ database reads
 
     /** One row of a query, column label to value; empty map when there is no row. */
@@ -442,7 +470,8 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    static void sleep(long millis) {
+    /** Sleeps, turning an interrupt into a failure of the run. */
+    public static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
