@@ -75,11 +75,16 @@ public final class LeaseStore {
             values (?, ?, ?, ?, ?, ?, ?)
             """;
 
-    /** The leasing order: most urgent planned range, then longest unheld (never held first), then group priority. */
+    /**
+     * The leasing order: most urgent planned range, then longest unheld (never held first), then
+     * group priority. A range still leased by a quiet holder counts as planned work, because only
+     * a take puts it back to planned.
+     */
     private static final String LEASING_ORDER = """
             select g.name, min(r.priority) as urgency
             from groups g
-            join ranges r on r.group_name = g.name and r.status = 'planned' and (r.priority < 0 or not ?)
+            join ranges r on r.group_name = g.name
+                         and ((r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased')
             left join group_leases l on l.group_name = g.name
             where g.active
               and (l.holder_node is null or l.heartbeat_at <= hw_now() - ? * interval '1 millisecond')
@@ -161,9 +166,9 @@ public final class LeaseStore {
 
     private static final String OUTLOOK = """
             select g.active,
-                   count(*) filter (where r.status = 'planned' and (r.priority < 0 or not ?)),
+                   count(*) filter (where (r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased'),
                    coalesce(sum(r.end_article - r.next_article + 1) filter (where r.status <> 'done'), 0),
-                   min(r.priority) filter (where r.status = 'planned' and (r.priority < 0 or not ?))
+                   min(r.priority) filter (where (r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased')
             from groups g left join ranges r on r.group_name = g.name
             where g.name = ?
             group by g.active
@@ -382,7 +387,11 @@ public final class LeaseStore {
         update(c, RECORD_SNAPSHOT, next, holder.group());
     }
 
-    /** What the group has to do now (the catalog cap applied). */
+    /**
+     * What the group has to do now (the catalog cap applied): planned ranges, and ranges still
+     * leased (a holder that died leaves its range leased until the group is taken again, so that
+     * range is work the group must lease for).
+     */
     public Outlook outlook(String group) {
         return Transactions.inTransaction(dataSource, "reading the outlook of " + group, c -> {
             boolean full = catalogFull(c);

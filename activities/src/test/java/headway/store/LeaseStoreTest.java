@@ -304,6 +304,21 @@ class LeaseStoreTest {
     }
 
     @Test
+    void aRangeLeftLeasedByADeadHolderIsWorkTheGroupMustLeaseFor() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 100, 100, 1);
+        Holder dead = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        leases.nextRange(dead, null).orElseThrow();
+
+        assertThat(leases.outlook("alt.binaries.x").plannedRanges()).as("the leased range is work").isEqualTo(1);
+        assertThat(leases.leasingOrder(TTL, 10)).as("the holder is live").isEmpty();
+        TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
+        assertThat(leases.leasingOrder(TTL, 10)).containsExactly("alt.binaries.x");
+        Holder next = leases.lease("alt.binaries.x", "n2", TTL).holder();
+        assertThat(leases.nextRange(next, null)).get().extracting(RangeRow::start).isEqualTo(1L);
+    }
+
+    @Test
     void outlookCountsPlannedWorkAndLag() {
         groups.add("alt.binaries.x", 0);
         groups.plan("alt.binaries.x", 1, 250, 100, 3);

@@ -34,6 +34,8 @@ final class ChaosCommand implements Runnable {
     int workers;
     @Option(names = "--seed", defaultValue = "42", description = "random seed (default 42)")
     long seed;
+    @Option(names = "--settle", defaultValue = "5m", description = "how long groups may take to catch up after the chaos (default 5m)")
+    String settle;
 
     @Override
     public void run() {
@@ -47,7 +49,8 @@ final class ChaosCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         Chaos.Result r;
         try {
-            r = new Chaos(new Chaos.Settings(groups, articles, workers, kills, interval, seed, Duration.ofMinutes(10)), out).run();
+            r = new Chaos(new Chaos.Settings(groups, articles, workers, kills, interval, seed,
+                    Settings.parseDuration("--settle", settle)), out).run();
         } catch (Exception e) {
             throw new CliException(Exit.FAILED, "chaos run failed: " + e, e);
         }
