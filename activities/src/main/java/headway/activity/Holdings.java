@@ -45,6 +45,8 @@ public final class Holdings {
 
     private final int capacity;
     private final Map<String, Held> held = new ConcurrentHashMap<>();
+    private volatile java.util.function.IntConsumer onChange = size -> {
+    };
 
     public Holdings(int capacity) {
         if (capacity < 1) {
@@ -61,6 +63,29 @@ public final class Holdings {
         return held.size();
     }
 
+    /** Calls {@code listener} with the number of held groups now and after every change (the worker pauses leasing when full). */
+    public void onChange(java.util.function.IntConsumer listener) {
+        this.onChange = listener;
+        listener.accept(held.size());
+    }
+
+    public boolean full() {
+        return held.size() >= capacity;
+    }
+
+    /** Waits up to {@code limit} until this worker may take {@code group}; false when it is still full. */
+    public synchronized boolean awaitRoomFor(String group, java.time.Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!hasRoomFor(group)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
     /** Whether this worker may take {@code group}: it holds it already, or has room for one more. */
     public synchronized boolean hasRoomFor(String group) {
         return held.containsKey(group) || held.size() < capacity;
@@ -69,6 +94,7 @@ public final class Holdings {
     /** Keeps the window of a newly taken group; a window of an older lease of it is dropped. */
     public synchronized void put(Holder holder, Window window, RuleSet rules, long cursor) {
         held.put(holder.group(), new Held(holder, window, rules, cursor));
+        onChange.accept(held.size());
     }
 
     /** The group's window if this worker holds it at exactly that epoch. */
@@ -80,6 +106,8 @@ public final class Holdings {
     /** Drops the group's window if it is of that epoch. */
     public synchronized void remove(String group, long epoch) {
         held.computeIfPresent(group, (g, h) -> h.holder.epoch() == epoch ? null : h);
+        onChange.accept(held.size());
+        notifyAll();
     }
 
     public List<Held> all() {

@@ -20,12 +20,20 @@ import java.util.function.Supplier;
 /**
  * The lease activities on the shared task queue. Taking a group loads its snapshot into this
  * worker's memory and answers with this worker's own task queue, where the group's window
- * activities then run; a worker at capacity refuses with the retryable AtCapacity so that
- * another worker takes the group.
+ * activities then run. Lease tasks come from the lease queue, which a full worker stops polling;
+ * one that arrives anyway waits a little for room, then refuses with the retryable AtCapacity so
+ * that another worker takes the group.
  */
 public final class LeaseActivitiesImpl implements LeaseActivities {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseActivitiesImpl.class);
+
+    /**
+     * A lease task that reached a full worker (its poll was in flight when the worker stopped
+     * polling) waits this long for a group to be handed back, rather than failing at once, because
+     * it was the most urgent task when it was dispatched and a retry would lose that place.
+     */
+    private static final java.time.Duration ROOM_WAIT = java.time.Duration.ofSeconds(5);
 
     private final LeaseStore leases;
     private final SnapshotStore snapshots;
@@ -62,7 +70,14 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
 
     @Override
     public LeaseGrant lease(String group) {
-        if (!holdings.hasRoomFor(group)) {
+        boolean room;
+        try {
+            room = holdings.awaitRoomFor(group, ROOM_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApplicationFailure.newFailure("interrupted waiting for room on " + node, Failures.AT_CAPACITY);
+        }
+        if (!room) {
             throw ApplicationFailure.newFailure("worker " + node + " holds " + holdings.size() + " of " + holdings.capacity()
                     + " groups; another worker should take " + group, Failures.AT_CAPACITY);
         }

@@ -5,7 +5,9 @@ import headway.activity.NntpHeaderSource;
 import headway.activity.Planner;
 import headway.nntp.NewsSimulator;
 import headway.nntp.NntpPool;
+import headway.starter.GroupStarter;
 import headway.starter.Headway;
+import headway.workflow.GroupConfig;
 import headway.store.Database;
 import headway.store.EmbeddedDatabase;
 import headway.store.GroupStore;
@@ -173,13 +175,23 @@ public final class Cluster implements AutoCloseable {
         return startWorker(id, Map.of());
     }
 
+    /** Starts a worker with extra JVM options (they come after the defaults, so e.g. -Xmx1g wins). */
+    public Worker startWorker(String id, List<String> jvmOptions) {
+        return startWorker(id, Map.of(), jvmOptions);
+    }
+
     public Worker startWorker(String id, Map<String, String> extraEnv) {
+        return startWorker(id, extraEnv, List.of());
+    }
+
+    private Worker startWorker(String id, Map<String, String> extraEnv, List<String> jvmOptions) {
         if (workers.containsKey(id) && workers.get(id).process().isAlive()) {
             throw new IllegalStateException("worker " + id + " is already running");
         }
         Path log = dir.resolve("worker-" + id + (workers.containsKey(id) ? "-" + System.nanoTime() : "") + ".log");
-        List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path")));
+        List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
         var logback = Cluster.class.getClassLoader().getResource("logback.xml");
         if (logback != null) {
             cmd.add("-Dlogback.configurationFile=" + logback);
@@ -293,8 +305,14 @@ public final class Cluster implements AutoCloseable {
         startGroup(group, snapshotEvery, idleWait, LEASE_TTL);
     }
 
-    /** `headway start GROUP` with another lease TTL (give the workers the same HEADWAY_LEASE_TTL). */
+    /** `headway start GROUP` with another lease TTL (give the workers the same HEADWAY_LEASE_TTL), on this JVM's client. */
     public void startGroup(String group, int snapshotEvery, Duration idleWait, Duration leaseTtl) {
+        GroupStarter.start(client(), new GroupConfig(group, leaseTtl, snapshotEvery, idleWait, 5,
+                GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET, "headway"));
+    }
+
+    /** `headway start GROUP` run through the CLI, as a user would. */
+    public void startGroupWithCli(String group, int snapshotEvery, Duration idleWait, Duration leaseTtl) {
         List<String> args = new ArrayList<>(List.of("start", group, "--lease-ttl", leaseTtl.toSeconds() + "s",
                 "--snapshot-every", Integer.toString(snapshotEvery), "--idle-wait", idleWait.toSeconds() + "s"));
         args.addAll(connectionFlags());

@@ -12,7 +12,8 @@ import java.io.PrintWriter;
  * {@code <name>: key=value ...} for scripts. Everything runs embedded and on loopback.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Run a benchmark and print its figures.",
-        subcommands = {BenchCommand.Throughput.class, BenchCommand.Overhead.class})
+        subcommands = {BenchCommand.Throughput.class, BenchCommand.Overhead.class, BenchCommand.Scale.class,
+                BenchCommand.Takeover.class})
 final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -76,6 +77,66 @@ final class BenchCommand implements Runnable {
             } catch (Exception e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
             }
+        }
+    }
+
+    @Command(name = "scale", mixinStandardHelpOptions = true,
+            description = "Many groups on one worker JVM against the dev server: its memory, time to caught up, history length.")
+    static final class Scale implements Runnable {
+        @Spec
+        CommandSpec spec;
+        @Option(names = "--groups", defaultValue = "1000", description = "groups (default 1000)")
+        int groups;
+        @Option(names = "--articles", defaultValue = "2000", description = "articles per group (default 2000)")
+        long articles;
+        @Option(names = "--max-groups", defaultValue = "64", description = "groups the worker holds at once (default 64)")
+        int maxGroups;
+
+        @Override
+        public void run() {
+            if (groups < 1 || groups > 10_000 || maxGroups < 1) {
+                throw CliException.badInput("need 1..10000 --groups and --max-groups >= 1");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            headway.cluster.ScaleBench.Result r;
+            try {
+                r = new headway.cluster.ScaleBench(groups, articles, maxGroups, out).run();
+            } catch (RuntimeException e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
+            out.printf("scale: groups=%d worker_rss_mb=%d caught_up_s=%.1f max_history_events=%d%n", r.groups(), r.workerRssMb(),
+                    r.caughtUpSeconds(), r.maxHistoryEvents());
+        }
+    }
+
+    @Command(name = "takeover", mixinStandardHelpOptions = true,
+            description = "Kill the holder of a group mid-range again and again: time to the new holder's first article, articles redone.")
+    static final class Takeover implements Runnable {
+        @Spec
+        CommandSpec spec;
+        @Option(names = "--kills", defaultValue = "10", description = "kills (default 10)")
+        int kills;
+        @Option(names = "--articles", defaultValue = "3000000", description = "articles in the group (default 3000000)")
+        long articles;
+        @Option(names = "--range-size", defaultValue = "100000", description = "articles per range (default 100000, the default)")
+        long rangeSize;
+        @Option(names = "--snapshot-every", defaultValue = "2", description = "ranges between snapshots (default 2, the default)")
+        int snapshotEvery;
+
+        @Override
+        public void run() {
+            if (kills < 1 || kills > 100) {
+                throw CliException.badInput("--kills must be between 1 and 100, was " + kills);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            headway.cluster.TakeoverBench.Result r;
+            try {
+                r = new headway.cluster.TakeoverBench(kills, articles, rangeSize, snapshotEvery, out).run();
+            } catch (RuntimeException e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
+            out.printf("takeover: kills=%d seconds_max=%.1f seconds_median=%.1f redo_articles_max=%d ttl_s=%d%n", r.kills(),
+                    r.secondsMax(), r.secondsMedian(), r.redoMax(), r.ttl().toSeconds());
         }
     }
 }

@@ -16,13 +16,13 @@ import java.util.Map;
  * Starts group workflows, idempotently: the id is {@code group/<name>} and a second start of a
  * running group attaches to the running workflow instead of starting another.
  */
-final class GroupStarter {
+public final class GroupStarter {
 
     private GroupStarter() {
     }
 
     /** Starts (or finds) the group's workflow; returns its run id. */
-    static String start(WorkflowClient client, GroupConfig config) {
+    public static String start(WorkflowClient client, GroupConfig config) {
         Builder attributes = io.temporal.common.SearchAttributes.newBuilder()
                 .set(SearchAttributes.GROUP, config.group())
                 .set(SearchAttributes.STATE, "STARTING");

@@ -53,7 +53,7 @@ class TakeoverTest {
             cluster.startWorker("w1");
             cluster.startWorker("w2");
             cluster.addAndPlan(GROUP, RANGE_SIZE);
-            cluster.startGroup(GROUP, 1, Duration.ofSeconds(60));
+            cluster.startGroupWithCli(GROUP, 1, Duration.ofSeconds(60), Cluster.LEASE_TTL);
 
             // mid-range after at least one snapshot: the holder's leased range has moved but is not near its end
             Cluster.await(Duration.ofSeconds(60), Duration.ofMillis(50), "a snapshot and a leased range half indexed",

@@ -22,6 +22,7 @@ import headway.store.PostgresSnapshotStore;
 import headway.store.RuleSetStore;
 import headway.store.SnapshotStore;
 import headway.workflow.GroupWorkflowImpl;
+import headway.workflow.TaskQueues;
 import headway.workflow.PlannerWorkflowImpl;
 import headway.workflow.RegistryPruneWorkflowImpl;
 import headway.workflow.WatchmanWorkflowImpl;
@@ -135,14 +136,27 @@ public final class HeadwayWorker implements AutoCloseable {
         Worker shared = factory.newWorker(config.taskQueue(), options);
         shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class, PlannerWorkflowImpl.class,
                 RegistryPruneWorkflowImpl.class, WatchmanWorkflowImpl.class);
-        shared.registerActivitiesImplementations(new LeaseActivitiesImpl(leases, snapshots, holdings,
-                latestRules(ruleSets), config.nodeId(), config.ownTaskQueue(), config.leaseTtl(), config.windowMaxAge(), metrics));
+        LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(leases, snapshots, holdings,
+                latestRules(ruleSets), config.nodeId(), config.ownTaskQueue(), config.leaseTtl(), config.windowMaxAge(), metrics);
+        shared.registerActivitiesImplementations(leaseActivities);
         shared.registerActivitiesImplementations(
                 new PlannerActivitiesImpl(new GroupStore(dataSource),
                         new Planner(new GroupStore(dataSource), headers, new Planner.Settings(config.rangeSize(), config.backfill()))),
                 new RegistryActivitiesImpl(dataSource, config.nodeTtl()),
                 new WatchmanActivitiesImpl(new Watchman(dataSource),
                         new Watchman.Bounds(config.stuckRange(), config.stuckGroup(), config.nodeTtl())));
+        Worker leasing = factory.newWorker(TaskQueues.leaseQueue(config.taskQueue()), WorkerOptions.newBuilder()
+                .setMaxConcurrentActivityExecutionSize(1)
+                .setMaxConcurrentActivityTaskPollers(1)
+                .build());
+        leasing.registerActivitiesImplementations(leaseActivities);
+        holdings.onChange(size -> {
+            if (size >= holdings.capacity()) {
+                leasing.suspendPolling();
+            } else {
+                leasing.resumePolling();
+            }
+        });
         Worker own = factory.newWorker(config.ownTaskQueue(), options);
         own.registerActivitiesImplementations(new GroupActivitiesImpl(leases, snapshots, holdings, indexer, metrics));
         factory.start();

@@ -146,8 +146,10 @@ class GroupWorkflowIntegrationTest {
         WorkerOptions options = WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2)).build();
         Worker shared = env.newWorker(TaskQueues.SHARED, options);
         shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class);
-        shared.registerActivitiesImplementations(new LeaseActivitiesImpl(leases, snapshots, holdings,
-                () -> RuleSet.defaults(0), NODE, OWN_QUEUE, TTL, WINDOW_MAX_AGE, metrics));
+        LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(leases, snapshots, holdings,
+                () -> RuleSet.defaults(0), NODE, OWN_QUEUE, TTL, WINDOW_MAX_AGE, metrics);
+        shared.registerActivitiesImplementations(leaseActivities);
+        env.newWorker(TaskQueues.leaseQueue(TaskQueues.SHARED), options).registerActivitiesImplementations(leaseActivities);
         Worker own = env.newWorker(OWN_QUEUE, options);
         own.registerActivitiesImplementations(new GroupActivitiesImpl(leases, snapshots, holdings, indexer, metrics));
         env.start();

@@ -54,14 +54,14 @@ final class ActivityPolicies {
     }
 
     /**
-     * Lease on the shared queue with the group's Temporal priority, so that with more groups than
-     * capacity tail work is served before history. AtCapacity is retried without end, backing off
+     * Lease on the lease queue with the group's Temporal priority, so that with more groups than
+     * capacity tail work is served before history (workers stop polling that queue while full). AtCapacity is retried without end, backing off
      * to the lease TTL, because a full cluster is a normal state and another worker may take the
      * group; the typed failures that say the request is wrong are not retried.
      */
     static ActivityOptions lease(GroupConfig config, int priorityKey) {
         ActivityOptions.Builder options = ActivityOptions.newBuilder()
-                .setTaskQueue(config.sharedTaskQueue())
+                .setTaskQueue(TaskQueues.leaseQueue(config.sharedTaskQueue()))
                 .setStartToCloseTimeout(SHARED_STORE_CALL)
                 .setRetryOptions(RetryOptions.newBuilder()
                         .setInitialInterval(FIRST_RETRY)

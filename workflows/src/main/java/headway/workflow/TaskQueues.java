@@ -7,6 +7,16 @@ public final class TaskQueues {
 
     private static final String GROUP_PREFIX = "group/";
 
+    /**
+     * The lease queue beside a shared queue. Each worker polls it with one poller that it stops
+     * while it holds as many groups as it may, so pending lease tasks wait on the server, where
+     * their Temporal priority orders them (tail before history), instead of being retried in an
+     * arbitrary order by workers that are full.
+     */
+    public static String leaseQueue(String sharedTaskQueue) {
+        return sharedTaskQueue + "-lease";
+    }
+
     private TaskQueues() {
     }
 

@@ -64,6 +64,7 @@ class GroupWorkflowTest {
         Worker shared = env.newWorker(TaskQueues.SHARED);
         shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class);
         shared.registerActivitiesImplementations(store.leaseActivities());
+        env.newWorker(TaskQueues.leaseQueue(TaskQueues.SHARED)).registerActivitiesImplementations(store.leaseActivities());
         for (Node holder : holders) {
             env.newWorker(holder.taskQueue()).registerActivitiesImplementations(store.groupActivities());
         }
