@@ -48,13 +48,14 @@ public final class RuleSet {
     private final ConcurrentHashMap<String, GroupEntry> perGroup = new ConcurrentHashMap<>();
 
     /**
-     * Rule matches memoized per subject template (see {@link Counter#template}), because every
-     * part of a file has the same subject but for its counter's digits, and matching the rules is
-     * most of the window's cost. The trade-off: rules must treat the trailing counter's digits as
-     * {@code \d+} (the default rules do); a rule that matches only some part numbers would be
-     * applied as it matched the first part seen. Bounded: cleared when full.
+     * What the subject lists and the rules make of a subject, memoized per subject template (see
+     * {@link Counter#template}), because every part of a file has the same subject but for its
+     * counter's digits, and matching regexes is most of the window's cost. The trade-off: rules
+     * and subject lists must treat the trailing counter's digits as {@code \d+} (the default
+     * rules do); one that matches only some part numbers would be applied as it matched the first
+     * part seen. Poster lists are checked per header. Bounded: cleared when full.
      */
-    private final ConcurrentHashMap<String, SubjectMatch> memo = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Verdict> memo = new ConcurrentHashMap<>();
     private static final int MEMO_LIMIT = 100_000;
     private static final int MEMO_PART = Integer.MIN_VALUE;
     private static final SubjectMatch NOT_MEMOIZABLE = new SubjectMatch.Unmatched();
@@ -114,36 +115,37 @@ public final class RuleSet {
         GroupEntry rules = perGroup.computeIfAbsent(group, this::merged);
         String s = subject == null ? "" : subject.strip();
         String p = poster == null ? "" : poster;
-        for (Pattern black : rules.subjectBlacklist()) {
-            if (black.matcher(s).find()) {
-                return new SubjectMatch.Rejected("subject black list " + black.pattern());
+        Counter counter = Counter.find(s);
+        Verdict verdict;
+        if (counter == null) {
+            verdict = verdict(rules, s, null);
+        } else {
+            String key = group + '\u0000' + counter.template(s);
+            verdict = memo.get(key);
+            if (verdict == null) {
+                verdict = verdict(rules, s, counter);
+                if (memo.size() >= MEMO_LIMIT) {
+                    memo.clear();
+                }
+                memo.put(key, verdict);
             }
+        }
+        if (verdict.subjectBlack() != null) {
+            return verdict.subjectBlack();
         }
         for (Pattern black : rules.posterBlacklist()) {
             if (black.matcher(p).find()) {
                 return new SubjectMatch.Rejected("poster black list " + black.pattern());
             }
         }
-        if (!rules.subjectWhitelist().isEmpty() && rules.subjectWhitelist().stream().noneMatch(w -> w.matcher(s).find())) {
+        if (verdict.notWhitelisted()) {
             return new SubjectMatch.Rejected("subject white list");
         }
         if (!rules.posterWhitelist().isEmpty() && rules.posterWhitelist().stream().noneMatch(w -> w.matcher(p).find())) {
             return new SubjectMatch.Rejected("poster white list");
         }
-        Counter counter = Counter.find(s);
-        if (counter == null) {
-            return firstRule(rules, s, null);
-        }
-        String key = group + '\u0000' + counter.template(s);
-        SubjectMatch memoized = memo.get(key);
-        if (memoized == null) {
-            memoized = firstRule(rules, s, counter);
-            if (memo.size() >= MEMO_LIMIT) {
-                memo.clear();
-            }
-            memo.put(key, memoized);
-        }
-        if (memoized instanceof SubjectMatch.Matched matched && matched.subject().part() == MEMO_PART) {
+        SubjectMatch rule = verdict.rule();
+        if (rule instanceof SubjectMatch.Matched matched && matched.subject().part() == MEMO_PART) {
             ParsedSubject t = matched.subject();
             if (counter.part < 0 || counter.total <= 0 || counter.part > counter.total) {
                 return firstRule(rules, s, null);
@@ -151,7 +153,22 @@ public final class RuleSet {
             return new SubjectMatch.Matched(new ParsedSubject(t.releaseName(), t.fileName(), counter.part, counter.total,
                     t.fileNumber(), t.fileTotal()), matched.ruleName());
         }
-        return memoized == NOT_MEMOIZABLE ? firstRule(rules, s, null) : memoized;
+        return rule == NOT_MEMOIZABLE ? firstRule(rules, s, null) : rule;
+    }
+
+    /** What the subject alone decides: its black list, its white list, and the first rule that matches it. */
+    private record Verdict(SubjectMatch.Rejected subjectBlack, boolean notWhitelisted, SubjectMatch rule) {
+    }
+
+    private Verdict verdict(GroupEntry rules, String s, Counter counter) {
+        for (Pattern black : rules.subjectBlacklist()) {
+            if (black.matcher(s).find()) {
+                return new Verdict(new SubjectMatch.Rejected("subject black list " + black.pattern()), false, null);
+            }
+        }
+        boolean notWhitelisted = !rules.subjectWhitelist().isEmpty()
+                && rules.subjectWhitelist().stream().noneMatch(w -> w.matcher(s).find());
+        return new Verdict(null, notWhitelisted, firstRule(rules, s, counter));
     }
 
     /**

@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
 
 /**
  * Takeover time and redo over repeated kills: two worker JVMs share one big group at the default
- * range size and snapshot cadence; each round kills the holder with SIGKILL mid-range, starts a
- * replacement, and measures the time from the kill to the first cursor advance by the new holder
+ * range size and snapshot cadence; each round waits until a range has finished since the last
+ * kill (five failed holding cycles in a row would park the group, as a crash loop should), then
+ * kills the holder with SIGKILL mid-range, starts a replacement, and measures the time from the kill to the first cursor advance by the new holder
  * and the articles it redid (the killed holder's committed cursor less the snapshot it restarted
  * from).
  */
@@ -64,8 +65,11 @@ public final class TakeoverBench {
             cluster.startGroup(GROUP, snapshotEvery, Duration.ofMinutes(5));
             for (int round = 1; round <= kills; round++) {
                 long restartedFrom = round == 1 ? 0 : lastRestart(cluster);
-                Cluster.await(Duration.ofMinutes(3), Duration.ofMillis(20), "the holder mid-range, past where it started",
-                        () -> cluster.queryLong("""
+                long doneBefore = cluster.queryLong("select count(*) from ranges where group_name = ? and status = 'done'", GROUP);
+                Cluster.await(Duration.ofMinutes(3), Duration.ofMillis(20),
+                        "the holder mid-range, past where it started, with a range finished since the last kill",
+                        () -> cluster.queryLong("select count(*) from ranges where group_name = ? and status = 'done'", GROUP) > doneBefore
+                                && cluster.queryLong("""
                                 select count(*) from group_leases l join ranges r on r.group_name = l.group_name
                                  and r.status = 'leased' and r.node_id = l.holder_node
                                 where l.group_name = ? and l.snapshot_next is not null

@@ -32,17 +32,22 @@ final class BenchCommand implements Runnable {
         int groups;
         @Option(names = "--articles", defaultValue = "250000", description = "articles per group (default 250000)")
         long articles;
+        @Option(names = "--batch", defaultValue = "1000", description = "articles per fetch and commit, for all three figures (default 1000, HEADWAY_BATCH's default)")
+        int batch;
         @Option(names = "--in-process-temporal", description = "use the in-process Temporal test server")
         boolean inProcess;
 
         @Override
         public void run() {
+            if (batch < 1 || batch > 100_000) {
+                throw CliException.badInput("--batch must be between 1 and 100000, was " + batch);
+            }
             if (groups < 1 || groups > 64) {
                 throw CliException.badInput("--groups must be between 1 and 64, was " + groups);
             }
             PrintWriter out = spec.commandLine().getOut();
             try {
-                ThroughputBench.Result r = new ThroughputBench(groups, articles, inProcess, out).run();
+                ThroughputBench.Result r = new ThroughputBench(groups, articles, batch, inProcess, out).run();
                 out.printf("throughput: end_to_end=%.0f raw_fetch=%.0f raw_write=%.0f ratio=%.2f%n",
                         r.endToEnd(), r.rawFetch(), r.rawWrite(), r.ratio());
             } catch (Exception e) {

@@ -40,12 +40,14 @@ public final class ThroughputBench {
 
     private final int groups;
     private final long articles;
+    private final int batch;
     private final boolean inProcessTemporal;
     private final PrintWriter out;
 
-    public ThroughputBench(int groups, long articles, boolean inProcessTemporal, PrintWriter out) {
+    public ThroughputBench(int groups, long articles, int batch, boolean inProcessTemporal, PrintWriter out) {
         this.groups = groups;
         this.articles = articles;
+        this.batch = batch;
         this.inProcessTemporal = inProcessTemporal;
         this.out = out;
     }
@@ -63,7 +65,8 @@ public final class ThroughputBench {
             double write = rawWrite(postgres, simulator, specs);
             out.printf("throughput: raw catalog write %.0f headers/s%n", write);
             BenchRig.Run e2e;
-            try (BenchRig rig = BenchRig.start(postgres, "e2e", simulator, inProcessTemporal, out, java.util.Map.of())) {
+            try (BenchRig rig = BenchRig.start(postgres, "e2e", simulator, inProcessTemporal, out,
+                    java.util.Map.of("HEADWAY_BATCH", Integer.toString(batch)))) {
                 e2e = rig.indexAll(specs, 100_000, Duration.ofMinutes(20));
             }
             double endToEnd = e2e.headers() / e2e.seconds();
@@ -84,8 +87,8 @@ public final class ThroughputBench {
                     done.add(pool.submit(() -> {
                         try (NntpClient client = NntpClient.connect(simulator.server(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
                             client.group(g.name());
-                            for (long lo = 1; lo <= g.initialArticles(); lo += 1000) {
-                                lines.addAndGet(client.over(lo, Math.min(g.initialArticles(), lo + 999), new CountingSink()));
+                            for (long lo = 1; lo <= g.initialArticles(); lo += batch) {
+                                lines.addAndGet(client.over(lo, Math.min(g.initialArticles(), lo + batch - 1), new CountingSink()));
                             }
                         }
                         return null;
@@ -120,8 +123,8 @@ public final class ThroughputBench {
             RuleSet rules = RuleSet.defaults(0);
             try (NntpClient client = NntpClient.connect(simulator.server(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
                 client.group(g.name());
-                for (long lo = 1; lo <= g.initialArticles(); lo += 1000) {
-                    long hi = Math.min(g.initialArticles(), lo + 999);
+                for (long lo = 1; lo <= g.initialArticles(); lo += batch) {
+                    long hi = Math.min(g.initialArticles(), lo + batch - 1);
                     client.over(lo, hi, new CountingSink() {
                         @Override
                         public void header(OverviewLine line) {
