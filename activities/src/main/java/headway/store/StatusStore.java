@@ -27,7 +27,8 @@ public final class StatusStore {
                                / greatest(extract(epoch from d.done_at - d.leased_at), 0.001)
                     from ranges d
                     where d.group_name = g.name and d.status = 'done' and d.done_at > hw_now() - interval '1 minute'
-                    order by d.done_at desc limit 1) as rate
+                    order by d.done_at desc limit 1) as rate,
+                   (select count(*) from stuck_moves m where m.group_name = g.name and m.moved_at is null) as stuck
             from groups g
             left join group_leases l on l.group_name = g.name
             left join ranges r on r.group_name = g.name
@@ -44,12 +45,12 @@ public final class StatusStore {
     /**
      * A group's coordination state. {@code cursor} is the lowest cursor of its unfinished ranges
      * (null when caught up); {@code articlesPerSecond} is the rate of its last range finished in
-     * the past minute (0 when none).
+     * the past minute (0 when none); {@code openStuck} counts the watchman's open stuck records.
      */
     public record GroupStatus(String name, int priority, boolean active, String holder, long epoch, boolean holderLive,
                               long planned, long leased, long done, long lag, Long cursor, Long highestPlanned,
                               long headers, long rangesDone, Long snapshotNext, Instant snapshotAt,
-                              double articlesPerSecond) {
+                              double articlesPerSecond, long openStuck) {
     }
 
     /** A takeover or a refused stale write. */
@@ -73,7 +74,7 @@ public final class StatusStore {
                         rows.add(new GroupStatus(rs.getString(1), rs.getInt(2), rs.getBoolean(3), rs.getString(4), rs.getLong(5),
                                 rs.getBoolean(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10),
                                 nullableLong(rs, 11), nullableLong(rs, 12), rs.getLong(13), rs.getLong(14),
-                                nullableLong(rs, 15), instant(rs.getTimestamp(16)), rs.getDouble(17)));
+                                nullableLong(rs, 15), instant(rs.getTimestamp(16)), rs.getDouble(17), rs.getLong(18)));
                     }
                 }
             }

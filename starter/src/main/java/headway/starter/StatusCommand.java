@@ -22,9 +22,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code headway status}: each group's holder, state, cursor, lag, ranges and rate from the
- * database and its workflow; the nodes, online or offline; with {@code --conflicts}, the
- * takeovers and refused stale writes. Without Temporal it still shows what the database knows.
+ * {@code headway status}: each group's holder, state, cursor, lag, ranges, rate and whether the
+ * watchman has it stuck, from the database and its workflow; the nodes, online or offline; the
+ * schedules; with {@code --conflicts}, the takeovers and refused stale writes. Without Temporal it still shows what the database knows.
  */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Show groups, nodes and conflicts.")
 final class StatusCommand implements Runnable {
@@ -41,7 +41,7 @@ final class StatusCommand implements Runnable {
 
     /** One group's line of status. */
     record GroupLine(String group, String holder, String state, Long cursor, long lag, long planned, long leased, long done,
-                     long headers, double articlesPerSecond, Long snapshot, long epoch) {
+                     long headers, double articlesPerSecond, Long snapshot, long epoch, boolean stuck) {
     }
 
     @Override
@@ -78,30 +78,40 @@ final class StatusCommand implements Runnable {
                 String state = client == null ? "?" : workflowState(client, g.name());
                 String holder = g.holder() == null ? null : g.holder() + (g.holderLive() ? "" : " (quiet)");
                 lines.add(new GroupLine(g.name(), holder, state, g.cursor(), g.lag(), g.planned(), g.leased(), g.done(),
-                        g.headers(), g.articlesPerSecond(), g.snapshotNext(), g.epoch()));
+                        g.headers(), g.articlesPerSecond(), g.snapshotNext(), g.epoch(), g.openStuck() > 0));
             }
             List<NodeRegistry.Node> nodes = new NodeRegistry(connections.database(), "status", "-", nodeTtl, Clock.systemUTC()).all();
             if (json) {
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("groups", lines);
                 doc.put("nodes", nodes);
+                if (client != null) {
+                    doc.put("schedules", headway.worker.Schedules.list(client));
+                }
                 if (temporalProblem != null) {
                     doc.put("temporal", temporalProblem);
                 }
                 Json.print(out, doc);
                 return;
             }
-            out.printf("%-32s %-28s %-10s %10s %10s %5s %5s %5s %10s %9s%n", "GROUP", "HOLDER", "STATE", "CURSOR", "LAG",
-                    "PLAN", "LEASE", "DONE", "HEADERS", "ART/S");
+            out.printf("%-32s %-28s %-10s %10s %10s %5s %5s %5s %10s %9s %5s%n", "GROUP", "HOLDER", "STATE", "CURSOR", "LAG",
+                    "PLAN", "LEASE", "DONE", "HEADERS", "ART/S", "STUCK");
             for (GroupLine l : lines) {
-                out.printf("%-32s %-28s %-10s %10s %10d %5d %5d %5d %10d %9.0f%n", l.group(), l.holder() == null ? "-" : l.holder(),
+                out.printf("%-32s %-28s %-10s %10s %10d %5d %5d %5d %10d %9.0f %5s%n", l.group(), l.holder() == null ? "-" : l.holder(),
                         l.state(), l.cursor() == null ? "-" : l.cursor(), l.lag(), l.planned(), l.leased(), l.done(), l.headers(),
-                        l.articlesPerSecond());
+                        l.articlesPerSecond(), l.stuck() ? "yes" : "-");
             }
             out.println();
             out.printf("%-40s %-28s %-8s %s%n", "NODE", "ADDRESS", "STATE", "LAST HEARTBEAT");
             for (NodeRegistry.Node n : nodes) {
                 out.printf("%-40s %-28s %-8s %s%n", n.id(), n.address(), n.live() ? "online" : "offline", n.heartbeatAt());
+            }
+            if (client != null) {
+                out.println();
+                out.printf("%-28s %-24s %s%n", "SCHEDULE", "WORKFLOW", "RECENT RUNS");
+                for (headway.worker.Schedules.Listed sc : headway.worker.Schedules.list(client)) {
+                    out.printf("%-28s %-24s %s%n", sc.id(), sc.workflowType(), sc.recentActions());
+                }
             }
             if (temporalProblem != null) {
                 spec.commandLine().getErr().println("headway: workflow states unknown: " + temporalProblem);

@@ -283,9 +283,9 @@ class CliTest {
         cli.run("plan", "alt.binaries.cli.status", "--from", "1", "--to", "20000", "--size", "10000", "--no-signal");
         Cli.Result text = cli.run("status");
         assertThat(text.code()).as(text.toString()).isZero();
-        assertThat(text.lines().get(0)).startsWith("GROUP").contains("HOLDER", "STATE", "CURSOR", "LAG", "PLAN", "LEASE", "DONE");
+        assertThat(text.lines().get(0)).startsWith("GROUP").contains("HOLDER", "STATE", "CURSOR", "LAG", "PLAN", "LEASE", "DONE", "STUCK");
         assertThat(text.lines().get(1)).startsWith("alt.binaries.cli.status").contains(" - ");
-        assertThat(text.out()).contains("\nNODE ");
+        assertThat(text.out()).contains("\nNODE ").contains("\nSCHEDULE ");
 
         JsonNode doc = json.readTree(cli.run("status", "--json").out());
         JsonNode g = doc.get("groups").get(0);
@@ -293,6 +293,7 @@ class CliTest {
         assertThat(g.get("planned").asLong()).isEqualTo(2);
         assertThat(g.get("state").asText()).as("no workflow yet").isEqualTo("-");
         assertThat(doc.get("nodes").isArray()).isTrue();
+        assertThat(doc.get("schedules").isArray()).isTrue();
         assertThat(doc.has("temporal")).isFalse();
 
         Cli.Result conflicts = cli.run("status", "--conflicts");
