@@ -9,6 +9,7 @@ import headway.index.NzbWriter;
 import headway.index.RuleSet;
 import headway.index.Segment;
 import headway.index.Window;
+import headway.nntp.InnPeer;
 import headway.nntp.NntpPool;
 import headway.nntp.NntpServer;
 import headway.store.CatalogStore;
@@ -21,13 +22,11 @@ import headway.store.Release;
 import headway.store.TestDatabase;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -40,7 +39,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,10 +56,7 @@ import org.w3c.dom.NodeList;
  */
 class InnIndexingTest {
 
-    private static final Path SCRIPT = Path.of(System.getProperty("headway.nntpPeer", "../tools/nntp-peer.sh"));
     private static final String GROUP = "alt.binaries.headway.indexing";
-    private static final int READER_PORT = 1119;
-    private static final int FEED_PORT = 1120;
     private static final int RELEASES = 3;
     private static final int FILES = 4;
     private static final int PARTS = 10;
@@ -71,8 +66,8 @@ class InnIndexingTest {
 
     @BeforeAll
     static void startInn() throws Exception {
-        peer("start", GROUP);
-        peer("reset", GROUP);
+        InnPeer.run("start", GROUP);
+        InnPeer.run("reset", GROUP);
         ds = TestDatabase.migrated("inn_indexing");
     }
 
@@ -102,7 +97,7 @@ class InnIndexingTest {
         groups.add(GROUP, 0);
         LeaseStore leases = new LeaseStore(ds, 0);
         Holdings holdings = new Holdings(1);
-        try (NntpPool pool = new NntpPool(NntpPool.Config.defaults(NntpServer.plain("127.0.0.1", READER_PORT))
+        try (NntpPool pool = new NntpPool(NntpPool.Config.defaults(NntpServer.plain("127.0.0.1", InnPeer.READER_PORT))
                 .withMaxConnections(2))) {
             HeaderSource source = new NntpHeaderSource(pool);
             Planner.Planned planned = new Planner(groups, source, new Planner.Settings(50, 1_000_000)).plan(GROUP);
@@ -220,7 +215,7 @@ class InnIndexingTest {
     }
 
     private static void inject(List<Article> articles) throws IOException {
-        try (Socket s = new Socket("127.0.0.1", FEED_PORT)) {
+        try (Socket s = new Socket("127.0.0.1", InnPeer.FEED_PORT)) {
             s.setSoTimeout((int) T.toMillis());
             InputStream in = new java.io.BufferedInputStream(s.getInputStream());
             OutputStream out = s.getOutputStream();
@@ -251,35 +246,4 @@ class InnIndexingTest {
         }
     }
 
-    private static void peer(String... args) throws Exception {
-        if (!Files.isRegularFile(SCRIPT)) {
-            fail("INN peer script not found at " + SCRIPT + ": set -Dheadway.nntpPeer=/path/to/nntp-peer.sh");
-        }
-        ProcessBuilder pb = new ProcessBuilder("bash", SCRIPT.toString());
-        pb.command().addAll(List.of(args));
-        pb.environment().put("NNTP_PORT", Integer.toString(READER_PORT));
-        pb.environment().put("NNTP_FEED_PORT", Integer.toString(FEED_PORT));
-        pb.environment().put("NNTP_DOMAIN", "nntp.test");
-        pb.redirectErrorStream(true);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Process p = pb.start();
-        ByteArrayOutputStream output = new ByteArrayOutputStream();
-        Thread pump = new Thread(() -> {
-            try (InputStream in = p.getInputStream()) {
-                in.transferTo(output);
-            } catch (IOException e) {
-                output.writeBytes(("\n(reading output failed: " + e + ")").getBytes(StandardCharsets.UTF_8));
-            }
-        });
-        pump.start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            fail("nntp-peer.sh " + String.join(" ", args) + " did not finish in 5 minutes: " + output);
-        }
-        pump.join(5000);
-        if (p.exitValue() != 0) {
-            fail("nntp-peer.sh " + String.join(" ", args) + " exited " + p.exitValue()
-                    + " (INN could not be started; it must run as root with apt access):\n" + output);
-        }
-    }
 }

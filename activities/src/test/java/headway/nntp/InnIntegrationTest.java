@@ -3,23 +3,18 @@ package headway.nntp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,51 +25,17 @@ import org.junit.jupiter.api.Test;
  * started, because a silently skipped interop test proves nothing.
  */
 class InnIntegrationTest {
-    static final Path SCRIPT = Path.of(System.getProperty("headway.nntpPeer", "../tools/nntp-peer.sh"));
     static final String GROUP = "alt.binaries.test";
-    static final int READER_PORT = 1119;
-    static final int FEED_PORT = 1120;
     static final int FILES = 10;
     static final int PARTS = 20;
     static final Duration T = Duration.ofSeconds(20);
 
     @BeforeAll
     static void startInn() throws Exception {
-        peer("start", GROUP);
-        peer("reset", GROUP);
+        InnPeer.run("start", GROUP);
+        InnPeer.run("reset", GROUP);
     }
 
-    private static void peer(String... args) throws Exception {
-        if (!Files.isRegularFile(SCRIPT)) {
-            fail("INN peer script not found at " + SCRIPT + ": set -Dheadway.nntpPeer=/path/to/nntp-peer.sh");
-        }
-        ProcessBuilder pb = new ProcessBuilder("bash", SCRIPT.toString());
-        pb.command().addAll(List.of(args));
-        pb.environment().put("NNTP_PORT", Integer.toString(READER_PORT));
-        pb.environment().put("NNTP_FEED_PORT", Integer.toString(FEED_PORT));
-        pb.environment().put("NNTP_DOMAIN", "nntp.test");
-        pb.redirectErrorStream(true);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Process p = pb.start();
-        ByteArrayOutputStream output = new ByteArrayOutputStream();
-        Thread pump = new Thread(() -> {
-            try (InputStream in = p.getInputStream()) {
-                in.transferTo(output);
-            } catch (IOException e) {
-                output.writeBytes(("\n(reading output failed: " + e + ")").getBytes(StandardCharsets.UTF_8));
-            }
-        });
-        pump.start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            fail("nntp-peer.sh " + String.join(" ", args) + " did not finish in 5 minutes: " + output);
-        }
-        pump.join(5000);
-        if (p.exitValue() != 0) {
-            fail("nntp-peer.sh " + String.join(" ", args) + " exited " + p.exitValue()
-                    + " (INN could not be started; it must run as root with apt access):\n" + output);
-        }
-    }
 
     @Test
     void readsBackWhatWasInjectedIntoInn() throws Exception {
@@ -89,7 +50,7 @@ class InnIntegrationTest {
         }
         inject(sent.values());
 
-        try (NntpClient c = NntpClient.connect(NntpServer.plain("127.0.0.1", READER_PORT), T, T)) {
+        try (NntpClient c = NntpClient.connect(NntpServer.plain("127.0.0.1", InnPeer.READER_PORT), T, T)) {
             GroupInfo g = c.group(GROUP);
             assertThat(g.count()).isEqualTo(FILES * PARTS);
             assertThat(g.low()).isEqualTo(1);
@@ -121,7 +82,7 @@ class InnIntegrationTest {
     }
 
     private static void inject(Iterable<Article> articles) throws IOException {
-        try (Socket s = new Socket("127.0.0.1", FEED_PORT)) {
+        try (Socket s = new Socket("127.0.0.1", InnPeer.FEED_PORT)) {
             s.setSoTimeout(20_000);
             LineReader in = new LineReader(s.getInputStream(), 8192);
             OutputStream out = s.getOutputStream();

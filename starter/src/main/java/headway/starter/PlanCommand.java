@@ -62,9 +62,7 @@ final class PlanCommand implements Runnable {
 
     @Override
     public void run() {
-        if (all == !groups.isEmpty()) {
-            throw CliException.badInput("name groups or give --all (not both)");
-        }
+        GroupSelection.check(all, groups);
         if ((from == null) != (to == null)) {
             throw CliException.badInput("give both --from and --to for a hand-planned range");
         }
@@ -79,14 +77,7 @@ final class PlanCommand implements Runnable {
         }
         try (Connections open = connections) {
             GroupStore store = new GroupStore(connections.database());
-            List<String> names = all
-                    ? store.list().stream().filter(GroupStore.Group::active).map(GroupStore.Group::name).toList()
-                    : groups;
-            for (String g : names) {
-                if (!store.exists(g)) {
-                    throw CliException.badInput("unknown group '" + g + "': add it first with `headway groups add " + g + "`");
-                }
-            }
+            List<String> names = GroupSelection.resolve(store, all, groups);
             List<String> gotWork = new ArrayList<>();
             if (from != null) {
                 for (String g : names) {

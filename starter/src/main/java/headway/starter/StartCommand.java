@@ -27,19 +27,10 @@ final class StartCommand implements Runnable {
 
     @Override
     public void run() {
-        if (all == !groups.isEmpty()) {
-            throw CliException.badInput("name groups or give --all (not both)");
-        }
+        GroupSelection.check(all, groups);
         try (Connections open = connections) {
             GroupStore store = new GroupStore(connections.database());
-            List<String> names = all
-                    ? store.list().stream().filter(GroupStore.Group::active).map(GroupStore.Group::name).toList()
-                    : groups;
-            for (String g : names) {
-                if (!store.exists(g)) {
-                    throw CliException.badInput("unknown group '" + g + "': add it first with `headway groups add " + g + "`");
-                }
-            }
+            List<String> names = GroupSelection.resolve(store, all, groups);
             for (String g : names) {
                 String runId = GroupStarter.start(connections.temporal(), options.config(g, connections.env()));
                 spec.commandLine().getOut().println("started group/" + g + " (run " + runId + ")");
