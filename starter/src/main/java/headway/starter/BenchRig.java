@@ -56,6 +56,7 @@ final class BenchRig implements AutoCloseable {
         TemporalServer temporal = TemporalServer.startForDemo(inProcessTemporal, msg -> out.println("bench: " + msg));
         Map<String, String> env = new HashMap<>();
         env.put("HEADWAY_DB_URL", url);
+        env.put("HEADWAY_TEMPORAL", temporal.target());
         env.put("HEADWAY_NNTP_HOST", "127.0.0.1");
         env.put("HEADWAY_NNTP_PORT", Integer.toString(simulator.port()));
         env.put("HEADWAY_NODE_ID", "bench-worker");

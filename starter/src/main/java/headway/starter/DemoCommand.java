@@ -115,7 +115,7 @@ final class DemoCommand implements Runnable {
         Map<String, String> env = new HashMap<>();
         env.put("HEADWAY_DB_URL", url);
         env.put("HEADWAY_DB_USER", "postgres");
-        env.put("HEADWAY_TEMPORAL", "127.0.0.1:7233");
+        env.put("HEADWAY_TEMPORAL", temporal.target());
         env.put("HEADWAY_NNTP_HOST", "127.0.0.1");
         env.put("HEADWAY_NNTP_PORT", Integer.toString(simulator.port()));
         env.put("HEADWAY_NODE_ID", "demo-worker");

@@ -64,6 +64,11 @@ final class TemporalServer implements AutoCloseable {
         return client;
     }
 
+    /** The dev server's host:port; the in-process server has none (workers are handed {@link #client()}), so a placeholder. */
+    String target() {
+        return dev != null ? dev.target() : "127.0.0.1:7233";
+    }
+
     /** Whether this server runs Temporal Schedules (the in-process test server does not). */
     boolean hasSchedules() {
         return dev != null;
