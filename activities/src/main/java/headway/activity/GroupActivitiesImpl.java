@@ -23,16 +23,15 @@ import java.util.Optional;
 public final class GroupActivitiesImpl implements GroupActivities {
 
     private final LeaseStore leases;
-    private final SnapshotStore snapshots;
     private final Holdings holdings;
     private final RangeIndexer indexer;
-    private final CatalogStore catalog = new CatalogStore();
+    private final WindowSnapshots windowSnapshots;
     private final IndexMetrics metrics;
 
     public GroupActivitiesImpl(LeaseStore leases, SnapshotStore snapshots, Holdings holdings, RangeIndexer indexer,
                                IndexMetrics metrics) {
         this.leases = Objects.requireNonNull(leases, "leases");
-        this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+        this.windowSnapshots = new WindowSnapshots(leases, snapshots, new CatalogStore(), metrics);
         this.holdings = Objects.requireNonNull(holdings, "holdings");
         this.indexer = Objects.requireNonNull(indexer, "indexer");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -82,21 +81,8 @@ public final class GroupActivitiesImpl implements GroupActivities {
         return fenced(token, () -> snapshot(held));
     }
 
-    /**
-     * Writes the window's changed open binaries to the catalog (incomplete, merged later), then
-     * stores the window, so that after a snapshot every article indexed so far is in the catalog.
-     */
     private SnapshotInfo snapshot(Holdings.Held held) {
-        long start = System.nanoTime();
-        java.util.List<headway.index.CompletedBinary> open = held.window().changedOpen();
-        leases.fenced(held.holder(), "writing the open binaries of " + held.holder().group(), c -> {
-            catalog.writeBinaries(c, open);
-            return null;
-        });
-        held.window().markOpenWritten();
-        SnapshotStore.Meta meta = snapshots.put(held.holder(), Math.max(0, held.cursor()), out -> held.window().writeTo(out));
-        metrics.snapshotTime.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
-        metrics.snapshotBytes.increment(meta.bytes());
+        SnapshotStore.Meta meta = windowSnapshots.take(held);
         return new SnapshotInfo(meta.next(), meta.bytes(), meta.takenAt().toString());
     }
 

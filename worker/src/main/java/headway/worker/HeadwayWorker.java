@@ -8,6 +8,7 @@ import headway.activity.IndexMetrics;
 import headway.activity.LeaseActivitiesImpl;
 import headway.activity.NntpHeaderSource;
 import headway.activity.RangeIndexer;
+import headway.activity.WindowSnapshots;
 import headway.activity.HeaderSource;
 import headway.index.RuleSet;
 import headway.nntp.NntpPool;
@@ -68,20 +69,20 @@ public final class HeadwayWorker implements AutoCloseable {
     private final WorkerFactory factory;
     private final Holdings holdings;
     private final LeaseStore leases;
-    private final SnapshotStore snapshots;
+    private final WindowSnapshots windowSnapshots;
     private final NodeHeartbeat heartbeat;
     private final NntpPool nntp;
     private final MetricsServer metricsServer;
     private final List<AutoCloseable> owned;
 
     private HeadwayWorker(WorkerConfig config, WorkerFactory factory, Holdings holdings, LeaseStore leases,
-                          SnapshotStore snapshots, NodeHeartbeat heartbeat, NntpPool nntp, MetricsServer metricsServer,
+                          WindowSnapshots windowSnapshots, NodeHeartbeat heartbeat, NntpPool nntp, MetricsServer metricsServer,
                           List<AutoCloseable> owned) {
         this.config = config;
         this.factory = factory;
         this.holdings = holdings;
         this.leases = leases;
-        this.snapshots = snapshots;
+        this.windowSnapshots = windowSnapshots;
         this.heartbeat = heartbeat;
         this.nntp = nntp;
         this.metricsServer = metricsServer;
@@ -163,7 +164,8 @@ public final class HeadwayWorker implements AutoCloseable {
         log.info("worker {} polling {} and {} (max {} groups), NNTP {}, metrics {}", config.nodeId(), config.taskQueue(),
                 config.ownTaskQueue(), config.maxGroups(), config.nntp(),
                 metricsServer == null ? "off" : "http://0.0.0.0:" + metricsServer.port() + "/metrics");
-        return new HeadwayWorker(config, factory, holdings, leases, snapshots, heartbeat, nntp, metricsServer, owned);
+        return new HeadwayWorker(config, factory, holdings, leases, new WindowSnapshots(leases, snapshots, catalog, metrics),
+                heartbeat, nntp, metricsServer, owned);
     }
 
     /**
@@ -208,7 +210,10 @@ public final class HeadwayWorker implements AutoCloseable {
         return holdings;
     }
 
-    /** Stops polling, snapshots and releases every held group, deregisters, and closes what it opened. */
+    /**
+     * Stops polling, snapshots (as the snapshot activity does, open binaries first) and releases
+     * every held group, deregisters, and closes what it opened.
+     */
     @Override
     public void close() {
         factory.shutdown();
@@ -217,7 +222,7 @@ public final class HeadwayWorker implements AutoCloseable {
             Holder holder = held.holder();
             try {
                 if (held.cursor() >= 0) {
-                    snapshots.put(holder, held.cursor(), out -> held.window().writeTo(out));
+                    windowSnapshots.take(held);
                 }
                 leases.release(holder);
                 log.info("worker {} handed back {} at {}", config.nodeId(), holder.group(), held.cursor());
