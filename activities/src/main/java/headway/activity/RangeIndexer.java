@@ -84,7 +84,7 @@ public final class RangeIndexer {
             held.window().ageTo(batchEnd);
             List<CompletedBinary> done = held.window().drain();
             finish(inFlight, done, held, range, totals, progress);
-            inFlight = new Commit(batch, done, cursor, batchEnd + 1,
+            inFlight = new Commit(batch, done, batchEnd + 1,
                     CompletableFuture.runAsync(() -> commit(held, range, batch, done, batchEnd + 1), writer));
             cursor = batchEnd + 1;
         }
@@ -143,7 +143,7 @@ public final class RangeIndexer {
     }
 
     /** A batch being committed on the writer thread. */
-    private record Commit(Batch batch, List<CompletedBinary> done, long from, long next, CompletableFuture<Void> future) {
+    private record Commit(Batch batch, List<CompletedBinary> done, long next, CompletableFuture<Void> future) {
     }
 
     /** The range's committed cursor and running counts. */

@@ -181,12 +181,6 @@ public record WorkerConfig(
                 s.integer("HEADWAY_DB_POOL", 20, 1, 200), s.duration("HEADWAY_DB_CONNECT_TIMEOUT", Duration.ofSeconds(10)));
     }
 
-    public WorkerConfig withNodeId(String id) {
-        return new WorkerConfig(temporalTarget, namespace, taskQueue, id, advertiseAddress, database, leaseTtl, nodeTtl,
-                nodeHeartbeat, maxGroups, activityConcurrency, metricsPort, nntp, snapshotDir, catalogCapBytes, batchArticles,
-                windowMaxAge, rangeSize, backfill, stuckRange, stuckGroup);
-    }
-
     private static void requirePositive(String name, Duration d) {
         Objects.requireNonNull(d, name);
         if (d.isZero() || d.isNegative()) {
