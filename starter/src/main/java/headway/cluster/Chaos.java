@@ -6,9 +6,7 @@ import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
 import headway.index.RuleSet;
 import headway.index.SubjectMatch;
-import headway.store.Watchman;
-import headway.workflow.GroupProgress;
-import headway.workflow.GroupState;
+import headway.starter.GroupStates;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
 
@@ -208,7 +206,7 @@ public final class Chaos {
         long deadline = System.nanoTime() + settings.settleLimit().toNanos();
         while (System.nanoTime() < deadline) {
             long open = cluster.queryLong("select count(*) from ranges where status <> 'done'");
-            if (open == 0 && specs.stream().allMatch(g -> state(cluster, g.name()) == GroupState.IDLE)) {
+            if (GroupStates.caughtUp(cluster.client(), open, specs.stream().map(NewsSimulator.GroupSpec::name).toList())) {
                 return true;
             }
             Cluster.sleep(500);
@@ -225,15 +223,6 @@ public final class Chaos {
             open = cluster.queryLong("select count(*) from stuck_moves where moved_at is null");
         }
         return open;
-    }
-
-    private static GroupState state(Cluster cluster, String group) {
-        try {
-            GroupProgress p = cluster.client().newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group)).progress();
-            return p.state();
-        } catch (RuntimeException e) {
-            return GroupState.LEASING;
-        }
     }
 
     private record Check(long articles, long lost, long duplicated) {

@@ -8,10 +8,6 @@ import headway.store.GroupStore;
 import headway.worker.HeadwayWorker;
 import headway.worker.WorkerConfig;
 import headway.workflow.GroupConfig;
-import headway.workflow.GroupProgress;
-import headway.workflow.GroupState;
-import headway.workflow.GroupWorkflow;
-import headway.workflow.TaskQueues;
 import io.temporal.client.WorkflowClient;
 
 import java.io.PrintWriter;
@@ -100,7 +96,7 @@ final class BenchRig implements AutoCloseable {
         long deadline = System.nanoTime() + limit.toNanos();
         while (true) {
             long open = queryLong("select count(*) from ranges where status <> 'done'");
-            if (open == 0 && groups.stream().allMatch(g -> state(g) == GroupState.IDLE)) {
+            if (GroupStates.caughtUp(client(), open, groups)) {
                 return;
             }
             if (System.nanoTime() > deadline) {
@@ -112,15 +108,6 @@ final class BenchRig implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted");
             }
-        }
-    }
-
-    GroupState state(String group) {
-        try {
-            GroupProgress p = client().newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group)).progress();
-            return p.state();
-        } catch (RuntimeException e) {
-            return GroupState.LEASING;
         }
     }
 

@@ -14,10 +14,7 @@ import headway.worker.HeadwayWorker;
 import headway.worker.Settings;
 import headway.worker.WorkerConfig;
 import headway.workflow.GroupConfig;
-import headway.workflow.GroupProgress;
 import headway.workflow.GroupState;
-import headway.workflow.GroupWorkflow;
-import headway.workflow.TaskQueues;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -175,7 +172,7 @@ final class DemoCommand implements Runnable {
             caughtUp = true;
             StringBuilder line = new StringBuilder("demo:");
             for (StatusStore.GroupStatus g : status.groups(config.leaseTtl())) {
-                GroupState state = state(temporal, g.name());
+                GroupState state = GroupStates.state(temporal.client(), g.name());
                 line.append(String.format(" | %s cursor=%s lag=%d %.0f/s %s", g.name().substring("alt.binaries.".length()),
                         g.cursor() == null ? "end" : g.cursor(), g.lag(), g.articlesPerSecond(), state));
                 caughtUp &= g.lag() == 0 && g.leased() == 0 && state == GroupState.IDLE;
@@ -191,15 +188,6 @@ final class DemoCommand implements Runnable {
         }
         o.printf("demo: groups=%d articles=%d releases=%d nzb=%s%n", groups, summary.articles(), summary.releases(),
                 summary.nzb() == null ? "-" : summary.nzb().toAbsolutePath());
-    }
-
-    private static GroupState state(TemporalServer temporal, String group) {
-        try {
-            GroupProgress p = temporal.client().newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group)).progress();
-            return p.state();
-        } catch (RuntimeException e) {
-            return GroupState.LEASING;
-        }
     }
 
     private static void sleep(Duration d) {
