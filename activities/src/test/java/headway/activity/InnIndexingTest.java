@@ -1,7 +1,6 @@
 package headway.activity;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import com.zaxxer.hikari.HikariDataSource;
 import headway.index.CompletedBinary;
@@ -22,10 +21,6 @@ import headway.store.Release;
 import headway.store.TestDatabase;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,7 +86,7 @@ class InnIndexingTest {
             }
         }
         Collections.shuffle(articles, random);
-        inject(articles);
+        InnPeer.ihave(articles.stream().map(a -> new InnPeer.Wire(a.messageId(), a.wire())).toList());
 
         GroupStore groups = new GroupStore(ds);
         groups.add(GROUP, 0);
@@ -212,38 +207,6 @@ class InnIndexingTest {
     }
 
     private record Article(int release, int file, int part, String fileName, String messageId, byte[] wire) {
-    }
-
-    private static void inject(List<Article> articles) throws IOException {
-        try (Socket s = new Socket("127.0.0.1", InnPeer.FEED_PORT)) {
-            s.setSoTimeout((int) T.toMillis());
-            InputStream in = new java.io.BufferedInputStream(s.getInputStream());
-            OutputStream out = s.getOutputStream();
-            expect(in, "greeting", 200);
-            for (Article a : articles) {
-                out.write(("IHAVE " + a.messageId + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
-                expect(in, "IHAVE " + a.messageId, 335);
-                out.write(a.wire);
-                out.write(".\r\n".getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
-                expect(in, "article " + a.messageId, 235);
-            }
-            out.write("QUIT\r\n".getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
-        }
-    }
-
-    private static void expect(InputStream in, String what, int code) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) >= 0 && b != '\n') {
-            bytes.write(b);
-        }
-        String line = b < 0 && bytes.size() == 0 ? "(connection closed)" : bytes.toString(StandardCharsets.ISO_8859_1).strip();
-        if (!line.startsWith(Integer.toString(code))) {
-            fail("INN answered " + what + " with '" + line + "', expected " + code);
-        }
     }
 
 }

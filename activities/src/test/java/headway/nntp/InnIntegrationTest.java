@@ -1,11 +1,7 @@
 package headway.nntp;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +44,7 @@ class InnIntegrationTest {
                 sent.put(a.messageId, a);
             }
         }
-        inject(sent.values());
+        InnPeer.ihave(sent.values().stream().map(a -> new InnPeer.Wire(a.messageId, a.wire)).toList());
 
         try (NntpClient c = NntpClient.connect(NntpServer.plain("127.0.0.1", InnPeer.READER_PORT), T, T)) {
             GroupInfo g = c.group(GROUP);
@@ -78,34 +74,6 @@ class InnIntegrationTest {
             c.over(50, 60, slice);
             assertThat(slice.headers).extracting(OverviewLine::article).containsExactly(50L, 51L, 52L, 53L, 54L, 55L,
                     56L, 57L, 58L, 59L, 60L);
-        }
-    }
-
-    private static void inject(Iterable<Article> articles) throws IOException {
-        try (Socket s = new Socket("127.0.0.1", InnPeer.FEED_PORT)) {
-            s.setSoTimeout(20_000);
-            LineReader in = new LineReader(s.getInputStream(), 8192);
-            OutputStream out = s.getOutputStream();
-            expect(in, "greeting", 200);
-            for (Article a : articles) {
-                out.write(("IHAVE " + a.messageId + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
-                expect(in, "IHAVE " + a.messageId, 335);
-                out.write(a.wire);
-                out.write(".\r\n".getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
-                expect(in, "article " + a.messageId, 235);
-            }
-            out.write("QUIT\r\n".getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
-        }
-    }
-
-    private static void expect(LineReader in, String what, int code) throws IOException {
-        int len = in.readLine();
-        String line = len < 0 ? "(connection closed)" : new String(in.line(), 0, len, StandardCharsets.ISO_8859_1);
-        if (!line.startsWith(Integer.toString(code))) {
-            fail("INN answered " + what + " with '" + line + "', expected " + code);
         }
     }
 

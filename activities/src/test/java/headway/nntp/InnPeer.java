@@ -4,6 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +60,39 @@ public final class InnPeer {
         if (p.exitValue() != 0) {
             fail("nntp-peer.sh " + String.join(" ", args) + " exited " + p.exitValue()
                     + " (INN could not be started; it must run as root with apt access):\n" + output);
+        }
+    }
+
+    /** An article as it goes over the wire: its message-id and its bytes, dot-stuffed, without the final dot line. */
+    public record Wire(String messageId, byte[] bytes) {
+    }
+
+    /** Feeds articles to innd one by one with IHAVE, failing the test on any answer but 335 then 235. */
+    public static void ihave(Iterable<Wire> articles) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", FEED_PORT)) {
+            s.setSoTimeout(20_000);
+            LineReader in = new LineReader(s.getInputStream(), 8192);
+            OutputStream out = s.getOutputStream();
+            expect(in, "greeting", 200);
+            for (Wire a : articles) {
+                out.write(("IHAVE " + a.messageId() + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                expect(in, "IHAVE " + a.messageId(), 335);
+                out.write(a.bytes());
+                out.write(".\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                expect(in, "article " + a.messageId(), 235);
+            }
+            out.write("QUIT\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+        }
+    }
+
+    private static void expect(LineReader in, String what, int code) throws IOException {
+        int len = in.readLine();
+        String line = len < 0 ? "(connection closed)" : new String(in.line(), 0, len, StandardCharsets.ISO_8859_1);
+        if (!line.startsWith(Integer.toString(code))) {
+            fail("INN answered " + what + " with '" + line + "', expected " + code);
         }
     }
 }
