@@ -12,11 +12,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipException;
@@ -46,6 +46,8 @@ public final class Window {
     private final LinkedHashMap<Key, Open> open = new LinkedHashMap<>();
     private final List<CompletedBinary> outbox = new ArrayList<>();
     private long newestArticle = -1;
+    /** The first article of the oldest open binary (the head of {@link #open}), or MAX_VALUE when none is open: aging looks at it alone. */
+    private long headFirst = Long.MAX_VALUE;
     private long segments;
     private long accepted;
     private long unmatched;
@@ -69,7 +71,7 @@ public final class Window {
         long lastArticle;
         /** Changed since the catalog last got a copy (see {@link Window#changedOpen()}); true for a binary read from a snapshot. */
         boolean changed = true;
-        final TreeMap<Integer, Segment> parts = new TreeMap<>();
+        final Parts parts = new Parts();
 
         Open(String releaseName, int fileTotal, String subject, Instant posted, long firstArticle, long lastArticle, int ruleVersion) {
             this.releaseName = releaseName;
@@ -79,6 +81,63 @@ public final class Window {
             this.firstArticle = firstArticle;
             this.lastArticle = lastArticle;
             this.ruleVersion = ruleVersion;
+        }
+    }
+
+    /**
+     * The segments of an open binary, sorted by part number and unique per part, in an array that
+     * grows by doubling: parts mostly arrive in order, so adding one is an append, and a copy for
+     * the catalog is one array copy (a TreeMap cost a node, a boxed key and a rebalance per part).
+     */
+    static final class Parts {
+        private Segment[] segments = new Segment[8];
+        private int size;
+
+        int size() {
+            return size;
+        }
+
+        /** Adds {@code s} in part order; false (and nothing added) when its part is already held. */
+        boolean add(Segment s) {
+            int at;
+            if (size == 0 || segments[size - 1].part() < s.part()) {
+                at = size;
+            } else {
+                at = find(s.part());
+                if (at >= 0) {
+                    return false;
+                }
+                at = -at - 1;
+            }
+            if (size == segments.length) {
+                segments = Arrays.copyOf(segments, size * 2);
+            }
+            System.arraycopy(segments, at, segments, at + 1, size - at);
+            segments[at] = s;
+            size++;
+            return true;
+        }
+
+        /** A live view in part order; whoever keeps it copies it ({@link CompletedBinary} does). */
+        List<Segment> view() {
+            return Arrays.asList(segments).subList(0, size);
+        }
+
+        private int find(int part) {
+            int lo = 0;
+            int hi = size - 1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                int p = segments[mid].part();
+                if (p < part) {
+                    lo = mid + 1;
+                } else if (p > part) {
+                    hi = mid - 1;
+                } else {
+                    return mid;
+                }
+            }
+            return -(lo + 1);
         }
     }
 
@@ -125,6 +184,9 @@ public final class Window {
     public void ageTo(long currentArticle) {
         newestArticle = Math.max(newestArticle, currentArticle);
         long horizon = currentArticle - maxAgeArticles;
+        if (headFirst >= horizon) {
+            return;
+        }
         Iterator<Map.Entry<Key, Open>> it = open.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Key, Open> e = it.next();
@@ -134,6 +196,11 @@ public final class Window {
             it.remove();
             close(e.getKey(), e.getValue());
         }
+        findHead();
+    }
+
+    private void findHead() {
+        headFirst = open.isEmpty() ? Long.MAX_VALUE : open.values().iterator().next().firstArticle;
     }
 
     /** Moves every open binary to the outbox as it stands, e.g. when a group is retired. */
@@ -142,6 +209,7 @@ public final class Window {
             close(e.getKey(), e.getValue());
         }
         open.clear();
+        headFirst = Long.MAX_VALUE;
     }
 
     /**
@@ -157,7 +225,7 @@ public final class Window {
             if (b.changed) {
                 Key key = e.getKey();
                 copies.add(new CompletedBinary(group, key.poster(), key.fileName(), key.totalParts(), b.releaseName, b.fileTotal,
-                        b.subject, b.posted, b.firstArticle, b.lastArticle, b.ruleVersion, new ArrayList<>(b.parts.values())));
+                        b.subject, b.posted, b.firstArticle, b.lastArticle, b.ruleVersion, b.parts.view()));
             }
         }
         return copies;
@@ -187,10 +255,13 @@ public final class Window {
         if (b == null) {
             b = new Open(p.releaseName(), p.fileTotal(), line.subject(), HeaderDates.parse(line.date()),
                     line.article(), line.article(), ruleVersion);
+            if (open.isEmpty()) {
+                headFirst = b.firstArticle;
+            }
             open.put(key, b);
         }
         Segment s = new Segment(p.part(), (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), bareId(line.messageId()));
-        if (b.parts.putIfAbsent(p.part(), s) != null) {
+        if (!b.parts.add(s)) {
             duplicates++;
             return;
         }
@@ -200,13 +271,16 @@ public final class Window {
         if (b.parts.size() >= key.totalParts()) {
             open.remove(key);
             close(key, b);
+            if (b.firstArticle == headFirst) {
+                findHead();
+            }
         }
     }
 
     private void close(Key key, Open b) {
         segments -= b.parts.size();
         outbox.add(new CompletedBinary(group, key.poster(), key.fileName(), key.totalParts(), b.releaseName, b.fileTotal,
-                b.subject, b.posted, b.firstArticle, b.lastArticle, b.ruleVersion, new ArrayList<>(b.parts.values())));
+                b.subject, b.posted, b.firstArticle, b.lastArticle, b.ruleVersion, b.parts.view()));
     }
 
     private static String bareId(String messageId) {
@@ -252,7 +326,7 @@ public final class Window {
                 g.writeNumberField("last", b.lastArticle);
                 g.writeNumberField("rule", b.ruleVersion);
                 g.writeArrayFieldStart("segments");
-                for (Segment s : b.parts.values()) {
+                for (Segment s : b.parts.view()) {
                     g.writeStartArray();
                     g.writeNumber(s.part());
                     g.writeNumber(s.bytes());
@@ -392,7 +466,10 @@ public final class Window {
         }
         Open b = new Open(release, fileTotal, subject, posted, first, last, rule);
         for (Segment s : segs) {
-            b.parts.put(s.part(), s);
+            b.parts.add(s);
+        }
+        if (open.isEmpty()) {
+            headFirst = b.firstArticle;
         }
         open.put(new Key(poster, file, total), b);
         segments += b.parts.size();

@@ -99,6 +99,45 @@ class WindowTest {
     }
 
     @Test
+    void partsArrivingOutOfOrderAreHeldSortedAndOnce() {
+        Window w = new Window(GROUP, 10_000);
+        int[] order = {12, 3, 1, 20, 7, 3, 2, 19, 4, 5, 6, 8, 9, 10, 11, 13, 14, 15, 16, 17, 12, 18};
+        long article = 1;
+        for (int part : order) {
+            w.accept(Headers.line(article++, "\"big.rar\" yEnc (" + part + "/20)", POSTER, part + "." + article + "@x"), RULES);
+        }
+
+        List<CompletedBinary> out = w.drain();
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).segments()).extracting(Segment::part)
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20);
+        assertThat(out.get(0).segments().get(2).messageId()).isEqualTo("3.3@x");
+        assertThat(w.stats().duplicates()).isEqualTo(2);
+    }
+
+    @Test
+    void agingFollowsTheOldestOpenBinaryWhenTheOldestCompletes() {
+        Window w = new Window(GROUP, 100);
+        w.accept(Headers.line(1, "\"a.rar\" yEnc (1/2)", POSTER, "a1@x"), RULES);
+        w.accept(Headers.line(2, "\"b.rar\" yEnc (1/2)", POSTER, "b1@x"), RULES);
+        w.accept(Headers.line(50, "\"c.rar\" yEnc (1/2)", POSTER, "c1@x"), RULES);
+        w.accept(Headers.line(60, "\"a.rar\" yEnc (2/2)", POSTER, "a2@x"), RULES);
+        assertThat(w.drain()).extracting(CompletedBinary::fileName).containsExactly("a.rar");
+
+        w.ageTo(102);
+        assertThat(w.drain()).isEmpty();
+        w.ageTo(103);
+        assertThat(w.drain()).extracting(CompletedBinary::fileName).containsExactly("b.rar");
+        w.ageTo(150);
+        assertThat(w.drain()).isEmpty();
+        w.ageTo(151);
+        List<CompletedBinary> aged = w.drain();
+        assertThat(aged).extracting(CompletedBinary::fileName).containsExactly("c.rar");
+        assertThat(aged.get(0).complete()).isFalse();
+        assertThat(w.stats().binaries()).isZero();
+    }
+
+    @Test
     void samePosterSameFileDifferentTotalsAreDifferentBinaries() {
         Window w = new Window(GROUP, 10_000);
         w.accept(Headers.line(1, "\"a.rar\" yEnc (1/3)", POSTER, "1@x"), RULES);
