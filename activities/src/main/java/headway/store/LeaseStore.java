@@ -95,10 +95,13 @@ public final class LeaseStore {
             limit ?
             """;
 
-    /** Names the writer's epoch in the transaction, for audits (a trigger may compare it with the lease's). */
-    private static final String TAG_EPOCH = "select set_config('headway.epoch', ?, true)";
-
     private static final String FENCE = "select holder_node, epoch from group_leases where group_name = ? for share";
+
+    /** The fence that also names the writer's epoch in the transaction, for audits (a trigger may compare it with the lease's). */
+    private static final String FENCE_AND_TAG = """
+            select holder_node, epoch, set_config('headway.epoch', ?, true)
+            from group_leases where group_name = ? for share
+            """;
 
     private static final String OWN_LEASED_RANGE = """
             select id, group_name, start_article, end_article, next_article, status, priority, node_id, attempts, rule_version
@@ -132,9 +135,9 @@ public final class LeaseStore {
 
     private static final String CURSOR = "select next_article from ranges where id = ?";
 
-    private static final String HEARTBEAT_LEASE = "update group_leases set heartbeat_at = hw_now() where group_name = ?";
-
+    /** Renews the lease and moves a range's cursor, in one statement because the indexer runs it with every batch. */
     private static final String ADVANCE_RANGE = """
+            with renewed as (update group_leases set heartbeat_at = hw_now() where group_name = ?)
             update ranges
             set next_article = greatest(next_article, least(?, end_article + 1)), heartbeat_at = hw_now()
             where id = ? and group_name = ? and status = 'leased' and node_id = ?
@@ -298,12 +301,12 @@ public final class LeaseStore {
      * cursor commit together; the cursor only moves forward and never past the range's end.
      */
     public void advance(Connection c, Holder holder, long rangeId, long cursor) throws SQLException {
-        update(c, HEARTBEAT_LEASE, holder.group());
         try (PreparedStatement s = c.prepareStatement(ADVANCE_RANGE)) {
-            s.setLong(1, cursor);
-            s.setLong(2, rangeId);
-            s.setString(3, holder.group());
-            s.setString(4, holder.node());
+            s.setString(1, holder.group());
+            s.setLong(2, cursor);
+            s.setLong(3, rangeId);
+            s.setString(4, holder.group());
+            s.setString(5, holder.node());
             s.executeUpdate();
         }
     }
@@ -356,11 +359,7 @@ public final class LeaseStore {
     public <T> T fenced(Holder holder, String doing, FencedWork<T> work) {
         try {
             return Transactions.inTransaction(dataSource, doing, c -> {
-                checkEpoch(c, holder, currentLease(c, holder.group(), FENCE));
-                try (PreparedStatement tag = c.prepareStatement(TAG_EPOCH)) {
-                    tag.setString(1, Long.toString(holder.epoch()));
-                    tag.executeQuery().close();
-                }
+                checkEpoch(c, holder, fenceAndTag(c, holder));
                 return work.run(c);
             });
         } catch (LeaseLostException e) {
@@ -510,6 +509,16 @@ public final class LeaseStore {
                     return new LeaseState(null, 0);
                 }
                 return new LeaseState(rs.getString(1), rs.getLong(2));
+            }
+        }
+    }
+
+    private static LeaseState fenceAndTag(Connection c, Holder holder) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(FENCE_AND_TAG)) {
+            s.setString(1, Long.toString(holder.epoch()));
+            s.setString(2, holder.group());
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? new LeaseState(rs.getString(1), rs.getLong(2)) : new LeaseState(null, 0);
             }
         }
     }
