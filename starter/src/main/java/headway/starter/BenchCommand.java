@@ -30,9 +30,9 @@ final class BenchCommand implements Runnable {
         CommandSpec spec;
         @Option(names = "--groups", defaultValue = "4", description = "groups indexed in parallel (default 4)")
         int groups;
-        @Option(names = "--articles", defaultValue = "250000", description = "articles per group (default 250000)")
+        @Option(names = "--articles", defaultValue = "1000000", description = "articles per group (default 1000000)")
         long articles;
-        @Option(names = "--batch", defaultValue = "1000", description = "articles per fetch and commit, for all three figures (default 1000, HEADWAY_BATCH's default)")
+        @Option(names = "--batch", defaultValue = "5000", description = "articles per fetch and commit, for all three figures (default 5000, HEADWAY_BATCH's default)")
         int batch;
         @Option(names = "--in-process-temporal", description = "use the in-process Temporal test server")
         boolean inProcess;

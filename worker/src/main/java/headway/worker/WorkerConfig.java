@@ -29,7 +29,7 @@ import java.util.UUID;
  * @param nntp                the NNTP server to read (HEADWAY_NNTP_*)
  * @param snapshotDir         snapshots on a shared volume instead of PostgreSQL (HEADWAY_SNAPSHOT_DIR, default unset)
  * @param catalogCapBytes     catalog size cap; at the cap only tail ranges are leased (HEADWAY_CATALOG_CAP, default 0 = none)
- * @param batchArticles       articles per fenced catalog transaction (HEADWAY_BATCH, default 1000)
+ * @param batchArticles       articles per fenced catalog transaction (HEADWAY_BATCH, default 5000)
  * @param windowMaxAge        a binary older than this many articles leaves the window incomplete (HEADWAY_WINDOW_MAX_AGE, default 50000)
  * @param rangeSize           articles per planned range (HEADWAY_RANGE_SIZE, default 100000)
  * @param backfill            history is planned this many articles below the high-water mark (HEADWAY_BACKFILL, default 1000000)
@@ -149,7 +149,7 @@ public record WorkerConfig(
                 fromEnvNntp(env),
                 snapshotDir == null ? null : Path.of(snapshotDir),
                 s.longValue("HEADWAY_CATALOG_CAP", 0, 0, Long.MAX_VALUE),
-                s.integer("HEADWAY_BATCH", 1000, 1, 1_000_000),
+                s.integer("HEADWAY_BATCH", 5000, 1, 1_000_000),
                 s.longValue("HEADWAY_WINDOW_MAX_AGE", 50_000, 1, Long.MAX_VALUE),
                 s.longValue("HEADWAY_RANGE_SIZE", 100_000, 1, Long.MAX_VALUE),
                 s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE),
