@@ -127,7 +127,7 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                 workedThisRun = true;
                 continue;
             }
-            CycleEnd end = hold(grant.token());
+            CycleEnd end = hold(grant);
             if (end == CycleEnd.CAUGHT_UP) {
                 failedCycles = 0;
             }
@@ -157,13 +157,18 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     /**
      * One holding cycle on the holder's task queue: the first range from nextRange, every later
      * one from the previous indexRange's result. Ends caught up, stopped by a signal or the
-     * history budget, or by a failure.
+     * history budget, or by a failure. A lease that re-planned ranges (a takeover behind the
+     * previous holder's cursor) snapshots after its first range whatever the cadence, so that
+     * each takeover moves the snapshot forward: a holder killed again before the cadence's
+     * snapshot would otherwise make the next one redo the same ranges, for ever in a crash loop.
      */
-    private CycleEnd hold(HolderToken token) {
+    private CycleEnd hold(LeaseGrant grant) {
+        HolderToken token = grant.token();
         epoch = token.epoch();
         become(GroupState.INDEXING, token.node());
         boolean finishedRange = false;
         int sinceSnapshot = 0;
+        boolean redoing = grant.replannedRanges() > 0;
         try {
             NextRange first = groupActivities(ActivityPolicies.holderCall(config, token.taskQueue(),
                     "next range of " + config.group() + " (epoch " + token.epoch() + ")")).nextRange(token);
@@ -178,7 +183,8 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                     handBack(token, sinceSnapshot);
                     return CycleEnd.STOPPED;
                 }
-                RangeResult result = index(token, range, sinceSnapshot + 1 >= config.snapshotEvery());
+                RangeResult result = index(token, range, redoing || sinceSnapshot + 1 >= config.snapshotEvery());
+                redoing = false;
                 finishedRange = true;
                 workedThisRun = true;
                 failedCycles = 0;

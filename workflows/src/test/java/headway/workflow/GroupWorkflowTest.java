@@ -334,6 +334,22 @@ class GroupWorkflowTest {
     }
 
     @Test
+    void aLeaseThatRedoesRangesSnapshotsAfterItsFirstRange() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 4, 100);
+        store.stealLeaseAt(2, 150);
+        startEnv(store, A);
+        start(GroupRun.start(config(3, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET)));
+
+        awaitIdleAfter(4);
+
+        assertThat(store.grantedEpochs()).containsExactly(1L, 3L);
+        assertThat(store.calls()).filteredOn(c -> c.startsWith("snapshot"))
+                .as("the lease of epoch 3 re-planned range 2, so it snapshots after it despite the cadence of 3")
+                .containsExactly("snapshot 201", "snapshot 401");
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 400));
+    }
+
+    @Test
     void groupWhoseEveryAttemptFailsIsParkedAndResumeUnparksIt() {
         FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100);
         store.failEveryIndex(true);
