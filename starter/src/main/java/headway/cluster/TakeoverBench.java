@@ -5,17 +5,22 @@ import headway.nntp.NewsSimulator;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Takeover time and redo over repeated kills: two worker JVMs share one big group at the default
  * range size and snapshot cadence; each round waits until a range has finished since the last
- * kill (five failed holding cycles in a row would park the group, as a crash loop should), then
- * kills the holder with SIGKILL mid-range, starts a replacement, and measures the time from the kill to the first cursor advance by the new holder
- * and the articles it redid (the killed holder's committed cursor less the snapshot it restarted
- * from).
+ * kill (five failed holding cycles in a row would park the group, as a crash loop should) and
+ * the holder is mid-range and at least the round's distance past the last snapshot, then kills
+ * it with SIGKILL, starts a replacement, and measures the time from the kill to the first cursor
+ * advance by the new holder and the articles it redid (the killed holder's committed cursor less
+ * the snapshot it restarted from). The rounds' distances are spread over the snapshot cadence
+ * (snapshotEvery ranges), in a fixed shuffled order, so the redo figures cover the whole span
+ * from just after a snapshot to just before the next one.
  */
 public final class TakeoverBench {
 
@@ -31,6 +36,12 @@ public final class TakeoverBench {
         public double secondsMedian() {
             List<Double> sorted = new ArrayList<>(seconds);
             sorted.sort(Double::compare);
+            return sorted.get(sorted.size() / 2);
+        }
+
+        public long redoMedian() {
+            List<Long> sorted = new ArrayList<>(redo);
+            sorted.sort(Long::compare);
             return sorted.get(sorted.size() / 2);
         }
 
@@ -63,11 +74,14 @@ public final class TakeoverBench {
             int serial = 2;
             cluster.addAndPlan(GROUP, rangeSize);
             cluster.startGroup(GROUP, snapshotEvery, Duration.ofMinutes(5));
+            List<Long> distances = distances(kills, snapshotEvery * rangeSize);
             for (int round = 1; round <= kills; round++) {
                 long restartedFrom = round == 1 ? 0 : lastRestart(cluster);
+                long distance = distances.get(round - 1);
                 long doneBefore = cluster.queryLong("select count(*) from ranges where group_name = ? and status = 'done'", GROUP);
                 Cluster.await(Duration.ofMinutes(3), Duration.ofMillis(20),
-                        "the holder mid-range, past where it started, with a range finished since the last kill",
+                        "the holder mid-range, past where it started and " + distance + " articles past the last snapshot,"
+                                + " with a range finished since the last kill",
                         () -> cluster.queryLong("select count(*) from ranges where group_name = ? and status = 'done'", GROUP) > doneBefore
                                 && cluster.queryLong("""
                                 select count(*) from group_leases l join ranges r on r.group_name = l.group_name
@@ -75,7 +89,8 @@ public final class TakeoverBench {
                                 where l.group_name = ? and l.snapshot_next is not null
                                   and r.next_article >= greatest(r.start_article, ?) + 2000
                                   and r.next_article <= r.end_article - 2000
-                                """, GROUP, restartedFrom) == 1);
+                                  and r.next_article >= l.snapshot_next + ?
+                                """, GROUP, restartedFrom, distance) == 1);
                 String holder = cluster.queryString("select holder_node from group_leases where group_name = ?", GROUP);
                 cluster.kill9(holder);
                 long killedAt = System.nanoTime();
@@ -115,6 +130,16 @@ public final class TakeoverBench {
             }
             return new Result(kills, seconds, redo, Cluster.LEASE_TTL);
         }
+    }
+
+    /** {@code kills} distances past a snapshot, at the middles of equal slices of {@code span}, shuffled with a fixed seed. */
+    static List<Long> distances(int kills, long span) {
+        List<Long> distances = new ArrayList<>();
+        for (int i = 0; i < kills; i++) {
+            distances.add((2L * i + 1) * span / (2L * kills));
+        }
+        Collections.shuffle(distances, new Random(42));
+        return distances;
     }
 
     private static long lastRestart(Cluster cluster) {

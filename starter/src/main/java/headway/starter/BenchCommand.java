@@ -1,5 +1,6 @@
 package headway.starter;
 
+import headway.worker.WorkerConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -61,7 +62,7 @@ final class BenchCommand implements Runnable {
     static final class Overhead implements Runnable {
         @Spec
         CommandSpec spec;
-        @Option(names = "--range-size", defaultValue = "100000", description = "articles per range (default 100000, HEADWAY_RANGE_SIZE's default)")
+        @Option(names = "--range-size", defaultValue = "" + WorkerConfig.DEFAULT_RANGE_SIZE, description = "articles per range (default ${DEFAULT-VALUE}, HEADWAY_RANGE_SIZE's default)")
         long rangeSize;
         @Option(names = "--ranges", defaultValue = "20", description = "ranges to index (default 20)")
         int ranges;
@@ -121,9 +122,9 @@ final class BenchCommand implements Runnable {
         CommandSpec spec;
         @Option(names = "--kills", defaultValue = "10", description = "kills (default 10)")
         int kills;
-        @Option(names = "--articles", defaultValue = "3000000", description = "articles in the group (default 3000000)")
-        long articles;
-        @Option(names = "--range-size", defaultValue = "100000", description = "articles per range (default 100000, the default)")
+        @Option(names = "--articles", description = "articles in the group (default enough for every round: (kills x (snapshot-every + 1) + 2) ranges)")
+        Long articles;
+        @Option(names = "--range-size", defaultValue = "" + WorkerConfig.DEFAULT_RANGE_SIZE, description = "articles per range (default ${DEFAULT-VALUE}, HEADWAY_RANGE_SIZE's default)")
         long rangeSize;
         @Option(names = "--snapshot-every", defaultValue = "2", description = "ranges between snapshots (default 2, the default)")
         int snapshotEvery;
@@ -136,10 +137,13 @@ final class BenchCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             headway.cluster.TakeoverBench.Result r;
             try {
-                r = new headway.cluster.TakeoverBench(kills, articles, rangeSize, snapshotEvery, out).run();
+                long groupArticles = articles != null ? articles : (kills * (snapshotEvery + 1L) + 2) * rangeSize;
+                r = new headway.cluster.TakeoverBench(kills, groupArticles, rangeSize, snapshotEvery, out).run();
             } catch (RuntimeException e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
             }
+            out.printf("takeover: redo articles median %d, max %d; the most a takeover can redo is snapshot-every x range-size = %d%n",
+                    r.redoMedian(), r.redoMax(), snapshotEvery * rangeSize);
             out.printf("takeover: kills=%d seconds_max=%.1f seconds_median=%.1f redo_articles_max=%d ttl_s=%d%n", r.kills(),
                     r.secondsMax(), r.secondsMedian(), r.redoMax(), r.ttl().toSeconds());
         }

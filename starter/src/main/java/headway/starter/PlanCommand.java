@@ -41,7 +41,7 @@ final class PlanCommand implements Runnable {
     Long to;
     @Option(names = "--tail", description = "plan the hand-planned range as tail (before history)")
     boolean tail;
-    @Option(names = "--size", description = "articles per range (env HEADWAY_RANGE_SIZE, default 100000)")
+    @Option(names = "--size", description = "articles per range (env HEADWAY_RANGE_SIZE, default " + WorkerConfig.DEFAULT_RANGE_SIZE + ")")
     Long size;
     @Option(names = "--backfill", description = "history goes this many articles below the high-water mark (env HEADWAY_BACKFILL, default 1000000)")
     Long backfill;
@@ -70,7 +70,7 @@ final class PlanCommand implements Runnable {
             throw CliException.badInput("bad range --from " + from + " --to " + to + ": need 0 <= from <= to");
         }
         Settings s = new Settings(connections.env());
-        long rangeSize = size != null ? size : s.longValue("HEADWAY_RANGE_SIZE", 100_000, 1, Long.MAX_VALUE);
+        long rangeSize = size != null ? size : s.longValue("HEADWAY_RANGE_SIZE", WorkerConfig.DEFAULT_RANGE_SIZE, 1, Long.MAX_VALUE);
         long backfillArticles = backfill != null ? backfill : s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE);
         if (rangeSize < 1) {
             throw CliException.badInput("--size must be >= 1, was " + rangeSize);

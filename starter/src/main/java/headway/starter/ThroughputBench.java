@@ -12,6 +12,7 @@ import headway.store.CatalogStore;
 import headway.store.Database;
 import headway.store.EmbeddedDatabase;
 import headway.store.GroupStore;
+import headway.worker.WorkerConfig;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -72,10 +73,10 @@ public final class ThroughputBench {
             BenchRig.Run e2e;
             try (BenchRig rig = BenchRig.start(postgres, "e2e", simulator, inProcessTemporal, out,
                     java.util.Map.of("HEADWAY_BATCH", Integer.toString(batch)))) {
-                BenchRig.Run warm = rig.indexAll(warmUp, 100_000, Duration.ofMinutes(20));
+                BenchRig.Run warm = rig.indexAll(warmUp, WorkerConfig.DEFAULT_RANGE_SIZE, Duration.ofMinutes(20));
                 out.printf("throughput: warm-up end to end %.0f headers/s (not counted)%n", warm.headers() / warm.seconds());
                 CpuMeter.Sample before = CpuMeter.sample(pg);
-                e2e = rig.indexAll(specs, 100_000, Duration.ofMinutes(20));
+                e2e = rig.indexAll(specs, WorkerConfig.DEFAULT_RANGE_SIZE, Duration.ofMinutes(20));
                 out.println("throughput: end to end took " + CpuMeter.sample(pg).since(before));
             }
             double endToEnd = e2e.headers() / e2e.seconds();

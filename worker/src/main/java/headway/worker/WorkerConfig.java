@@ -31,7 +31,7 @@ import java.util.UUID;
  * @param catalogCapBytes     catalog size cap; at the cap only tail ranges are leased (HEADWAY_CATALOG_CAP, default 0 = none)
  * @param batchArticles       articles per fenced catalog transaction (HEADWAY_BATCH, default 5000)
  * @param windowMaxAge        a binary older than this many articles leaves the window incomplete (HEADWAY_WINDOW_MAX_AGE, default 50000)
- * @param rangeSize           articles per planned range (HEADWAY_RANGE_SIZE, default 100000)
+ * @param rangeSize           articles per planned range (HEADWAY_RANGE_SIZE, default {@value #DEFAULT_RANGE_SIZE})
  * @param backfill            history is planned this many articles below the high-water mark (HEADWAY_BACKFILL, default 1000000)
  * @param stuckRange          a leased range whose cursor has not moved for this long is stuck (HEADWAY_STUCK_RANGE, default 5m)
  * @param stuckGroup          a group whose lag has not shrunk for this long is stuck (HEADWAY_STUCK_GROUP, default 15m)
@@ -58,6 +58,9 @@ public record WorkerConfig(
         long backfill,
         Duration stuckRange,
         Duration stuckGroup) {
+
+    /** Articles per planned range unless HEADWAY_RANGE_SIZE says otherwise; see the overhead benchmark in the README. */
+    public static final long DEFAULT_RANGE_SIZE = 200_000;
 
     /** An NNTP server and how many connections this worker may open to it. Credentials are never logged. */
     public record NntpServer(String host, int port, boolean tls, String user, String password, int maxConnections,
@@ -151,7 +154,7 @@ public record WorkerConfig(
                 s.longValue("HEADWAY_CATALOG_CAP", 0, 0, Long.MAX_VALUE),
                 s.integer("HEADWAY_BATCH", 5000, 1, 1_000_000),
                 s.longValue("HEADWAY_WINDOW_MAX_AGE", 50_000, 1, Long.MAX_VALUE),
-                s.longValue("HEADWAY_RANGE_SIZE", 100_000, 1, Long.MAX_VALUE),
+                s.longValue("HEADWAY_RANGE_SIZE", DEFAULT_RANGE_SIZE, 1, Long.MAX_VALUE),
                 s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE),
                 s.duration("HEADWAY_STUCK_RANGE", Duration.ofMinutes(5)),
                 s.duration("HEADWAY_STUCK_GROUP", Duration.ofMinutes(15)));
