@@ -34,14 +34,16 @@ public final class TakeoverBench {
         }
 
         public double secondsMedian() {
-            List<Double> sorted = new ArrayList<>(seconds);
-            sorted.sort(Double::compare);
-            return sorted.get(sorted.size() / 2);
+            return median(seconds);
         }
 
         public long redoMedian() {
-            List<Long> sorted = new ArrayList<>(redo);
-            sorted.sort(Long::compare);
+            return median(redo);
+        }
+
+        private static <T extends Comparable<T>> T median(List<T> values) {
+            List<T> sorted = new ArrayList<>(values);
+            Collections.sort(sorted);
             return sorted.get(sorted.size() / 2);
         }
 
