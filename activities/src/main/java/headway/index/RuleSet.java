@@ -3,6 +3,9 @@ package headway.index;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -11,29 +14,32 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
- * A versioned, immutable set of subject rules read from a JSON document:
+ * A versioned, immutable set of subject rules read from a JSON document, in front of the built-in
+ * {@link SubjectParser}:
  *
  * <pre>{@code
  * {"name": "default",
  *  "groups": [{"pattern": "alt.binaries.*",
- *              "subjectBlacklist": ["(?i)^re:"], "subjectWhitelist": [],
+ *              "subjectBlacklist": ["(?i)^fwd?:\\s"], "subjectWhitelist": [],
  *              "posterBlacklist": [], "posterWhitelist": [],
  *              "rules": [{"name": "quoted", "regex": "^\"(?<file>[^\"]+)\" yEnc \\((?<part>\\d+)/(?<total>\\d+)\\)$"}]}]}
  * }</pre>
  *
  * <p>Every group entry whose glob matches the newsgroup applies, in document order: their lists
  * are united and their rules concatenated, so a specific entry placed before {@code *} adds rules
- * that are tried first. Rules capture the named groups {@code file} (required), {@code part} and
- * {@code total} (both or neither; absent means a single-part post, 1/1), and optionally
- * {@code release}, {@code fileno} and {@code files}. Without {@code release} the release name is
- * the file name less its volume suffix and extension. Invariant: every regex compiled when the
- * set was built, so matching never fails; the cost is compiling all rules up front and caching
- * the applicable rules per group name.
+ * that are tried first; a subject no rule matches goes to the parser (for groups some entry
+ * covers: a group no pattern matches is not indexed). Rules capture the named
+ * groups {@code file} (required), {@code part} and {@code total} (both or neither; absent means
+ * no article counter, -1), and optionally {@code release}, {@code fileno} and {@code files}.
+ * Without {@code release} the release name is the file name less its volume suffix and extension.
+ * Every regex runs on RE2/J, in time linear in the subject: a rule that needs backtracking
+ * (lookaround, backreferences, possessive or atomic groups) is refused when the set is built, so
+ * no operator's rule can stall a group. Subjects longer than {@link SubjectParser#MAX_LENGTH}
+ * are rejected before any rule runs. Invariant: every regex compiled when the set was built, so
+ * matching never fails; the cost is compiling all rules up front and caching the applicable rules
+ * per group name.
  */
 public final class RuleSet {
 
@@ -51,7 +57,7 @@ public final class RuleSet {
     /**
      * What the subject lists and the rules make of a subject, memoized per subject template (see
      * {@link Template}), because every part of a file has the same subject but for its
-     * counter's digits, and matching regexes is most of the window's cost. The trade-off: rules
+     * counter's digits, and matching rules and parsing is most of the window's cost. The trade-off: rules
      * and subject lists must treat the trailing counter's digits as {@code \d+} (the default
      * rules do); one that matches only some part numbers would be applied as it matched the first
      * part seen. Poster lists are checked per header. One memo per group, keyed by
@@ -60,6 +66,8 @@ public final class RuleSet {
     private static final int MEMO_LIMIT = 20_000;
     private static final int MEMO_PART = Integer.MIN_VALUE;
     private static final SubjectMatch NOT_MEMOIZABLE = new SubjectMatch.Unmatched();
+    private static final SubjectMatch.Rejected TOO_LONG = new SubjectMatch.Rejected(
+            "subject longer than " + SubjectParser.MAX_LENGTH + " characters");
 
     private RuleSet(int version, String name, List<GroupEntry> entries) {
         this.version = version;
@@ -111,11 +119,14 @@ public final class RuleSet {
         return name;
     }
 
-    /** Classifies one header of {@code group}: lists first, then the first matching rule. */
+    /** Classifies one header of {@code group}: lists first, then the first matching rule, then the parser. */
     public SubjectMatch match(String group, String poster, String subject) {
         GroupRules forGroup = perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new ConcurrentHashMap<>()));
         GroupEntry rules = forGroup.entry();
         String s = subject == null ? "" : subject.strip();
+        if (s.length() > SubjectParser.MAX_LENGTH) {
+            return TOO_LONG;
+        }
         String p = poster == null ? "" : poster;
         Counter counter = Counter.find(s);
         Verdict verdict;
@@ -150,7 +161,7 @@ public final class RuleSet {
         SubjectMatch rule = verdict.rule();
         if (rule instanceof SubjectMatch.Matched matched && matched.subject().part() == MEMO_PART) {
             ParsedSubject t = matched.subject();
-            if (counter.part < 0 || counter.total <= 0 || counter.part > counter.total) {
+            if (!SubjectParser.RULE_NAME.equals(matched.ruleName()) && (counter.part > counter.total || counter.total <= 0)) {
                 return firstRule(rules, s, null);
             }
             return new SubjectMatch.Matched(new ParsedSubject(t.releaseName(), t.fileName(), counter.part, counter.total,
@@ -175,10 +186,10 @@ public final class RuleSet {
     }
 
     /**
-     * The first rule that matches. With a counter, the result is shaped for the memo: when the
-     * rule took part and total from exactly the counter's digits, those are left as
-     * {@link #MEMO_PART} to be filled in per subject; when it took them from elsewhere, the
-     * subject is marked not memoizable.
+     * The first rule that matches, else the parser. With a counter, the result is shaped for the
+     * memo: when the rule or the parser took part and total from exactly the counter's digits,
+     * those are left as {@link #MEMO_PART} to be filled in per subject; when it took them from
+     * elsewhere, or found none there, the subject is marked not memoizable.
      */
     private SubjectMatch firstRule(GroupEntry rules, String s, Counter counter) {
         for (Rule rule : rules.rules()) {
@@ -198,12 +209,27 @@ public final class RuleSet {
                 }
             }
         }
-        return new SubjectMatch.Unmatched();
+        SubjectParser.Parsed parsed = rules.covered() ? SubjectParser.parse(s) : null;
+        if (parsed == null) {
+            return UNMATCHED;
+        }
+        if (counter == null) {
+            return new SubjectMatch.Matched(parsed.subject(), SubjectParser.RULE_NAME);
+        }
+        if (parsed.partStart() != counter.partStart || parsed.partEnd() != counter.partEnd
+                || parsed.totalStart() != counter.totalStart || parsed.totalEnd() != counter.totalEnd) {
+            return NOT_MEMOIZABLE;
+        }
+        return new SubjectMatch.Matched(new ParsedSubject(parsed.release(), parsed.file(), MEMO_PART, MEMO_PART,
+                parsed.fileNumber(), parsed.fileTotal()), SubjectParser.RULE_NAME);
     }
 
+    private static final SubjectMatch UNMATCHED = new SubjectMatch.Unmatched();
+
     /**
-     * The trailing part counter of a subject, {@code (12/50)}, {@code [12/50]} or {@code {12/50}}:
-     * the digit spans and their values. Found by a scan from the end, without a regex.
+     * The trailing part counter of a subject, {@code (12/50)}, {@code [12/50]} or {@code {12/50}},
+     * before Nyuu's byte count if there is one: the digit spans and their values. Found by a scan
+     * from the end, without a regex.
      */
     private record Counter(int partStart, int partEnd, int totalStart, int totalEnd, int part, int total) {
 
@@ -211,6 +237,16 @@ public final class RuleSet {
             int i = s.length() - 1;
             if (i < 4) {
                 return null;
+            }
+            if (isDigit(s.charAt(i))) {
+                int digits = i;
+                while (i >= 0 && isDigit(s.charAt(i))) {
+                    i--;
+                }
+                if (i < 4 || digits - i > 15 || s.charAt(i) != ' ') {
+                    return null;
+                }
+                i = skipSpaces(s, i);
             }
             char close = s.charAt(i);
             if (close != ')' && close != ']' && close != '}') {
@@ -317,8 +353,10 @@ public final class RuleSet {
         List<Pattern> pb = new ArrayList<>();
         List<Pattern> pw = new ArrayList<>();
         List<Rule> rules = new ArrayList<>();
+        boolean covered = false;
         for (GroupEntry e : entries) {
             if (e.glob().matcher(group).matches()) {
+                covered = true;
                 sb.addAll(e.subjectBlacklist());
                 sw.addAll(e.subjectWhitelist());
                 pb.addAll(e.posterBlacklist());
@@ -326,7 +364,7 @@ public final class RuleSet {
                 rules.addAll(e.rules());
             }
         }
-        return new GroupEntry(null, sb, sw, pb, pw, rules);
+        return new GroupEntry(null, sb, sw, pb, pw, rules, covered);
     }
 
     record Document(String name, List<GroupDoc> groups) {
@@ -339,8 +377,9 @@ public final class RuleSet {
     record RuleDoc(String name, String regex) {
     }
 
+    /** A group entry as compiled, or the merge of those that apply to one group; {@code covered}: some entry applies, so the parser does too. */
     private record GroupEntry(Pattern glob, List<Pattern> subjectBlacklist, List<Pattern> subjectWhitelist,
-                              List<Pattern> posterBlacklist, List<Pattern> posterWhitelist, List<Rule> rules) {
+                              List<Pattern> posterBlacklist, List<Pattern> posterWhitelist, List<Rule> rules, boolean covered) {
 
         static GroupEntry compile(GroupDoc g) {
             if (g.pattern() == null || g.pattern().isBlank()) {
@@ -360,7 +399,7 @@ public final class RuleSet {
                     compileAll(where + " subjectWhitelist", g.subjectWhitelist()),
                     compileAll(where + " posterBlacklist", g.posterBlacklist()),
                     compileAll(where + " posterWhitelist", g.posterWhitelist()),
-                    List.copyOf(rules));
+                    List.copyOf(rules), true);
         }
 
         private static List<Pattern> compileAll(String label, List<String> regexes) {
@@ -377,12 +416,56 @@ public final class RuleSet {
             if (regex == null || regex.isEmpty()) {
                 throw new RuleSetException(label + " has no \"regex\"; give one", null);
             }
+            String unsupported = unsupported(regex);
+            if (unsupported != null) {
+                throw new RuleSetException(label + " uses " + unsupported + " in " + regex
+                        + ", which the linear-time engine (RE2/J) cannot run; rewrite the rule without lookaround,"
+                        + " backreferences, possessive quantifiers or atomic groups (capture more and let a later rule or"
+                        + " the built-in parser decide) and import the rule set again", null);
+            }
             try {
                 return Pattern.compile(regex);
             } catch (PatternSyntaxException e) {
-                throw new RuleSetException(label + " has a bad regex: " + e.getDescription() + " near index "
-                        + e.getIndex() + " of " + regex + "; fix the regex and import the rule set again", e);
+                throw new RuleSetException(label + " has a bad regex: " + e.getDescription()
+                        + " in " + regex + "; fix the regex (RE2 syntax) and import the rule set again", e);
             }
+        }
+
+        /** The backtracking feature {@code regex} uses (lookaround, backreference, possessive, atomic), or null. */
+        private static String unsupported(String regex) {
+            for (int i = 0; i + 1 < regex.length(); i++) {
+                char c = regex.charAt(i);
+                if (c == '\\') {
+                    char next = regex.charAt(i + 1);
+                    if (next >= '1' && next <= '9') {
+                        return "a backreference \\" + next;
+                    }
+                    if (next == 'k' && i + 2 < regex.length() && regex.charAt(i + 2) == '<') {
+                        return "a named backreference \\k<...>";
+                    }
+                    i++;
+                    continue;
+                }
+                if (c == '(' && regex.charAt(i + 1) == '?' && i + 2 < regex.length()) {
+                    char k = regex.charAt(i + 2);
+                    if (k == '=') {
+                        return "a lookahead (?=";
+                    }
+                    if (k == '!') {
+                        return "a negative lookahead (?!";
+                    }
+                    if (k == '>') {
+                        return "an atomic group (?>";
+                    }
+                    if (k == '<' && i + 3 < regex.length() && (regex.charAt(i + 3) == '=' || regex.charAt(i + 3) == '!')) {
+                        return "a lookbehind (?<" + regex.charAt(i + 3);
+                    }
+                }
+                if ((c == '*' || c == '+' || c == '?' || c == '}') && regex.charAt(i + 1) == '+' && i > 0 && regex.charAt(i - 1) != '\\') {
+                    return "a possessive quantifier " + c + "+";
+                }
+            }
+            return null;
         }
 
         private static Pattern glob(String glob) {
@@ -394,14 +477,14 @@ public final class RuleSet {
                     default -> re.append(Pattern.quote(String.valueOf(c)));
                 }
             }
-            return Pattern.compile(re.toString());
+            return Pattern.compile(re.toString(), Pattern.DOTALL);
         }
     }
 
     private record Rule(String name, Pattern pattern, boolean hasRelease, boolean hasParts, boolean hasFiles) {
 
         static Rule of(String label, String name, Pattern p) {
-            String re = p.pattern();
+            Map<String, Integer> re = p.namedGroups();
             if (!hasGroup(re, "file")) {
                 throw new RuleSetException(label + " has no named group (?<file>...); every rule must capture the file name", null);
             }
@@ -414,8 +497,8 @@ public final class RuleSet {
             return new Rule(name, p, hasGroup(re, "release"), hasGroup(re, "part"), hasGroup(re, "fileno"));
         }
 
-        private static boolean hasGroup(String regex, String group) {
-            return regex.contains("(?<" + group + ">");
+        private static boolean hasGroup(Map<String, Integer> groups, String group) {
+            return groups.containsKey(group);
         }
 
         ParsedSubject extract(Matcher m) {
@@ -424,8 +507,8 @@ public final class RuleSet {
                 return null;
             }
             file = file.strip();
-            int part = 1;
-            int total = 1;
+            int part = -1;
+            int total = -1;
             if (hasParts && m.group("part") != null && m.group("total") != null) {
                 part = number(m.group("part"));
                 total = number(m.group("total"));

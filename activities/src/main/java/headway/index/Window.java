@@ -29,7 +29,12 @@ import java.util.zip.ZipException;
  * Invariants: a part is held once (a repeat is counted, not added), and the open binaries are
  * kept in the order they were first seen, so aging looks only at the head; the cost is that
  * headers fed far out of article order age late, and that every open segment sits in memory
- * (about 200 bytes each with a 50-character message-id).
+ * (about 200 bytes each with a 50-character message-id). A post without an article counter is
+ * held as part 1 of 1. Every file of one post gets one spelling of its release name: a poster's
+ * release whose name differs from one seen before only in case or in {@code . _ -} and spaces
+ * (the {@code .nfo} named {@code Show.S01E01}, the rars {@code show.s01e01}) takes the first
+ * spelling, so the catalog, which keys releases by exact name, holds one release; the spellings
+ * are remembered for the last {@value #SPELLINGS} releases and rebuilt from a snapshot's open binaries.
  */
 public final class Window {
 
@@ -44,6 +49,14 @@ public final class Window {
     private final String group;
     private final long maxAgeArticles;
     private final LinkedHashMap<Key, Open> open = new LinkedHashMap<>();
+    private static final int SPELLINGS = 10_000;
+    /** Poster and folded release name to the first spelling seen, least recently used first. */
+    private final LinkedHashMap<String, String> spellings = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > SPELLINGS;
+        }
+    };
     private final List<CompletedBinary> outbox = new ArrayList<>();
     private long newestArticle = -1;
     /** The first article of the oldest open binary (the head of {@link #open}), or MAX_VALUE when none is open: aging looks at it alone. */
@@ -250,17 +263,19 @@ public final class Window {
     }
 
     private void add(OverviewLine line, ParsedSubject p, int ruleVersion) {
-        Key key = new Key(line.from(), p.fileName(), p.totalParts());
+        int total = p.totalParts() > 0 ? p.totalParts() : 1;
+        int part = p.part() >= 0 ? p.part() : 1;
+        Key key = new Key(line.from(), p.fileName(), total);
         Open b = open.get(key);
         if (b == null) {
-            b = new Open(p.releaseName(), p.fileTotal(), line.subject(), HeaderDates.parse(line.date()),
+            b = new Open(spelling(line.from(), p.releaseName()), p.fileTotal(), line.subject(), HeaderDates.parse(line.date()),
                     line.article(), line.article(), ruleVersion);
             if (open.isEmpty()) {
                 headFirst = b.firstArticle;
             }
             open.put(key, b);
         }
-        Segment s = new Segment(p.part(), (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), bareId(line.messageId()));
+        Segment s = new Segment(part, (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), bareId(line.messageId()));
         if (!b.parts.add(s)) {
             duplicates++;
             return;
@@ -275,6 +290,13 @@ public final class Window {
                 findHead();
             }
         }
+    }
+
+    /** The spelling of {@code release} this poster's earlier files used, or {@code release} (remembered). */
+    private String spelling(String poster, String release) {
+        String key = poster + '\n' + ReleaseNames.fold(release);
+        String first = spellings.putIfAbsent(key, release);
+        return first == null ? release : first;
     }
 
     private void close(Key key, Open b) {
@@ -464,7 +486,7 @@ public final class Window {
         if (poster == null || file == null || total <= 0 || release == null || subject == null || first < 0 || segs.isEmpty()) {
             throw new BadSnapshotException("a snapshot binary lacks poster, file, total, release, subject, first or segments", null);
         }
-        Open b = new Open(release, fileTotal, subject, posted, first, last, rule);
+        Open b = new Open(spelling(poster, release), fileTotal, subject, posted, first, last, rule);
         for (Segment s : segs) {
             b.parts.add(s);
         }

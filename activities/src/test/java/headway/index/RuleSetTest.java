@@ -30,7 +30,7 @@ class RuleSetTest {
                 Arguments.of("[PRiVATE]-[WtFnZb]-[Movie.2020.1080p.mkv]-[1/5] - \"\" yEnc (1/1500)",
                         "Movie.2020.1080p", "Movie.2020.1080p.mkv", 1, 1500),
                 Arguments.of("\"a3f2c9e8d1b7e6f5a4b3.part01.rar\" yEnc (1/120)", "a3f2c9e8d1b7e6f5a4b3", "a3f2c9e8d1b7e6f5a4b3.part01.rar", 1, 120),
-                Arguments.of("Some.Release.2020 - \"Some.Release.2020.nzb\" yEnc", "Some.Release.2020", "Some.Release.2020.nzb", 1, 1),
+                Arguments.of("Some.Release.2020 - \"Some.Release.2020.nzb\" yEnc", "Some.Release.2020", "Some.Release.2020.nzb", -1, -1),
                 Arguments.of("Some.Release.2019.1080p.part01.rar (01/50)", "Some.Release.2019.1080p", "Some.Release.2019.1080p.part01.rar", 1, 50),
                 Arguments.of("Some.Release.2019.1080p.part02.rar yEnc (7/50)", "Some.Release.2019.1080p", "Some.Release.2019.1080p.part02.rar", 7, 50),
                 Arguments.of("My.Release {01/10} - \"my.release.rar\" yEnc (1/40)", "My.Release", "my.release.rar", 1, 40),
@@ -87,16 +87,48 @@ class RuleSetTest {
     }
 
     @Test
-    void replyPrefixesAreRejected() {
-        assertThat(DEFAULTS.match(GROUP, POSTER, "Re: \"name.part01.rar\" yEnc (1/30)")).isInstanceOf(SubjectMatch.Rejected.class);
-        assertThat(DEFAULTS.match(GROUP, POSTER, "RE: Re: what is this (1/2)")).isInstanceOf(SubjectMatch.Rejected.class);
+    void repliesThatCarryAFileAndCountersAreBinaryPosts() {
+        ParsedSubject reply = matched(DEFAULTS.match(GROUP, POSTER, "Re: \"name.part01.rar\" yEnc (1/30)"));
+        assertThat(reply.fileName()).isEqualTo("name.part01.rar");
+        assertThat(reply.part()).isEqualTo(1);
+        assertThat(reply.totalParts()).isEqualTo(30);
+        assertThat(matched(DEFAULTS.match(GROUP, POSTER,
+                "Re: [147053]-[FULL]-[#a.b.teevee]-[ Top_Gear.20x04.HDTV_x264-FoV ]-[11/59] - \"top_gear.20x04.hdtv_x264-fov.r00\" yEnc (01/20)"))
+                .releaseName()).isEqualTo("Top_Gear.20x04.HDTV_x264-FoV");
+        assertThat(DEFAULTS.match(GROUP, POSTER, "RE: Re: what is this (1/2)")).isInstanceOf(SubjectMatch.Unmatched.class);
+        assertThat(DEFAULTS.match(GROUP, POSTER, "Fwd: \"name.part01.rar\" yEnc (1/30)")).isInstanceOf(SubjectMatch.Rejected.class);
     }
 
     @Test
     void chatterIsUnmatched() {
         assertThat(DEFAULTS.match(GROUP, POSTER, "Anyone have the new album?")).isInstanceOf(SubjectMatch.Unmatched.class);
         assertThat(DEFAULTS.match(GROUP, POSTER, "\"quoted words\" and nothing else")).isInstanceOf(SubjectMatch.Unmatched.class);
-        assertThat(DEFAULTS.match(GROUP, POSTER, "\"bad.rar\" yEnc (9/3)")).isInstanceOf(SubjectMatch.Unmatched.class);
+        assertThat(DEFAULTS.match(GROUP, POSTER, "Re: anyone got file.rar? thanks")).isInstanceOf(SubjectMatch.Unmatched.class);
+    }
+
+    @Test
+    void countersAreKeptAsPosted() {
+        ParsedSubject p = matched(DEFAULTS.match(GROUP, POSTER, "[40/33] - \"odd.rar\" yEnc (9/3)"));
+        assertThat(p.fileNumber()).isEqualTo(40);
+        assertThat(p.fileTotal()).isEqualTo(33);
+        assertThat(p.part()).isEqualTo(9);
+        assertThat(p.totalParts()).isEqualTo(3);
+    }
+
+    @Test
+    void absentCountersAreAbsentNeverOne() {
+        ParsedSubject p = matched(DEFAULTS.match(GROUP, POSTER, "\"lone.nfo\" yEnc"));
+        assertThat(p.part()).isEqualTo(-1);
+        assertThat(p.totalParts()).isEqualTo(-1);
+        assertThat(p.fileNumber()).isEqualTo(-1);
+        assertThat(p.fileTotal()).isEqualTo(-1);
+    }
+
+    @Test
+    void subjectsLongerThanTheBoundAreRejectedBeforeAnyRule() {
+        String longSubject = "\"" + "a".repeat(SubjectParser.MAX_LENGTH) + ".rar\" yEnc (1/2)";
+        assertThat(DEFAULTS.match(GROUP, POSTER, longSubject))
+                .isEqualTo(new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
     }
 
     @Test
@@ -115,10 +147,13 @@ class RuleSetTest {
         assertThat(matched(rules.match("alt.binaries.misc", "a@b", "\"x.rar\" (1/2)")).fileName()).isEqualTo("x.rar");
         assertThat(rules.match("alt.binaries.misc", "spam@bad", "\"x.rar\" (1/2)")).isInstanceOf(SubjectMatch.Rejected.class);
         assertThat(rules.match("alt.binaries.misc", "a@b", "\"password.rar\" (1/2)")).isInstanceOf(SubjectMatch.Rejected.class);
-        assertThat(rules.match("alt.binaries.misc", "a@b", "TV x.mkv (1/2)")).isInstanceOf(SubjectMatch.Unmatched.class);
+        assertThat(((SubjectMatch.Matched) rules.match("alt.binaries.misc", "a@b", "TV x.mkv (1/2)")).ruleName())
+                .as("no rule of the group matches: the parser does").isEqualTo(SubjectParser.RULE_NAME);
+        assertThat(((SubjectMatch.Matched) rules.match("alt.binaries.tv", "x@good.example", "TV x.mkv (1/2)")).ruleName()).isEqualTo("tv");
         assertThat(matched(rules.match("alt.binaries.tv", "x@good.example", "TV x.mkv (1/2)")).fileName()).isEqualTo("x.mkv");
         assertThat(rules.match("alt.binaries.tv", "x@other.example", "TV x.mkv (1/2)")).isInstanceOf(SubjectMatch.Rejected.class);
-        assertThat(rules.match("comp.lang.java", "a@b", "\"x.rar\" (1/2)")).isInstanceOf(SubjectMatch.Unmatched.class);
+        assertThat(rules.match("comp.lang.java", "a@b", "\"x.rar\" (1/2)"))
+                .as("a group no entry covers is not indexed, not even by the parser").isInstanceOf(SubjectMatch.Unmatched.class);
     }
 
     @Test
@@ -143,7 +178,52 @@ class RuleSetTest {
         assertThatThrownBy(() -> RuleSet.parse(1, json))
                 .isInstanceOf(RuleSetException.class)
                 .hasMessageContaining("group 'alt.binaries.*' rule #1 ('oops')")
-                .hasMessageContaining("Unclosed character class");
+                .hasMessageContaining("missing closing ]")
+                .hasMessageContaining("fix the regex (RE2 syntax) and import the rule set again");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backtrackingRules")
+    void aRuleTheLinearEngineCannotRunIsRefusedNamingTheRuleAndTheFix(String regex, String feature) {
+        assertThatThrownBy(() -> RuleSet.parse(1, oneRule("slow", regex)))
+                .isInstanceOf(RuleSetException.class)
+                .hasMessageContaining("group '*' rule #0 ('slow') uses " + feature)
+                .hasMessageContaining("which the linear-time engine (RE2/J) cannot run")
+                .hasMessageContaining("rewrite the rule without lookaround, backreferences, possessive quantifiers or atomic groups");
+    }
+
+    static Stream<Arguments> backtrackingRules() {
+        return Stream.of(
+                Arguments.of("^(?<file>\\S+)(?=\\s+yEnc)", "a lookahead (?="),
+                Arguments.of("^(?<file>\\S+)(?!x)", "a negative lookahead (?!"),
+                Arguments.of("(?<=\\[)(?<file>[^\\]]+)", "a lookbehind (?<="),
+                Arguments.of("(?<!x)(?<file>\\S+)", "a lookbehind (?<!"),
+                Arguments.of("^(\"?)(?<file>[^\"]+)\\1", "a backreference \\1"),
+                Arguments.of("^(?<file>a*+)", "a possessive quantifier *+"),
+                Arguments.of("^(?>(?<file>\\S+))", "an atomic group (?>"));
+    }
+
+    @Test
+    void theRulesThatStalledOnCraftedSubjectsNowRunInLinearTime() {
+        String releaseCounterFile = "(?i)^(?<release>.+?)\\s*-?\\s*[\\[\\(\\{]\\s*(?<fileno>\\d+)\\s*/\\s*(?<files>\\d+)\\s*[\\]\\)\\}]"
+                + "\\s*[-:]?\\s*\"(?<file>[^\"]+)\"\\s*(?:(?:yEnc\\s*)?[\\(\\[\\{]\\s*(?<part>\\d+)\\s*/\\s*(?<total>\\d+)\\s*[\\)\\]\\}]|yEnc)\\s*$";
+        RuleSet rules = RuleSet.parse(1, oneRule("release-counter-file", releaseCounterFile));
+        SubjectMatch stall = rules.match(GROUP, POSTER, "x" + " ".repeat(800) + "yEnc (1/7)");
+        assertThat(((SubjectMatch.Matched) stall).ruleName()).as("the rule cannot match; the parser reads it").isEqualTo(SubjectParser.RULE_NAME);
+        assertThat(matched(stall).fileName()).isEqualTo("x");
+        SubjectMatch real = rules.match(GROUP, POSTER, "Release.Name - [03/15] - \"file.r01\" yEnc (12/50)");
+        assertThat(((SubjectMatch.Matched) real).ruleName()).isEqualTo("release-counter-file");
+        assertThat(matched(real).releaseName()).isEqualTo("Release.Name");
+    }
+
+    private static String oneRule(String name, String regex) {
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var doc = mapper.createObjectNode();
+        doc.put("name", name);
+        var group = doc.putArray("groups").addObject();
+        group.put("pattern", "*");
+        group.putArray("rules").addObject().put("name", name).put("regex", regex);
+        return doc.toString();
     }
 
     @Test

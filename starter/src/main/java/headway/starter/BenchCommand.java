@@ -14,14 +14,14 @@ import java.io.PrintWriter;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Run a benchmark and print its figures.",
         subcommands = {BenchCommand.Throughput.class, BenchCommand.Overhead.class, BenchCommand.Scale.class,
-                BenchCommand.Takeover.class})
+                BenchCommand.Takeover.class, BenchCommand.Subjects.class})
 final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a benchmark: throughput, overhead, scale or takeover");
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a benchmark: throughput, overhead, scale, takeover or subjects");
     }
 
     @Command(name = "throughput", mixinStandardHelpOptions = true,
@@ -146,6 +146,21 @@ final class BenchCommand implements Runnable {
                     r.redoMedian(), r.redoMax(), snapshotEvery * rangeSize);
             out.printf("takeover: kills=%d seconds_max=%.1f seconds_median=%.1f redo_articles_max=%d ttl_s=%d%n", r.kills(),
                     r.secondsMax(), r.secondsMedian(), r.redoMax(), r.ttl().toSeconds());
+        }
+    }
+
+    @Command(name = "subjects", mixinStandardHelpOptions = true,
+            description = "Microseconds to classify one subject with the shipped rules: the mean over real-shaped subjects and the worst"
+                    + " over crafted subjects of up to 1,000 characters built to stall a backtracking matcher.")
+    static final class Subjects implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            PrintWriter out = spec.commandLine().getOut();
+            SubjectBench.Result r = new SubjectBench(out).run();
+            out.printf(java.util.Locale.ROOT, "subjects: per_parse_us=%.2f worst_us=%.2f crafted=%d%n", r.meanMicros(), r.worstMicros(), r.crafted());
         }
     }
 }

@@ -3,6 +3,7 @@ package headway.starter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Map;
 
@@ -39,12 +40,15 @@ public final class Headway implements Runnable {
 
     /** The environment the HEADWAY_* settings are read from; flags override it. */
     final Map<String, String> environment;
+    /** What commands that read lines ({@code rules test}) read. */
+    final InputStream stdin;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    Headway(Map<String, String> environment) {
+    Headway(Map<String, String> environment, InputStream stdin) {
         this.environment = Map.copyOf(environment);
+        this.stdin = stdin;
     }
 
     @Override
@@ -63,7 +67,12 @@ public final class Headway implements Runnable {
 
     /** Runs the CLI with {@code environment} in place of the process environment (tests set HEADWAY_* this way). */
     static int run(String[] args, Map<String, String> environment, PrintWriter out, PrintWriter err) {
-        CommandLine cli = new CommandLine(new Headway(environment));
+        return run(args, environment, System.in, out, err);
+    }
+
+    /** Runs the CLI with {@code stdin} in place of the process's standard input (tests pipe subjects this way). */
+    static int run(String[] args, Map<String, String> environment, InputStream stdin, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new Headway(environment, stdin));
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

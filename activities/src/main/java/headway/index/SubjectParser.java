@@ -1,0 +1,1468 @@
+package headway.index;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Reads a binary post's subject as posters write it: the file name (quoted, doubled or empty quotes
+ * with the name in a {@code [PRiVATE]-[WtFnZb]-[name]} wrapper, or unquoted), the file counter
+ * ({@code [x/y]}, {@code (x/y)}, {@code x of y}, {@code File x of y}, {@code (x|y)}, {@code <<x/y>>},
+ * a bare {@code x/y}), the article counter ({@code yEnc (k/N)}, glued, doubled, zero-padded, before
+ * Nyuu's byte count) and the poster's release text with adverts, network tags and request ids
+ * dropped. It is a hand-written scanner: every step walks the subject a bounded number of times and
+ * nothing backtracks, so a parse costs time linear in the subject's length whatever the subject is
+ * (the caller bounds the length, see {@link #MAX_LENGTH}). The trade-off is that the forms are in
+ * code, not data: a form it does not know is added here, or by an operator's rule set in front of it.
+ */
+public final class SubjectParser {
+
+    /**
+     * Longer subjects are not parsed, because no posting tool writes one (a header line is at most
+     * 998 characters by RFC 5322, yEnc's draft asks for subjects under 256) and a bound keeps the
+     * worst header's cost, and the memo's keys, small.
+     */
+    public static final int MAX_LENGTH = 1000;
+
+    /** The name under which the parser's matches are reported. */
+    public static final String RULE_NAME = "parser";
+
+    /**
+     * What one subject holds. Counters that are absent are -1, never a made-up 1; {@code partStart}
+     * .. {@code totalEnd} are the offsets of the article counter's digits in the subject as parsed
+     * (stripped), -1 when there is none or when the subject was rewritten before the scan (an
+     * HTML-escaped quote such as {@code &quot;} or nZEDb's {@code #34;}), so that the caller can
+     * memoize by the rest of the subject.
+     */
+    public record Parsed(String file, String release, int part, int total, int fileNumber, int fileTotal,
+                         int partStart, int partEnd, int totalStart, int totalEnd) {
+
+        ParsedSubject subject() {
+            return new ParsedSubject(release, file, part, total, fileNumber, fileTotal);
+        }
+    }
+
+    private SubjectParser() {
+    }
+
+    /** The parse of {@code subject} (stripped by the caller), or null when it names no file: not a binary post. */
+    public static Parsed parse(String subject) {
+        if (subject == null || subject.isEmpty() || subject.length() > MAX_LENGTH) {
+            return null;
+        }
+        String s = subject;
+        if (s.indexOf('#') >= 0 || s.indexOf('&') >= 0) {
+            s = s.replace("&quot;", "\"").replace("&#34;", "\"").replace("#34;", "\"");
+        }
+        Parsed parsed = new Scan(s).run();
+        if (parsed != null && s.length() != subject.length()) {
+            return new Parsed(parsed.file(), parsed.release(), parsed.part(), parsed.total(), parsed.fileNumber(),
+                    parsed.fileTotal(), -1, -1, -1, -1);
+        }
+        return parsed;
+    }
+
+    /** A counter {@code a/b} (or {@code a of b}, {@code a|b}, {@code a_b}) and where it lies. */
+    private record Counter(int start, int end, int aStart, int aEnd, int bStart, int bEnd, int a, int b, boolean of,
+                           boolean bracketed) {
+    }
+
+    /** A file name and the span it was read from, quotes included. */
+    private record FileName(String name, int start, int end, boolean quoted, boolean fileLike) {
+    }
+
+    private static final class Scan {
+        private final String s;
+        private final int n;
+        private final List<Counter> counters = new ArrayList<>();
+        private final List<int[]> yencs = new ArrayList<>();
+        private final List<Integer> quotes = new ArrayList<>();
+        /** For each bracket opener, the index of its closer (same kind, nested), else -1. */
+        private final int[] match;
+        /** Offsets covered by a counter or a yEnc token: an unquoted file name never crosses them. */
+        private final boolean[] blocked;
+
+        Scan(String s) {
+            this.s = s;
+            this.n = s.length();
+            this.match = new int[n];
+            this.blocked = new boolean[n];
+        }
+
+        Parsed run() {
+            lex();
+            int tailStart = tail();
+            int[] wtf = new int[2];
+            FileName file = wtfnzb(wtf);
+            boolean wrapped = file != null;
+            if (file == null) {
+                file = quoted(true);
+            }
+            if (file == null) {
+                file = unquoted(tailStart);
+            }
+            if (file == null) {
+                file = quoted(false);
+            }
+            if (file == null) {
+                file = beforeYenc(tailStart);
+            }
+            if (file == null || file.name().isEmpty()) {
+                return null;
+            }
+            int yTail = -1;
+            for (int i = yencs.size() - 1; i >= 0; i--) {
+                if (yencs.get(i)[0] >= tailStart) {
+                    yTail = i;
+                    break;
+                }
+            }
+            Counter article = null;
+            Counter fileCounter = null;
+            List<Counter> before = new ArrayList<>();
+            List<Counter> after = new ArrayList<>();
+            List<Counter> afterYenc = new ArrayList<>();
+            for (Counter c : counters) {
+                if (c.start() >= file.start() && c.end() <= file.end()) {
+                    continue;
+                }
+                if (yTail >= 0 && c.start() >= yencs.get(yTail)[1]) {
+                    afterYenc.add(c);
+                } else if (c.end() <= file.start()) {
+                    before.add(c);
+                } else if (c.start() >= file.end()) {
+                    after.add(c);
+                }
+            }
+            if (!afterYenc.isEmpty()) {
+                article = afterYenc.get(afterYenc.size() - 1);
+            } else if (yTail < 0 || !before.isEmpty() || wrapped) {
+                for (Counter c : after) {
+                    if (c.start() >= tailStart && !c.of()) {
+                        article = c;
+                    }
+                }
+            }
+            if (wrapped) {
+                fileCounter = null;
+            } else if (!before.isEmpty()) {
+                fileCounter = before.get(before.size() - 1);
+            } else {
+                for (Counter c : after) {
+                    if (c != article) {
+                        fileCounter = c;
+                        break;
+                    }
+                }
+            }
+            boolean binary = wrapped || !yencs.isEmpty() || !counters.isEmpty()
+                    || (file.quoted() && file.fileLike() && skipSpaces(file.end()) >= tailStart);
+            if (!binary) {
+                return null;
+            }
+            String release;
+            if (wrapped) {
+                release = "";
+            } else {
+                release = new ReleaseText(this, fileCounter).read(0, file.start());
+                if (release.isEmpty()) {
+                    String afterText = new ReleaseText(this, fileCounter).read(file.end(), tailStart);
+                    if (looksLikeRelease(afterText)) {
+                        release = afterText;
+                    }
+                }
+                if (!release.isEmpty() && ReleaseNames.hasKnownExtension(release)) {
+                    release = ReleaseNames.fromFileName(release);
+                }
+                if (preferFileName(release, file.name())) {
+                    release = "";
+                }
+            }
+            if (release.isEmpty()) {
+                release = ReleaseNames.fromFileName(file.name());
+            }
+            int fileNo = -1;
+            int files = -1;
+            if (wrapped) {
+                fileNo = wtf[0];
+                files = wtf[1];
+            } else if (fileCounter != null) {
+                fileNo = fileCounter.a();
+                files = fileCounter.b();
+            }
+            if (article == null) {
+                return new Parsed(file.name(), release, -1, -1, fileNo, files, -1, -1, -1, -1);
+            }
+            return new Parsed(file.name(), release, article.a(), article.b(), fileNo, files,
+                    article.aStart(), article.aEnd(), article.bStart(), article.bEnd());
+        }
+
+        // ------------------------------------------------------------------ lexing
+
+        private void lex() {
+            int[] stackRound = new int[n];
+            int[] stackSquare = new int[n];
+            int[] stackCurly = new int[n];
+            int round = 0;
+            int square = 0;
+            int curly = 0;
+            for (int i = 0; i < n; i++) {
+                match[i] = -1;
+            }
+            for (int i = 0; i < n; ) {
+                char c = s.charAt(i);
+                switch (c) {
+                    case '"' -> quotes.add(i);
+                    case '(' -> stackRound[round++] = i;
+                    case '[' -> stackSquare[square++] = i;
+                    case '{' -> stackCurly[curly++] = i;
+                    case ')' -> {
+                        if (round > 0) {
+                            match[stackRound[--round]] = i;
+                        }
+                    }
+                    case ']' -> {
+                        if (square > 0) {
+                            match[stackSquare[--square]] = i;
+                        }
+                    }
+                    case '}' -> {
+                        if (curly > 0) {
+                            match[stackCurly[--curly]] = i;
+                        }
+                    }
+                    default -> {
+                    }
+                }
+                if ((c == 'y' || c == 'Y') && isYenc(i)) {
+                    yencs.add(new int[] {i, i + 4});
+                    for (int k = i; k < i + 4; k++) {
+                        blocked[k] = true;
+                    }
+                    i += 4;
+                    continue;
+                }
+                if (isDigit(c) && (i == 0 || !isDigit(s.charAt(i - 1)))) {
+                    int aEnd = i;
+                    while (aEnd < n && isDigit(s.charAt(aEnd))) {
+                        aEnd++;
+                    }
+                    Counter counter = counterAt(i, aEnd);
+                    if (counter != null) {
+                        counters.add(counter);
+                        for (int k = counter.start(); k < counter.end(); k++) {
+                            blocked[k] = true;
+                        }
+                        i = counter.bEnd();
+                        continue;
+                    }
+                    i = aEnd;
+                    continue;
+                }
+                i++;
+            }
+        }
+
+        private boolean isYenc(int i) {
+            return i + 4 <= n && s.regionMatches(true, i, "yenc", 0, 4)
+                    && (i == 0 || !Character.isLetterOrDigit(s.charAt(i - 1)))
+                    && (i + 4 == n || !Character.isLetter(s.charAt(i + 4)));
+        }
+
+        /** The counter whose first number is {@code s[aStart, aEnd)}, or null. */
+        private Counter counterAt(int aStart, int aEnd) {
+            if (aEnd - aStart > 9) {
+                return null;
+            }
+            int k = skipSpaces(aEnd);
+            if (k >= n) {
+                return null;
+            }
+            char sep = s.charAt(k);
+            boolean of = false;
+            if (sep == '/' || sep == '|' || sep == '_') {
+                if (sep == '_' && k != aEnd) {
+                    return null;
+                }
+                k++;
+            } else if (k > aEnd && k + 2 < n && (sep == 'o' || sep == 'O') && (s.charAt(k + 1) == 'f' || s.charAt(k + 1) == 'F')
+                    && isSpace(s.charAt(k + 2))) {
+                of = true;
+                k += 2;
+            } else {
+                return null;
+            }
+            int bStart = skipSpaces(k);
+            if (bStart >= n || !isDigit(s.charAt(bStart))) {
+                return null;
+            }
+            int bEnd = bStart;
+            while (bEnd < n && isDigit(s.charAt(bEnd))) {
+                bEnd++;
+            }
+            if (bEnd - bStart > 9) {
+                return null;
+            }
+            int a = Integer.parseInt(s, aStart, aEnd, 10);
+            int b = Integer.parseInt(s, bStart, bEnd, 10);
+            int before = skipSpacesBack(aStart - 1);
+            int after = skipSpaces(bEnd);
+            char pc = before >= 0 ? s.charAt(before) : 0;
+            char nc = after < n ? s.charAt(after) : 0;
+            boolean open = pc == '(' || pc == '[' || pc == '{' || pc == '<';
+            boolean close = nc == ')' || nc == ']' || nc == '}' || nc == '>';
+            char ib = aStart > 0 ? s.charAt(aStart - 1) : ' ';
+            char ia = bEnd < n ? s.charAt(bEnd) : ' ';
+            if (ib == '/' || ia == '/' || ia == '.' || ia == ',' || (ib == '.' && !open) || Character.isLetterOrDigit(ia)) {
+                return null;
+            }
+            if ((sep == '|' || sep == '_') && !(open && close)) {
+                return null;
+            }
+            int start = open ? before : aStart;
+            int end = close ? after + 1 : bEnd;
+            if (open && pc == '<' && before > 0 && s.charAt(before - 1) == '<') {
+                start = before - 1;
+            }
+            if (close && nc == '>' && after + 1 < n && s.charAt(after + 1) == '>') {
+                end = after + 2;
+            }
+            if (of) {
+                if (!open && Character.isLetterOrDigit(ib)) {
+                    return null;
+                }
+                if (!open && before >= 0 && Character.isLetterOrDigit(pc)) {
+                    int w = before;
+                    while (w > 0 && Character.isLetter(s.charAt(w - 1))) {
+                        w--;
+                    }
+                    if (before - w != 3 || !s.regionMatches(true, w, "file", 0, 4)) {
+                        return null;
+                    }
+                    start = w;
+                    int ob = skipSpacesBack(w - 1);
+                    if (ob >= 0 && (s.charAt(ob) == '[' || s.charAt(ob) == '(')) {
+                        start = ob;
+                    }
+                }
+            } else if (!open && !close) {
+                if (Character.isLetterOrDigit(ib) || ib == ':' || a > b) {
+                    return null;
+                }
+            }
+            return new Counter(start, end, aStart, aEnd, bStart, bEnd, a, b, of, open || close);
+        }
+
+        /**
+         * The start of the subject's tail: from the end, counters, yEnc, sizes ({@code 1,22 GB}),
+         * a byte count next to either, and dashes. Counters there after yEnc are article counters.
+         */
+        private int tail() {
+            int pos = n;
+            int ci = counters.size() - 1;
+            int yi = yencs.size() - 1;
+            while (pos > 0) {
+                int p = skipSpacesBack(pos - 1) + 1;
+                if (p == 0) {
+                    return 0;
+                }
+                while (ci >= 0 && counters.get(ci).end() > p) {
+                    ci--;
+                }
+                if (ci >= 0 && counters.get(ci).end() == p && counters.get(ci).bracketed()) {
+                    pos = counters.get(ci).start();
+                    ci--;
+                    continue;
+                }
+                while (yi >= 0 && yencs.get(yi)[1] > p) {
+                    yi--;
+                }
+                if (yi >= 0 && yencs.get(yi)[1] == p) {
+                    pos = yencs.get(yi)[0];
+                    yi--;
+                    continue;
+                }
+                char c = s.charAt(p - 1);
+                if (c == '-' || c == '>' || c == '<' || c == '~' || c == '|') {
+                    pos = p - 1;
+                    continue;
+                }
+                int size = sizeEndingAt(p);
+                if (size >= 0) {
+                    pos = size;
+                    continue;
+                }
+                if (isDigit(c)) {
+                    int d = p;
+                    while (d > 0 && isDigit(s.charAt(d - 1))) {
+                        d--;
+                    }
+                    int q = skipSpacesBack(d - 1) + 1;
+                    if (q < d && q > 0 && (endsCounter(q, ci) || endsYenc(q, yi))) {
+                        pos = d;
+                        continue;
+                    }
+                }
+                return p;
+            }
+            return 0;
+        }
+
+        private boolean endsCounter(int q, int ci) {
+            for (int i = ci; i >= 0; i--) {
+                int e = counters.get(i).end();
+                if (e == q) {
+                    return counters.get(i).bracketed();
+                }
+                if (e < q) {
+                    return false;
+                }
+            }
+            return false;
+        }
+
+        private boolean endsYenc(int q, int yi) {
+            for (int i = yi; i >= 0; i--) {
+                int e = yencs.get(i)[1];
+                if (e == q) {
+                    return true;
+                }
+                if (e < q) {
+                    return false;
+                }
+            }
+            return false;
+        }
+
+        /** The start of a size such as {@code 1,22 GB}, {@code 686 B} or {@code (541,61 MB)} ending at {@code p}, else -1. */
+        private int sizeEndingAt(int p) {
+            int e = p;
+            boolean paren = false;
+            if (s.charAt(e - 1) == ')') {
+                paren = true;
+                e = skipSpacesBack(e - 2) + 1;
+                if (e <= 0) {
+                    return -1;
+                }
+            }
+            int w = e;
+            while (w > 0 && e - w <= 6 && Character.isLetter(s.charAt(w - 1))) {
+                w--;
+            }
+            if (w == e || e - w > 6 || (w > 0 && Character.isLetter(s.charAt(w - 1)))
+                    || !UNITS.contains(s.substring(w, e).toLowerCase(Locale.ROOT))) {
+                return -1;
+            }
+            int d = skipSpacesBack(w - 1) + 1;
+            int num = d;
+            while (num > 0 && d - num <= 16 && (isDigit(s.charAt(num - 1)) || s.charAt(num - 1) == '.' || s.charAt(num - 1) == ',')) {
+                num--;
+            }
+            if (num == d || !isDigit(s.charAt(d - 1)) || (num > 0 && Character.isLetterOrDigit(s.charAt(num - 1)))) {
+                return -1;
+            }
+            if (paren) {
+                int o = skipSpacesBack(num - 1);
+                return o >= 0 && s.charAt(o) == '(' ? o : -1;
+            }
+            return num;
+        }
+
+        // ------------------------------------------------------------------ the file name
+
+        /**
+         * {@code [PRiVATE]-[WtFnZb]-[name]-[x/y] - "" yEnc}: the name is in the last bracket but one
+         * (it may hold brackets and a path), the file counter in the last.
+         */
+        private FileName wtfnzb(int[] counter) {
+            int p = indexOfIgnoreCase("[private]-[", 0);
+            if (p < 0) {
+                return null;
+            }
+            int q = s.indexOf("]-[", p + 11);
+            if (q < 0) {
+                return null;
+            }
+            q += 3;
+            int e = -1;
+            for (int i = q; i < n; i++) {
+                if (s.charAt(i) == ']') {
+                    int k = skipSpaces(i + 1);
+                    if (k < n && s.charAt(k) == '-') {
+                        k = skipSpaces(k + 1);
+                    }
+                    if (k < n && (s.charAt(k) == '"' || isYenc(k))) {
+                        e = i;
+                        break;
+                    }
+                }
+            }
+            if (e < 0) {
+                return null;
+            }
+            String chain = s.substring(q, e);
+            int split = chain.lastIndexOf("]-[");
+            String name = chain;
+            counter[0] = -1;
+            counter[1] = -1;
+            if (split >= 0) {
+                String head = chain.substring(0, split);
+                String last = chain.substring(split + 3);
+                int sep = 0;
+                while (sep < last.length() && isDigit(last.charAt(sep))) {
+                    sep++;
+                }
+                if (sep > 0 && sep <= 9 && sep < last.length() && (last.charAt(sep) == '/' || last.charAt(sep) == '_')) {
+                    String rest = last.substring(sep + 1);
+                    if (!rest.isEmpty() && rest.length() <= 9 && rest.chars().allMatch(SubjectParser::isDigit)) {
+                        name = head;
+                        counter[0] = Integer.parseInt(last, 0, sep, 10);
+                        counter[1] = Integer.parseInt(rest);
+                    } else if (last.charAt(sep) == '/' && !rest.isEmpty()) {
+                        counter[0] = Integer.parseInt(last, 0, sep, 10);
+                        if (number(head)) {
+                            counter[1] = Integer.parseInt(head);
+                        } else {
+                            counter[0] = -1;
+                        }
+                        name = rest;
+                    }
+                } else if (number(head)) {
+                    name = last;
+                }
+            }
+            name = pathName(name.strip());
+            if (name.isEmpty()) {
+                return null;
+            }
+            return new FileName(name, p, e + 1, true, true);
+        }
+
+        private static boolean number(String t) {
+            return !t.isEmpty() && t.length() <= 9 && t.chars().allMatch(SubjectParser::isDigit);
+        }
+
+        /** The file-like component of a name posted with a path ({@code 1/series/Show.mkv}), less WtFnZb's suffix. */
+        private static String pathName(String name) {
+            if (name.indexOf('/') < 0) {
+                return stripWtf(name);
+            }
+            String fallback = "";
+            for (String part : name.split("/", -1)) {
+                String c = stripWtf(part.strip());
+                if (!c.isEmpty() && hasExtension(c, true)) {
+                    return c;
+                }
+                if (!c.isEmpty()) {
+                    fallback = c;
+                }
+            }
+            return fallback;
+        }
+
+        private static String stripWtf(String name) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            return lower.endsWith("-wtf[nzb]") ? name.substring(0, name.length() - 9) : name;
+        }
+
+        /**
+         * The last quoted file name: between a pair of quotes, between doubled quotes
+         * ({@code ""name""}), or before a lost partner ({@code name" yEnc}). With {@code fileLike},
+         * only names with an extension; without, any non-empty pair (obfuscated names have none).
+         */
+        private FileName quoted(boolean fileLike) {
+            int count = quotes.size();
+            FileName best = null;
+            for (int i = 0; i + 1 < count; i++) {
+                int a = quotes.get(i);
+                int b = quotes.get(i + 1);
+                String content = s.substring(a + 1, b).strip();
+                boolean pair = i % 2 == 0;
+                if (!pair) {
+                    boolean leftEmpty = s.substring(quotes.get(i - 1) + 1, a).isBlank();
+                    boolean rightEmpty = i + 2 < count && s.substring(b + 1, quotes.get(i + 2)).isBlank();
+                    if (!(leftEmpty && rightEmpty)) {
+                        continue;
+                    }
+                }
+                if (content.isEmpty()) {
+                    continue;
+                }
+                boolean like = hasExtension(content, true);
+                if (fileLike && !like) {
+                    continue;
+                }
+                int start = a;
+                int end = b + 1;
+                if (!pair) {
+                    start = quotes.get(i - 1);
+                    end = quotes.get(i + 2) + 1;
+                }
+                best = new FileName(content, start, end, true, like);
+            }
+            if (count % 2 == 1 && fileLike) {
+                int q = quotes.get(count - 1);
+                int from = q;
+                int floor = count > 1 ? quotes.get(count - 2) + 1 : 0;
+                while (from > floor && !isSpace(s.charAt(from - 1))) {
+                    from--;
+                }
+                String before = s.substring(from, q).strip();
+                if (!before.isEmpty() && hasExtension(before, true) && (best == null || best.end() <= from)) {
+                    return new FileName(before, from, q + 1, true, true);
+                }
+                if (count == 1) {
+                    int to = q + 1;
+                    while (to < n && !isSpace(s.charAt(to)) && !blocked[to]) {
+                        to++;
+                    }
+                    String afterQuote = s.substring(q + 1, to).strip();
+                    if (!afterQuote.isEmpty() && hasExtension(afterQuote, false)) {
+                        return new FileName(afterQuote, q, to, true, true);
+                    }
+                }
+            }
+            return best;
+        }
+
+        /**
+         * An unquoted file name: the rightmost extension before the tail, extended left over
+         * characters a file name may hold until a counter, yEnc or a character no file name holds.
+         */
+        private FileName unquoted(int tailStart) {
+            int extEnd = -1;
+            int dot = -1;
+            for (int i = tailStart - 1; i > 0; i--) {
+                char c = s.charAt(i);
+                if (c == '.') {
+                    int e = i + 1;
+                    while (e < tailStart && e - i <= 6 && Character.isLetterOrDigit(s.charAt(e))) {
+                        e++;
+                    }
+                    if (e - i >= 2 && e - i <= 6 && (e == tailStart || isExtensionEnd(s.charAt(e)))
+                            && ReleaseNames.isExtension(s.substring(i + 1, e), false) && !blocked[i] && !advertAt(i, e)) {
+                        extEnd = e;
+                        dot = i;
+                        break;
+                    }
+                }
+            }
+            if (extEnd < 0) {
+                return null;
+            }
+            int start = dot;
+            while (start > 0 && !blocked[start - 1] && !isNameBoundary(s.charAt(start - 1))) {
+                start--;
+            }
+            boolean counterBefore = start > 0 && blocked[start - 1];
+            start = skipSeparators(start, dot);
+            while (start < dot && match[start] > start && match[start] + 1 < dot
+                    && (s.charAt(start) == '(' || (s.charAt(start) == '[' && dashAfter(match[start] + 1, dot)))) {
+                start = skipSeparators(match[start] + 1, dot);
+            }
+            start = afterRequestWord(start, dot);
+            if (!counterBefore && start == 0) {
+                start = trackNumber(start, dot);
+            }
+            if (start < dot && s.charAt(start) == '\'' && extEnd < n && s.charAt(extEnd) == '\'') {
+                start++;
+            }
+            String name = s.substring(start, extEnd).strip();
+            if (name.isEmpty()) {
+                return null;
+            }
+            return new FileName(name, start, extEnd, false, true);
+        }
+
+        /** Whether the dotted word ending at {@code e} (its last dot at {@code dot}) is a web address, not a file. */
+        private boolean advertAt(int dot, int e) {
+            int w = dot;
+            while (w > 0 && !isSpace(s.charAt(w - 1)) && !isNameBoundary(s.charAt(w - 1))) {
+                w--;
+            }
+            String word = s.substring(w, e).toLowerCase(Locale.ROOT);
+            return word.contains("www.") || (isDomain(word) && !ReleaseNames.hasKnownExtension(word));
+        }
+
+        /** After {@code Request - } or {@code REQ - } at {@code start}: a request word set off by a dash is no part of a name. */
+        private int afterRequestWord(int start, int limit) {
+            int w = start;
+            while (w < limit && Character.isLetter(s.charAt(w))) {
+                w++;
+            }
+            if (w > start && REQUEST_WORDS.contains(s.substring(start, w).toLowerCase(Locale.ROOT)) && dashAfter(w, limit)) {
+                return skipSeparators(w, limit);
+            }
+            return start;
+        }
+
+        /** Whether a dash follows {@code i}, glued or after spaces: {@code ]-name} or {@code ] - name}. */
+        private boolean dashAfter(int i, int limit) {
+            int k = i;
+            while (k < limit && isSpace(s.charAt(k))) {
+                k++;
+            }
+            return k < limit && s.charAt(k) == '-';
+        }
+
+        private int skipSeparators(int i, int limit) {
+            while (i < limit && (isSpace(s.charAt(i)) || s.charAt(i) == '-' || s.charAt(i) == '_')) {
+                i++;
+            }
+            return i;
+        }
+
+        /** In {@code Artist - Album - 06 Artist - Title.flac}, where the track's name starts; else {@code start}. */
+        private int trackNumber(int start, int dot) {
+            int found = start;
+            for (int i = start; i + 4 < dot; i++) {
+                if (s.charAt(i) == ' ' && s.charAt(i + 1) == '-' && s.charAt(i + 2) == ' ') {
+                    int d = i + 3;
+                    int e = d;
+                    while (e < dot && isDigit(s.charAt(e))) {
+                        e++;
+                    }
+                    if (e > d && e - d <= 3 && e + 1 < dot && s.charAt(e) == ' ' && Character.isLetter(s.charAt(e + 1))) {
+                        found = d;
+                    }
+                }
+            }
+            return found;
+        }
+
+        /** The text before yEnc when nothing else names a file ({@code [02/39] - SpongeBoZZ yEnc}). */
+        private FileName beforeYenc(int tailStart) {
+            if (yencs.isEmpty()) {
+                return null;
+            }
+            int y = yencs.get(0)[0];
+            int start = y;
+            while (start > 0 && !blocked[start - 1] && !isNameBoundary(s.charAt(start - 1)) && s.charAt(start - 1) != '"') {
+                start--;
+            }
+            while (start < y && (isSpace(s.charAt(start)) || s.charAt(start) == '-')) {
+                start++;
+            }
+            int end = y;
+            while (end > start && (isSpace(s.charAt(end - 1)) || s.charAt(end - 1) == '-')) {
+                end--;
+            }
+            if (end > start) {
+                return new FileName(s.substring(start, end), start, end, false, false);
+            }
+            for (Counter c : counters) {
+                if (c.end() <= y && skipSeparatorsOrSpaces(c.end(), y) == y) {
+                    String title = clean(s.substring(0, c.start()));
+                    return title.isEmpty() ? null : new FileName(title, 0, c.start(), false, false);
+                }
+            }
+            return null;
+        }
+
+        private int skipSeparatorsOrSpaces(int i, int limit) {
+            while (i < limit && (isSpace(s.charAt(i)) || s.charAt(i) == '-' || s.charAt(i) == ':')) {
+                i++;
+            }
+            return i;
+        }
+
+        // ------------------------------------------------------------------ helpers
+
+        private int indexOfIgnoreCase(String needle, int from) {
+            for (int i = from; i + needle.length() <= n; i++) {
+                if (s.regionMatches(true, i, needle, 0, needle.length())) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        int skipSpaces(int i) {
+            while (i < n && isSpace(s.charAt(i))) {
+                i++;
+            }
+            return i;
+        }
+
+        int skipSpacesBack(int i) {
+            while (i >= 0 && isSpace(s.charAt(i))) {
+                i--;
+            }
+            return i;
+        }
+    }
+
+    /**
+     * The poster's release text in a stretch of the subject: the stretch is cut into units (bracket
+     * groups, quoted strings, text between {@code " - "}), adverts, network tags, request ids, sizes,
+     * counters and yEnc are dropped, and the longest run of units left is the release text.
+     */
+    private static final class ReleaseText {
+        private final Scan scan;
+        private final String s;
+        /** Offsets that are not release text: the file counter, counters in brackets, yEnc. */
+        private final boolean[] removed;
+
+        ReleaseText(Scan scan, Counter fileCounter) {
+            this.scan = scan;
+            this.s = scan.s;
+            this.removed = new boolean[scan.n];
+            for (int[] y : scan.yencs) {
+                for (int k = y[0]; k < y[1]; k++) {
+                    removed[k] = true;
+                }
+            }
+            for (Counter c : scan.counters) {
+                if (c.bracketed() || c == fileCounter) {
+                    for (int k = c.start(); k < c.end(); k++) {
+                        removed[k] = true;
+                    }
+                }
+            }
+            markSizes();
+        }
+
+        /** Marks sizes ({@code 8,27 GB}, {@code 1861K}) wherever they are, in one pass. */
+        private void markSizes() {
+            int n = scan.n;
+            int i = 0;
+            while (i < n) {
+                char c = s.charAt(i);
+                if (!isDigit(c) || (i > 0 && (Character.isLetterOrDigit(s.charAt(i - 1)) || s.charAt(i - 1) == '.' || s.charAt(i - 1) == ','))) {
+                    i++;
+                    continue;
+                }
+                int j = i;
+                while (j < n && j - i < 16 && (isDigit(s.charAt(j)) || s.charAt(j) == '.' || s.charAt(j) == ',')) {
+                    j++;
+                }
+                int k = j;
+                if (k < n && isSpace(s.charAt(k))) {
+                    k++;
+                }
+                int w = k;
+                while (w < n && w - k <= 6 && Character.isLetter(s.charAt(w))) {
+                    w++;
+                }
+                if (w > k && w - k <= 6 && (w == n || !Character.isLetterOrDigit(s.charAt(w)))
+                        && UNITS.contains(s.substring(k, w).toLowerCase(Locale.ROOT))) {
+                    for (int m = i; m < w; m++) {
+                        removed[m] = true;
+                    }
+                    i = w;
+                } else {
+                    i = j > i ? j : i + 1;
+                }
+            }
+        }
+
+        /** A unit of the stretch: {@code [start, end)}, whether it is kept, and whether it is a bracket group. */
+        private record Unit(int start, int end, boolean keep, boolean bracket) {
+        }
+
+        String read(int from, int to) {
+            List<Unit> units = new ArrayList<>();
+            int i = from;
+            boolean leading = true;
+            while (i < to) {
+                char c = s.charAt(i);
+                if (removed(i)) {
+                    int j = i;
+                    while (j < to && removed(j)) {
+                        j++;
+                    }
+                    units.add(new Unit(i, j, false, false));
+                    i = j;
+                    continue;
+                }
+                if ((c == '[' || c == '(' || c == '{') && scan.match[i] > i && scan.match[i] < to) {
+                    int j = scan.match[i] + 1;
+                    boolean keep = keepBracket(i, j, leading);
+                    units.add(new Unit(i, j, keep, true));
+                    leading &= !keep;
+                    i = j;
+                    continue;
+                }
+                if (c == '"') {
+                    int j = s.indexOf('"', i + 1);
+                    if (j > i && j < to) {
+                        String inner = s.substring(i + 1, j).strip();
+                        boolean keep = !inner.isEmpty() && !hasExtension(inner, true) && keepText(inner);
+                        units.add(new Unit(i, j + 1, keep, false));
+                        leading &= !keep;
+                        i = j + 1;
+                        continue;
+                    }
+                }
+                if (isBreak(i, to)) {
+                    units.add(new Unit(i, i + 1, false, false));
+                    i++;
+                    continue;
+                }
+                int j = i;
+                while (j < to && !removed(j) && !isBreak(j, to) && s.charAt(j) != '"'
+                        && !((s.charAt(j) == '[' || s.charAt(j) == '(' || s.charAt(j) == '{') && scan.match[j] > j && scan.match[j] < to)
+                        && !(j > i && s.charAt(j) == '-' && isSpace(s.charAt(j - 1)) && j + 1 < to && isSpace(s.charAt(j + 1)))) {
+                    j++;
+                }
+                if (j == i) {
+                    j = i + 1;
+                }
+                String text = s.substring(i, j);
+                boolean keep = keepText(text) && !slogan(i, j, text);
+                units.add(new Unit(i, j, keep, false));
+                leading &= !keep;
+                i = j;
+            }
+            return best(units);
+        }
+
+        /** The longest run of kept units, cleaned; a run of bracket groups alone gives its longest group. */
+        private String best(List<Unit> units) {
+            String best = "";
+            int bestWeight = 0;
+            int k = 0;
+            while (k < units.size()) {
+                if (!units.get(k).keep()) {
+                    k++;
+                    continue;
+                }
+                int first = k;
+                while (k < units.size() && (units.get(k).keep() || separatorOnly(units.get(k)))) {
+                    k++;
+                }
+                int last = k - 1;
+                while (last > first && !units.get(last).keep()) {
+                    last--;
+                }
+                boolean onlyBrackets = true;
+                int kept = 0;
+                for (int u = first; u <= last; u++) {
+                    Unit unit = units.get(u);
+                    if (unit.keep()) {
+                        kept++;
+                        onlyBrackets &= unit.bracket() || weight(s.substring(unit.start(), unit.end())) <= 5;
+                    }
+                }
+                String text;
+                if (onlyBrackets && kept > 1) {
+                    text = "";
+                    for (int u = first; u <= last; u++) {
+                        Unit unit = units.get(u);
+                        String t = clean(s.substring(unit.start(), unit.end()));
+                        if (unit.keep() && unit.bracket() && weight(t) > weight(text)) {
+                            text = t;
+                        }
+                    }
+                } else {
+                    text = sceneToken(clean(s.substring(units.get(first).start(), units.get(last).end())));
+                }
+                int w = weight(text);
+                if (w > bestWeight) {
+                    best = text;
+                    bestWeight = w;
+                }
+            }
+            return bestWeight >= 2 ? best : "";
+        }
+
+        private boolean separatorOnly(Unit u) {
+            if (u.bracket() || u.keep()) {
+                return false;
+            }
+            for (int i = u.start(); i < u.end(); i++) {
+                char c = s.charAt(i);
+                if (!isSpace(c) && c != '-' && c != '_' && c != '.' && c != ',') {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private boolean removed(int i) {
+            return removed[i];
+        }
+
+        private boolean isBreak(int i, int to) {
+            char c = s.charAt(i);
+            if (c == '<' || c == '>' || c == '|' || c == '~' || c == '\\' || c == '*' || c == '^') {
+                return true;
+            }
+            return c == ':' && i + 1 < to && (s.charAt(i + 1) == ':' || s.charAt(i + 1) == '/');
+        }
+
+        /** {@code <Have Fun>}, {@code <<<Old but Sold>>>}: a few words without digits between angle brackets. */
+        private boolean slogan(int start, int end, String text) {
+            int before = scan.skipSpacesBack(start - 1);
+            int after = scan.skipSpaces(end);
+            if (before < 0 || s.charAt(before) != '<' || after >= scan.n || s.charAt(after) != '>') {
+                return false;
+            }
+            String t = text.strip();
+            for (int i = 0; i < t.length(); i++) {
+                if (isDigit(t.charAt(i))) {
+                    return false;
+                }
+            }
+            return t.split("\\s+").length <= 3;
+        }
+
+        private boolean keepBracket(int start, int end, boolean leading) {
+            String inner = s.substring(start + 1, end - 1).strip();
+            if (inner.isEmpty() || inner.indexOf('"') >= 0 || !keepText(inner)) {
+                return false;
+            }
+            if (isRequestId(inner)) {
+                return false;
+            }
+            boolean shortTag = inner.length() <= 6 && inner.indexOf(' ') < 0 && inner.indexOf('.') < 0;
+            return !(leading && shortTag);
+        }
+    }
+
+    // ------------------------------------------------------------------ classification
+
+    private static final Set<String> UNITS = Set.of("b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "bytes",
+            "kbytes", "mbytes", "gbytes", "k", "m", "g");
+
+    /** Words that, alone, are tags: status, category, posting jargon. */
+    private static final Set<String> TAGS = Set.of("full", "repost", "re-post", "reup", "re-up", "new", "req", "request",
+            "requested", "fill", "filled", "private", "wtfnzb", "encryptnzb", "n3wz", "part", "partial", "incomplete",
+            "description", "town", "tv", "pc", "pc game", "game", "games", "xxx", "mp3", "flac", "ebook", "ebooks",
+            "movie", "movies", "nzb", "nzb only", "file", "files", "par2", "rar", "sample", "sfv", "nfo", "yenc",
+            "none", "old", "repack", "dvd", "dvdr", "mkv", "avi", "cd", "cd1", "cd2", "pw", "no pw", "drm", "vip",
+            "nl", "de", "german", "re", "fw", "fwd", "subs", "proof", "thx", "thanks", "enjoy", "dox", "only", "nr", "compressed",
+            "info", "noname");
+
+    /** Words that are tags only in company ({@code Album Top 100}, {@code NEW PAR SET}, {@code Have Fun}), not alone. */
+    private static final Set<String> TAG_PHRASE_WORDS = Set.of("album", "top", "chart", "charts", "par", "pars", "set", "have",
+            "fun", "single", "singles");
+
+    private static final String[] DOMAINS = {".com", ".net", ".org", ".info", ".eu", ".ag", ".tk", ".pw", ".to", ".me",
+            ".nl", ".de", ".ws", ".cc", ".biz", ".us", ".ru", ".in", ".ua", ".se", ".be", ".fr", ".it", ".ch", ".at",
+            ".tv", ".cz", ".pl", ".co", ".uk", ".re", ".club", ".xyz", ".sk", ".hu", ".ro", ".dk", ".no", ".fi", ".es", ".pt",
+            ".gr", ".lu", ".li", ".su", ".ms", ".la", ".ly", ".io", ".ir", ".cn", ".jp", ".kr", ".br", ".ar", ".mx", ".ca",
+            ".au", ".nu", ".st", ".vc"};
+
+    /** Top-level domains seen under a second level ({@code site.wz.cz}, {@code site.org.ua}). */
+    private static final String[] SECOND_LEVEL = {".cz", ".ua", ".uk", ".br", ".au", ".ru", ".pl"};
+
+    /** Whether a unit of text is release text rather than an advert, a network tag, a tag word or a size. */
+    private static boolean keepText(String raw) {
+        String t = strip(raw, " -_.:,;#!~*+=&/'");
+        if (weight(t) < 1) {
+            return false;
+        }
+        String lower = t.toLowerCase(Locale.ROOT);
+        if (TAGS.contains(lower) || isLongNumber(t)) {
+            return false;
+        }
+        String full = raw.strip().toLowerCase(Locale.ROOT);
+        if (full.startsWith("#") || lower.contains("@efnet") || lower.contains("efnet") || lower.contains("@linknet")
+                || lower.startsWith("a.b.") || lower.startsWith("alt.binaries") || lower.startsWith("altbin")) {
+            return false;
+        }
+        if (lower.contains("www.") || lower.contains("http:") || lower.contains("https:") || lower.contains("usenet")
+                || lower.contains("ssl-news") || lower.contains("sponsored by") || lower.contains("powered by")
+                || lower.contains("partner of") || lower.contains("partner von") || lower.contains("download")) {
+            return false;
+        }
+        if (lower.endsWith(" present") || lower.endsWith(" presents") || lower.endsWith(" presenteert")) {
+            return false;
+        }
+        String[] words = lower.split(" ");
+        if (words.length <= 3) {
+            for (String word : words) {
+                if (isDomain(word)) {
+                    return false;
+                }
+            }
+        }
+        if (t.indexOf(' ') < 0) {
+            if (formatTag(t)) {
+                return false;
+            }
+        } else {
+            boolean allTags = true;
+            for (String word : words) {
+                allTags &= word.isEmpty() || TAGS.contains(word) || TAG_PHRASE_WORDS.contains(word) || isLongNumber(word)
+                        || word.chars().allMatch(SubjectParser::isDigit);
+            }
+            if (allTags || (words.length <= 3 && words[0].equals("for"))) {
+                return false;
+            }
+        }
+        return !isSize(lower);
+    }
+
+    /** {@code kosova-shqip.eu}: a name with one dot before a top-level domain. */
+    private static boolean isDomain(String word) {
+        int dots = 0;
+        for (int i = 0; i < word.length(); i++) {
+            dots += word.charAt(i) == '.' ? 1 : 0;
+        }
+        if (dots == 0 || dots > 2) {
+            return false;
+        }
+        if (dots == 2) {
+            int second = word.lastIndexOf('.', word.lastIndexOf('.') - 1);
+            if (word.lastIndexOf('.') - second > 5) {
+                return false;
+            }
+            for (String d : SECOND_LEVEL) {
+                if (word.endsWith(d) && second > 2) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        for (String d : DOMAINS) {
+            if (word.endsWith(d) && word.length() > d.length() + 2) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A request or post number ({@code 1330543524}) or a hash ({@code f3a543495657d38c361dbe767a8506df}). */
+    private static boolean isLongNumber(String t) {
+        boolean digits = true;
+        boolean hex = true;
+        for (int i = 0; i < t.length(); i++) {
+            char c = Character.toLowerCase(t.charAt(i));
+            digits &= isDigit(c);
+            hex &= isDigit(c) || (c >= 'a' && c <= 'f');
+        }
+        return (digits && t.length() >= 5) || (hex && t.length() >= 16);
+    }
+
+    /** {@code AVI.PDF}, {@code MP4.x264}: short format words joined by dots. */
+    private static boolean formatTag(String t) {
+        if (t.length() > 10 || t.indexOf('.') < 0) {
+            return false;
+        }
+        int token = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == '.') {
+                if (token == 0) {
+                    return false;
+                }
+                token = 0;
+            } else if (Character.isLetterOrDigit(c) && ++token <= 4) {
+                continue;
+            } else {
+                return false;
+            }
+        }
+        return token > 0;
+    }
+
+    private static boolean isRequestId(String inner) {
+        String t = strip(inner, " #?");
+        if (t.isEmpty()) {
+            return true;
+        }
+        String lower = t.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("req")) {
+            lower = strip(lower.substring(3).replace("uest", ""), " #:.-");
+        }
+        if (lower.isEmpty()) {
+            return true;
+        }
+        boolean digits = true;
+        for (int i = 0; i < lower.length(); i++) {
+            char c = lower.charAt(i);
+            digits &= isDigit(c) || c == '-' || c == '#';
+        }
+        boolean year = lower.length() == 4 && (lower.startsWith("19") || lower.startsWith("20")) && digits;
+        return (digits && !year) || lower.chars().allMatch(c -> c == 'x' || c == '#');
+    }
+
+    private static boolean isSize(String lower) {
+        int i = 0;
+        int n = lower.length();
+        while (i < n && (isDigit(lower.charAt(i)) || lower.charAt(i) == '.' || lower.charAt(i) == ',')) {
+            i++;
+        }
+        if (i == 0) {
+            return false;
+        }
+        while (i < n && lower.charAt(i) == ' ') {
+            i++;
+        }
+        return i < n && UNITS.contains(lower.substring(i));
+    }
+
+    /** The release text cleaned: request words dropped from its front, brackets or quotes that enclose all of it removed. */
+    static String clean(String text) {
+        String r = strip(text, " -_:;,~*#|/");
+        r = afterPresents(r);
+        r = dropRequestWords(r);
+        r = leadingGroup(r);
+        for (int unwrap = 0; unwrap < 3 && r.length() >= 2; unwrap++) {
+            char open = r.charAt(0);
+            char close = r.charAt(r.length() - 1);
+            boolean encloses = (open == '[' && close == ']') || (open == '(' && close == ')') || (open == '{' && close == '}')
+                    || (open == '"' && close == '"') || (open == '\'' && close == '\'');
+            if (!encloses || !balanced(r.substring(1, r.length() - 1), open, close)) {
+                break;
+            }
+            r = strip(r.substring(1, r.length() - 1), " -_:;,~*#|");
+        }
+        return r;
+    }
+
+    /** {@code Uploader presents Some.Release}: the text after the word, in the languages posters use. */
+    private static String afterPresents(String r) {
+        String lower = r.toLowerCase(Locale.ROOT);
+        for (String word : new String[] {"presents", "presenteren", "praesentiert", "pr\u00e4sentiert"}) {
+            int at = lower.indexOf(word);
+            int end = at + word.length();
+            if (at > 0 && end < r.length() && !Character.isLetter(lower.charAt(at - 1)) && !Character.isLetter(lower.charAt(end))) {
+                String after = strip(r.substring(end), " -_.:;,~*#|");
+                return after.isEmpty() ? r : after;
+            }
+        }
+        return r;
+    }
+
+    /**
+     * The content of a leading bracket group when what follows it is a stray remainder, as in
+     * {@code ( Title (2013) -- By Someone ) -- By Someone )}; else {@code r}.
+     */
+    private static String leadingGroup(String r) {
+        if (r.isEmpty() || (r.charAt(0) != '(' && r.charAt(0) != '[')) {
+            return r;
+        }
+        char open = r.charAt(0);
+        char close = open == '(' ? ')' : ']';
+        int depth = 0;
+        for (int i = 0; i < r.length(); i++) {
+            char c = r.charAt(i);
+            if (c == open) {
+                depth++;
+            } else if (c == close && --depth == 0) {
+                String rest = r.substring(i + 1);
+                String inner = r.substring(1, i);
+                if (i == r.length() - 1 || weight(rest) * 2 > weight(inner) || balanced(rest, open, close)) {
+                    return r;
+                }
+                return strip(inner, " -_:;,~*#|");
+            }
+        }
+        return r;
+    }
+
+    private static boolean balanced(String inner, char open, char close) {
+        if (open == close) {
+            return inner.indexOf(open) < 0;
+        }
+        int depth = 0;
+        for (int i = 0; i < inner.length(); i++) {
+            char c = inner.charAt(i);
+            if (c == open) {
+                depth++;
+            } else if (c == close && --depth < 0) {
+                return false;
+            }
+        }
+        return depth == 0;
+    }
+
+    private static final Set<String> REQUEST_WORDS = Set.of("re", "re:", "fw", "fw:", "fwd", "fwd:", "req", "req:",
+            "request", "request:", "requested", "requested:", "repost", "repost:", "reposting", "by", "per", "as", "filling",
+            "filled", "fill", "for", "new:", "full", "req#", "presents", "presents:", "proudly", "attn:", "attn");
+
+    private static String dropRequestWords(String r) {
+        String out = r;
+        for (int guard = 0; guard < 6; guard++) {
+            int sp = out.indexOf(' ');
+            if (sp <= 0) {
+                break;
+            }
+            String word = strip(out.substring(0, sp), "*-[]()").toLowerCase(Locale.ROOT);
+            int glued = word.indexOf(':');
+            if (glued > 0 && glued < word.length() - 1 && REQUEST_WORDS.contains(word.substring(0, glued + 1))) {
+                out = strip(out.substring(out.indexOf(':') + 1), " -_:;,");
+                continue;
+            }
+            boolean request = REQUEST_WORDS.contains(word);
+            if (!request) {
+                break;
+            }
+            if (word.equals("proudly") || word.startsWith("attn")) {
+                out = strip(out.substring(sp + 1), " -_:;,");
+                if (word.startsWith("attn")) {
+                    int sp2 = out.indexOf(' ');
+                    out = sp2 < 0 ? out : strip(out.substring(sp2 + 1), " -_:;,");
+                }
+                continue;
+            }
+            if (word.equals("by") || word.equals("per") || word.equals("as") || word.equals("for") || word.equals("full")) {
+                String next = out.substring(sp + 1).stripLeading();
+                int sp2 = next.indexOf(' ');
+                String w2 = strip(sp2 < 0 ? next : next.substring(0, sp2), "*-:").toLowerCase(Locale.ROOT);
+                if (!w2.startsWith("req") && !w2.startsWith("repost") && !word.equals("for")) {
+                    break;
+                }
+                if (word.equals("for")) {
+                    break;
+                }
+            }
+            out = strip(out.substring(sp + 1), " -_:;,");
+        }
+        return out.isEmpty() ? r : out;
+    }
+
+    /**
+     * The scene name in a run of release text when it carries most of it: {@code [PROPER]
+     * FIFA.14.PAL.XBOX360-iNSOMNi} gives {@code FIFA.14.PAL.XBOX360-iNSOMNi}; else the text.
+     */
+    private static String sceneToken(String text) {
+        int total = weight(text);
+        int n = text.length();
+        String scene = null;
+        int i = 0;
+        while (i < n) {
+            while (i < n && Character.isWhitespace(text.charAt(i))) {
+                i++;
+            }
+            int j = i;
+            while (j < n && !Character.isWhitespace(text.charAt(j))) {
+                j++;
+            }
+            String token = strip(text.substring(i, j), "[](){}\"'-.");
+            if (scene == null && j - i < n && isSceneName(token) && weight(token) * 10 >= total * 6) {
+                scene = token;
+            } else if (dotted(token) > 1) {
+                return text;
+            }
+            i = j;
+        }
+        return scene == null ? text : scene;
+    }
+
+    /** How many dots join two letters or digits in {@code t}: two or more make a piece of a dotted name. */
+    private static int dotted(String t) {
+        int dots = 0;
+        for (int i = 1; i + 1 < t.length(); i++) {
+            if (t.charAt(i) == '.' && Character.isLetterOrDigit(t.charAt(i - 1)) && Character.isLetterOrDigit(t.charAt(i + 1))) {
+                dots++;
+            }
+        }
+        return dots;
+    }
+
+    /** {@code Some.Release.2013-GRP}, {@code Some_Release_2013}: three or more parts joined by dots or underscores, with letters. */
+    private static boolean isSceneName(String t) {
+        int separators = 0;
+        int letters = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == '.' || c == '_') {
+                separators++;
+            } else if (Character.isLetter(c)) {
+                letters++;
+            }
+        }
+        return separators >= 2 && letters >= 4;
+    }
+
+    /** Text after the file name counts as the release only when it reads like one: {@code Some.Release.Name-GRP}. */
+    private static boolean looksLikeRelease(String text) {
+        if (text.length() < 10 || text.indexOf(' ') >= 0) {
+            return false;
+        }
+        int dots = 0;
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) == '.' || text.charAt(i) == '_') {
+                dots++;
+            }
+        }
+        return dots >= 2;
+    }
+
+    /**
+     * A one-word release text made of letters only (an uploader's name, {@code Wildrose}) gives way
+     * to a file name that reads like a name; a token that groups an obfuscated post stays.
+     */
+    private static boolean preferFileName(String release, String file) {
+        if (release.isEmpty() || release.length() > 12) {
+            return false;
+        }
+        if (weight(release) <= 2) {
+            return true;
+        }
+        String base = ReleaseNames.fromFileName(file);
+        if (release.indexOf(' ') < 0 && base.indexOf(' ') < 0 && separators(base) >= 3 && !ReleaseNames.fold(base).contains(ReleaseNames.fold(release))) {
+            return true;
+        }
+        for (int i = 0; i < release.length(); i++) {
+            if (!Character.isLetter(release.charAt(i))) {
+                return false;
+            }
+        }
+        return base.indexOf(' ') >= 0 || base.indexOf('.') >= 0 || base.indexOf('-') >= 0 || base.indexOf('_') >= 0;
+    }
+
+    private static int separators(String t) {
+        int n = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            n += c == '.' || c == '_' || c == '-' ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Letters and digits in {@code t}: how much text a unit carries. */
+    private static int weight(String t) {
+        int w = 0;
+        for (int i = 0; i < t.length(); i++) {
+            if (Character.isLetterOrDigit(t.charAt(i))) {
+                w++;
+            }
+        }
+        return w;
+    }
+
+    private static String strip(String t, String chars) {
+        int a = 0;
+        int b = t.length();
+        while (a < b && (chars.indexOf(t.charAt(a)) >= 0 || Character.isWhitespace(t.charAt(a)))) {
+            a++;
+        }
+        while (b > a && (chars.indexOf(t.charAt(b - 1)) >= 0 || Character.isWhitespace(t.charAt(b - 1)))) {
+            b--;
+        }
+        return t.substring(a, b);
+    }
+
+    /** Whether {@code name} ends in an extension ({@code .mkv}, {@code .part01.rar}, {@code .001} when {@code numeric}). */
+    static boolean hasExtension(String name, boolean numeric) {
+        int dot = name.lastIndexOf('.');
+        if (dot < 0 || dot == name.length() - 1) {
+            return false;
+        }
+        return ReleaseNames.isExtension(name.substring(dot + 1), numeric);
+    }
+
+    private static boolean isExtensionEnd(char c) {
+        return isSpace(c) || c == '"' || c == ')' || c == ']' || c == '}' || c == ',' || c == '>' || c == '<' || c == '|'
+                || c == ':' || c == '(' || c == '[' || c == '\'';
+    }
+
+    /** Characters no file name holds (Windows forbids them), where an unquoted name stops. */
+    private static boolean isNameBoundary(char c) {
+        return c == '"' || c == '<' || c == '>' || c == '|' || c == '?' || c == '*' || c == ':' || c == '\\' || c == '/';
+    }
+
+    static boolean isDigit(int c) {
+        return c >= '0' && c <= '9';
+    }
+
+    static boolean isSpace(char c) {
+        return c == ' ' || c == '\t';
+    }
+}

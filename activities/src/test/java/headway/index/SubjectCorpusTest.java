@@ -1,0 +1,127 @@
+package headway.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scores the shipped rules on {@code headway/index/subjects.tsv}, real subject lines from public
+ * sources with the expected file name, counters and release (see subjects.README.md next to it),
+ * and fails below the targets: every field right on at least 95 % of rows, at least 99 % kept.
+ * Prints the score per field and the rows it gets wrong.
+ */
+class SubjectCorpusTest {
+
+    private static final String GROUP = "alt.binaries.test";
+    private static final String POSTER = "poster <poster@example.com>";
+
+    record Row(int line, String subject, String file, String fileCounter, String articleCounter, String release, String source) {
+    }
+
+    /** What the rules made of the corpus: per field, right out of rows that expect a value, and overall. */
+    record Score(int rows, int kept, int fileRight, int files, int fileCounterRight, int fileCounters, int articleRight,
+                 int articleCounters, int releaseRight, int releases, int allRight, List<String> wrong) {
+
+        String line() {
+            return String.format(Locale.ROOT,
+                    "corpus: rows=%d every_field=%d (%.1f %%) kept=%d (%.1f %%) file=%d/%d file_counter=%d/%d article_counter=%d/%d release=%d/%d",
+                    rows, allRight, 100.0 * allRight / rows, kept, 100.0 * kept / rows, fileRight, files, fileCounterRight,
+                    fileCounters, articleRight, articleCounters, releaseRight, releases);
+        }
+    }
+
+    @Test
+    void theShippedRulesReadTheCorpusToTarget() throws IOException {
+        List<Row> rows = corpus();
+        Score score = score(RuleSet.defaults(0), rows);
+        System.out.println(score.line());
+        score.wrong().forEach(System.out::println);
+
+        assertThat(rows).as("corpus rows").hasSizeGreaterThanOrEqualTo(330);
+        assertThat(100.0 * score.allRight() / score.rows()).as(score.line()).isGreaterThanOrEqualTo(95.0);
+        assertThat(100.0 * score.kept() / score.rows()).as(score.line()).isGreaterThanOrEqualTo(99.0);
+    }
+
+    @Test
+    void everyRowNamesItsSourceAndAFile() throws IOException {
+        for (Row r : corpus()) {
+            assertThat(r.source()).as("line %d", r.line()).matches("github\\.com/\\S+.*");
+            assertThat(r.file()).as("line %d", r.line()).isNotBlank();
+            assertThat(r.release()).as("line %d", r.line()).isNotBlank();
+            assertThat(r.fileCounter()).as("line %d", r.line()).matches("|\\d+/\\d+");
+            assertThat(r.articleCounter()).as("line %d", r.line()).matches("|\\d+/\\d+");
+        }
+    }
+
+    static Score score(RuleSet rules, List<Row> rows) {
+        int kept = 0;
+        int fileRight = 0;
+        int fileCounterRight = 0;
+        int fileCounters = 0;
+        int articleRight = 0;
+        int articleCounters = 0;
+        int releaseRight = 0;
+        int allRight = 0;
+        List<String> wrong = new ArrayList<>();
+        for (Row r : rows) {
+            SubjectMatch m = rules.match(GROUP, POSTER, r.subject());
+            ParsedSubject p = m instanceof SubjectMatch.Matched matched ? matched.subject() : null;
+            boolean file = p != null && p.fileName().equals(r.file());
+            String fc = p == null || p.fileNumber() < 0 ? "" : p.fileNumber() + "/" + p.fileTotal();
+            String ac = p == null || p.part() < 0 ? "" : p.part() + "/" + p.totalParts();
+            boolean fileCounter = p != null && fc.equals(r.fileCounter());
+            boolean article = p != null && ac.equals(r.articleCounter());
+            boolean release = p != null && ReleaseNames.fold(p.releaseName()).equals(ReleaseNames.fold(r.release()));
+            kept += p != null ? 1 : 0;
+            fileRight += file ? 1 : 0;
+            if (!r.fileCounter().isEmpty()) {
+                fileCounters++;
+                fileCounterRight += fileCounter ? 1 : 0;
+            }
+            if (!r.articleCounter().isEmpty()) {
+                articleCounters++;
+                articleRight += article ? 1 : 0;
+            }
+            releaseRight += release ? 1 : 0;
+            if (file && fileCounter && article && release) {
+                allRight++;
+            } else {
+                wrong.add("  line " + r.line() + ": " + r.subject() + "\n    expected file=[" + r.file() + "] fc=" + r.fileCounter()
+                        + " ac=" + r.articleCounter() + " release=[" + r.release() + "]\n    got      "
+                        + (p == null ? m : "file=[" + p.fileName() + "] fc=" + fc + " ac=" + ac + " release=[" + p.releaseName() + "]"));
+            }
+        }
+        return new Score(rows.size(), kept, fileRight, rows.size(), fileCounterRight, fileCounters, articleRight, articleCounters,
+                releaseRight, rows.size(), allRight, wrong);
+    }
+
+    static List<Row> corpus() throws IOException {
+        List<Row> rows = new ArrayList<>();
+        try (InputStream in = SubjectCorpusTest.class.getResourceAsStream("/headway/index/subjects.tsv")) {
+            assertThat(in).as("headway/index/subjects.tsv on the test class path").isNotNull();
+            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            String header = reader.readLine();
+            assertThat(header).isEqualTo("subject\tfile\tfile_counter\tarticle_counter\trelease\tsource");
+            String line;
+            int n = 1;
+            while ((line = reader.readLine()) != null) {
+                n++;
+                if (line.isEmpty()) {
+                    continue;
+                }
+                String[] c = line.split("\t", -1);
+                assertThat(c).as("line %d has 6 columns", n).hasSize(6);
+                rows.add(new Row(n, c[0], c[1], c[2], c[3], c[4], c[5]));
+            }
+        }
+        return rows;
+    }
+}
