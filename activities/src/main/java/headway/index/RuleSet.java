@@ -170,6 +170,12 @@ public final class RuleSet {
         return rule == NOT_MEMOIZABLE ? firstRule(rules, s, null) : rule;
     }
 
+    /** How many subject templates the memo holds for {@code group} (tests read it). */
+    int memoized(String group) {
+        GroupRules rules = perGroup.get(group);
+        return rules == null ? 0 : rules.memo().size();
+    }
+
     /** What the subject alone decides: its black list, its white list, and the first rule that matches it. */
     private record Verdict(SubjectMatch.Rejected subjectBlack, boolean notWhitelisted, SubjectMatch rule) {
     }

@@ -17,7 +17,7 @@ class RuleSetMemoTest {
     private static final String POSTER = "poster <p@example.com>";
 
     static Stream<Arguments> subjects() {
-        return RuleSetTest.subjects().map(a -> Arguments.of(a.get()[0]));
+        return Stream.concat(RuleSetTest.subjects(), SubjectParserTest.forms()).map(a -> Arguments.of(a.get()[0]));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -45,8 +45,19 @@ class RuleSetMemoTest {
         assertThat(((SubjectMatch.Matched) second).subject().part()).isEqualTo(2);
     }
 
-    /** The subject with its trailing counter replaced by {@code (part/total)}, keeping the bracket style. */
+    @Test
+    void everyPartOfOneFileIsOneTemplateWithOrWithoutNyuusByteCount() {
+        RuleSet rules = RuleSet.defaults(0);
+        for (int part = 1; part <= 50; part++) {
+            SubjectMatch m = rules.match(GROUP, POSTER, "[03/14] - \"Show.S01E01.part02.rar\" yEnc (" + part + "/50) 36700160");
+            assertThat(((SubjectMatch.Matched) m).subject().part()).isEqualTo(part);
+            rules.match(GROUP, POSTER, "Show.S01E01 [04/14] - \"Show.S01E01.part03.rar\" yEnc (" + part + "/50)");
+        }
+        assertThat(rules.memoized(GROUP)).isEqualTo(2);
+    }
+
+    /** The subject with its trailing counter replaced by {@code (part/total)}, keeping the bracket style and a byte count after it. */
     private static String renumber(String subject, int part, int total) {
-        return subject.replaceFirst("([\\(\\[\\{])\\s*\\d+\\s*/\\s*\\d+\\s*([\\)\\]\\}])\\s*$", "$1" + part + "/" + total + "$2");
+        return subject.replaceFirst("([\\(\\[\\{])\\s*\\d+\\s*/\\s*\\d+\\s*([\\)\\]\\}])(\\s+\\d+)?\\s*$", "$1" + part + "/" + total + "$2$3");
     }
 }

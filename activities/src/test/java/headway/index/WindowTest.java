@@ -69,6 +69,36 @@ class WindowTest {
     }
 
     @Test
+    void aPostWithoutAnArticleCounterIsHeldAsOnePartOfOne() {
+        Window w = new Window(GROUP, 10_000);
+        w.accept(Headers.line(5, "\"lone.nfo\" yEnc", POSTER, "lone@x"), RULES);
+        assertThat(w.drain()).singleElement().satisfies(b -> {
+            assertThat(b.totalParts()).isEqualTo(1);
+            assertThat(b.complete()).isTrue();
+            assertThat(b.segments()).extracting(Segment::part).containsExactly(1);
+            assertThat(b.releaseName()).isEqualTo("lone");
+        });
+    }
+
+    @Test
+    void filesOfOnePostNamedInDifferentCaseLandInOneReleaseSpelledAsTheFirst() throws IOException {
+        Window w = new Window(GROUP, 10_000);
+        w.accept(Headers.line(1, "\"Show.S01E01.720p.HDTV.x264-GRP.nfo\" yEnc (1/1)", POSTER, "n@x"), RULES);
+        w.accept(Headers.line(2, "\"show.s01e01.720p.hdtv.x264-grp.r00\" yEnc (1/2)", POSTER, "r1@x"), RULES);
+        w.accept(Headers.line(3, "\"Show S01E01 720p HDTV x264 GRP.par2\" yEnc (1/1)", "someone else <e@x>", "o@x"), RULES);
+
+        ByteArrayOutputStream snapshot = new ByteArrayOutputStream();
+        w.drain();
+        w.writeTo(snapshot);
+        Window taken = Window.readFrom(new ByteArrayInputStream(snapshot.toByteArray()));
+        taken.accept(Headers.line(4, "\"show.s01e01.720p.hdtv.x264-grp.r00\" yEnc (2/2)", POSTER, "r2@x"), RULES);
+        taken.accept(Headers.line(5, "\"SHOW.S01E01.720P.HDTV.X264-GRP.vol00+01.par2\" yEnc (1/1)", POSTER, "v@x"), RULES);
+
+        assertThat(taken.drain()).extracting(CompletedBinary::releaseName)
+                .containsExactly("Show.S01E01.720p.HDTV.x264-GRP", "Show.S01E01.720p.HDTV.x264-GRP");
+    }
+
+    @Test
     void zeroBasedPartsCompleteAtTheirCount() {
         Window w = new Window(GROUP, 10_000);
         for (int p = 0; p < 3; p++) {
