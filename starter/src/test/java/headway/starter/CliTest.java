@@ -17,9 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 
 import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -398,7 +400,87 @@ class CliTest {
         Cli.Result r = cli().run("rules", "import", file.toString());
         assertThat(r.code()).as(r.toString()).isEqualTo(Exit.BAD_INPUT);
         assertThat(r.err()).startsWith("headway: rule file " + file + ": group 'alt.binaries.*' rule #1 ('unclosed') has a bad regex: ")
-                .endsWith("; fix the regex and import the rule set again\n");
+                .endsWith("; fix the regex (RE2 syntax) and import the rule set again\n");
+    }
+
+    @Test
+    void rulesImportRefusesARuleTheLinearEngineCannotRun() throws IOException {
+        Path file = tmp.resolve("lookahead.json");
+        Files.writeString(file, """
+                {"name": "slow", "groups": [{"pattern": "*", "rules": [
+                  {"name": "ahead", "regex": "^(?<file>\\\\S+)(?=\\\\s+yEnc)"}]}]}
+                """);
+        Cli.Result r = cli().run("rules", "import", file.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(Exit.BAD_INPUT);
+        assertThat(r.err()).startsWith("headway: rule file " + file + ": group '*' rule #0 ('ahead') uses a lookahead (?= in ")
+                .contains("which the linear-time engine (RE2/J) cannot run");
+    }
+
+    @Test
+    void rulesTestPrintsOneJsonObjectPerSubjectWithTheShippedRulesAndNoDatabase() throws Exception {
+        String subjects = String.join("\n",
+                "[PRiVATE]-[WtFnZb]-[Show.S04E04.720p.AMZN.WEBRip.x264-GalaxyTV.mkv]-[1/2] - \"\" yEnc  293197257 (1/573)",
+                "\"lone.nfo\" yEnc",
+                "Anyone have the new album?",
+                "Fwd: \"x.rar\" yEnc (1/2)",
+                "Re: Artist Band's The Album-Thanks much - Band, John - Artist - The Album.mp3 (2/3)") + "\n";
+        Cli.Result r = Cli.of(null, null).runWithInput(new ByteArrayInputStream(subjects.getBytes(StandardCharsets.UTF_8)), "rules", "test");
+        assertThat(r.code()).as(r.toString()).isZero();
+        List<String> lines = r.lines();
+        assertThat(lines).hasSize(5);
+        for (String line : lines) {
+            assertThat(iterable(json.readTree(line).fieldNames())).containsExactly(
+                    "subject", "matched", "rule", "file", "part", "total", "fileno", "files", "release", "reason");
+        }
+        JsonNode wtf = json.readTree(lines.get(0));
+        assertThat(wtf.get("matched").asBoolean()).isTrue();
+        assertThat(wtf.get("rule").asText()).isEqualTo("parser");
+        assertThat(wtf.get("file").asText()).isEqualTo("Show.S04E04.720p.AMZN.WEBRip.x264-GalaxyTV.mkv");
+        assertThat(wtf.get("part").asInt()).isEqualTo(1);
+        assertThat(wtf.get("total").asInt()).isEqualTo(573);
+        assertThat(wtf.get("fileno").asInt()).isEqualTo(1);
+        assertThat(wtf.get("files").asInt()).isEqualTo(2);
+        assertThat(wtf.get("release").asText()).isEqualTo("Show.S04E04.720p.AMZN.WEBRip.x264-GalaxyTV");
+        assertThat(wtf.get("reason").isNull()).isTrue();
+        JsonNode lone = json.readTree(lines.get(1));
+        assertThat(lone.get("part").isNull()).as("absent counters are null, never a made-up 1").isTrue();
+        assertThat(lone.get("total").isNull()).isTrue();
+        assertThat(lone.get("fileno").isNull()).isTrue();
+        JsonNode chatter = json.readTree(lines.get(2));
+        assertThat(chatter.get("matched").asBoolean()).isFalse();
+        assertThat(chatter.get("rule").isNull()).isTrue();
+        assertThat(chatter.get("reason").asText()).isEqualTo("no rule matched and the built-in parser found no file name");
+        assertThat(json.readTree(lines.get(3)).get("reason").asText()).isEqualTo("subject black list (?i)^fwd?:\\s");
+        assertThat(json.readTree(lines.get(4)).get("matched").asBoolean()).as("a reply that carries a file is a binary post").isTrue();
+    }
+
+    @Test
+    void rulesTestUsesARuleFileForAGroupAndPoster() throws Exception {
+        Path file = tmp.resolve("tv.json");
+        Files.writeString(file, """
+                {"name": "tv", "groups": [{"pattern": "alt.binaries.tv", "posterBlacklist": ["spam@"],
+                  "rules": [{"name": "tv", "regex": "^TV (?<file>\\\\S+) \\\\((?<part>\\\\d+)/(?<total>\\\\d+)\\\\)$"}]}]}
+                """);
+        byte[] in = "TV x.mkv (1/2)\n".getBytes(StandardCharsets.UTF_8);
+        Cli cli = Cli.of(null, null);
+        JsonNode tv = json.readTree(cli.runWithInput(new ByteArrayInputStream(in), "rules", "test", "--rules", file.toString(),
+                "--group", "alt.binaries.tv").out());
+        assertThat(tv.get("rule").asText()).isEqualTo("tv");
+        JsonNode spam = json.readTree(cli.runWithInput(new ByteArrayInputStream(in), "rules", "test", "--rules", file.toString(),
+                "--group", "alt.binaries.tv", "--poster", "spam@example.com").out());
+        assertThat(spam.get("matched").asBoolean()).isFalse();
+        assertThat(spam.get("reason").asText()).isEqualTo("poster black list spam@");
+        JsonNode elsewhere = json.readTree(cli.runWithInput(new ByteArrayInputStream(in), "rules", "test", "--rules", file.toString(),
+                "--group", "alt.binaries.misc").out());
+        assertThat(elsewhere.get("matched").asBoolean()).as("no entry covers the group").isFalse();
+        assertFails(cli.run("rules", "test", "--rules", tmp.resolve("absent.json").toString()), Exit.BAD_INPUT,
+                "headway: cannot read rule file " + tmp.resolve("absent.json") + ": " + tmp.resolve("absent.json") + "\n");
+    }
+
+    private static <T> List<T> iterable(java.util.Iterator<T> it) {
+        List<T> out = new java.util.ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
     }
 
     @Test
