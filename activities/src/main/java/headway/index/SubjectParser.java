@@ -25,6 +25,12 @@ public final class SubjectParser {
      */
     public static final int MAX_LENGTH = 1000;
 
+    /**
+     * How far from the file name release text is looked for, because no poster writes a release
+     * name longer, and the units of text cost the most time of a parse.
+     */
+    static final int RELEASE_WINDOW = 300;
+
     /** The name under which the parser's matches are reported. */
     public static final String RULE_NAME = "parser";
 
@@ -72,14 +78,38 @@ public final class SubjectParser {
     private record FileName(String name, int start, int end, boolean quoted, boolean fileLike) {
     }
 
+    /** A growable array of offsets: bracket openers waiting for their closers, quote characters. */
+    private static final class Stack {
+        private int[] items = new int[16];
+        private int size;
+
+        void push(int i) {
+            if (size == items.length) {
+                items = java.util.Arrays.copyOf(items, size * 2);
+            }
+            items[size++] = i;
+        }
+
+        int pop() {
+            return items[--size];
+        }
+
+        int at(int i) {
+            return items[i];
+        }
+    }
+
     private static final class Scan {
         private final String s;
         private final int n;
         private final List<Counter> counters = new ArrayList<>();
         private final List<int[]> yencs = new ArrayList<>();
-        private final List<Integer> quotes = new ArrayList<>();
-        /** For each bracket opener, the index of its closer (same kind, nested), else -1. */
+        /** Offsets of the quote characters, in order. */
+        private final Stack quotes = new Stack();
+        /** For each bracket opener, one more than the index of its closer (same kind, nested), else 0. */
         private final int[] match;
+        /** Where {@code [PRiVATE]-[} starts, or -1. */
+        private int wrapper = -1;
         /** Offsets covered by a counter or a yEnc token: an unquoted file name never crosses them. */
         private final boolean[] blocked;
 
@@ -165,9 +195,10 @@ public final class SubjectParser {
             if (wrapped) {
                 release = "";
             } else {
-                release = new ReleaseText(this, fileCounter).read(0, file.start());
+                ReleaseText text = new ReleaseText(this, fileCounter);
+                release = text.read(Math.max(0, file.start() - RELEASE_WINDOW), file.start());
                 if (release.isEmpty()) {
-                    String afterText = new ReleaseText(this, fileCounter).read(file.end(), tailStart);
+                    String afterText = text.read(file.end(), Math.max(file.end(), Math.min(tailStart, file.end() + RELEASE_WINDOW)));
                     if (looksLikeRelease(afterText)) {
                         release = afterText;
                     }
@@ -201,37 +232,24 @@ public final class SubjectParser {
         // ------------------------------------------------------------------ lexing
 
         private void lex() {
-            int[] stackRound = new int[n];
-            int[] stackSquare = new int[n];
-            int[] stackCurly = new int[n];
-            int round = 0;
-            int square = 0;
-            int curly = 0;
-            for (int i = 0; i < n; i++) {
-                match[i] = -1;
-            }
+            Stack round = new Stack();
+            Stack square = new Stack();
+            Stack curly = new Stack();
             for (int i = 0; i < n; ) {
                 char c = s.charAt(i);
                 switch (c) {
-                    case '"' -> quotes.add(i);
-                    case '(' -> stackRound[round++] = i;
-                    case '[' -> stackSquare[square++] = i;
-                    case '{' -> stackCurly[curly++] = i;
-                    case ')' -> {
-                        if (round > 0) {
-                            match[stackRound[--round]] = i;
+                    case '"' -> quotes.push(i);
+                    case '(' -> round.push(i);
+                    case '[' -> {
+                        square.push(i);
+                        if (wrapper < 0 && i + 11 <= n && (s.charAt(i + 1) | 0x20) == 'p' && s.regionMatches(true, i, "[private]-[", 0, 11)) {
+                            wrapper = i;
                         }
                     }
-                    case ']' -> {
-                        if (square > 0) {
-                            match[stackSquare[--square]] = i;
-                        }
-                    }
-                    case '}' -> {
-                        if (curly > 0) {
-                            match[stackCurly[--curly]] = i;
-                        }
-                    }
+                    case '{' -> curly.push(i);
+                    case ')' -> close(round, i);
+                    case ']' -> close(square, i);
+                    case '}' -> close(curly, i);
                     default -> {
                     }
                 }
@@ -261,6 +279,13 @@ public final class SubjectParser {
                     continue;
                 }
                 i++;
+            }
+        }
+
+        /** Pairs the closer at {@code i} with the innermost open bracket of its kind. */
+        private void close(Stack open, int i) {
+            if (open.size > 0) {
+                match[open.pop()] = i + 1;
             }
         }
 
@@ -476,7 +501,7 @@ public final class SubjectParser {
          * (it may hold brackets and a path), the file counter in the last.
          */
         private FileName wtfnzb(int[] counter) {
-            int p = indexOfIgnoreCase("[private]-[", 0);
+            int p = wrapper;
             if (p < 0) {
                 return null;
             }
@@ -572,39 +597,42 @@ public final class SubjectParser {
          * only names with an extension; without, any non-empty pair (obfuscated names have none).
          */
         private FileName quoted(boolean fileLike) {
-            int count = quotes.size();
+            int count = quotes.size;
             FileName best = null;
-            for (int i = 0; i + 1 < count; i++) {
-                int a = quotes.get(i);
-                int b = quotes.get(i + 1);
-                String content = s.substring(a + 1, b).strip();
+            for (int i = count - 2; i >= 0 && best == null; i--) {
+                int a = quotes.at(i);
+                int b = quotes.at(i + 1);
                 boolean pair = i % 2 == 0;
-                if (!pair) {
-                    boolean leftEmpty = s.substring(quotes.get(i - 1) + 1, a).isBlank();
-                    boolean rightEmpty = i + 2 < count && s.substring(b + 1, quotes.get(i + 2)).isBlank();
-                    if (!(leftEmpty && rightEmpty)) {
-                        continue;
-                    }
-                }
-                if (content.isEmpty()) {
+                if (!pair && !(blank(quotes.at(i - 1) + 1, a) && i + 2 < count && blank(b + 1, quotes.at(i + 2)))) {
                     continue;
                 }
-                boolean like = hasExtension(content, true);
+                int from = a + 1;
+                int to = b;
+                while (from < to && Character.isWhitespace(s.charAt(from))) {
+                    from++;
+                }
+                while (to > from && Character.isWhitespace(s.charAt(to - 1))) {
+                    to--;
+                }
+                if (from == to) {
+                    continue;
+                }
+                boolean like = hasExtension(s, from, to, true);
                 if (fileLike && !like) {
                     continue;
                 }
                 int start = a;
                 int end = b + 1;
                 if (!pair) {
-                    start = quotes.get(i - 1);
-                    end = quotes.get(i + 2) + 1;
+                    start = quotes.at(i - 1);
+                    end = quotes.at(i + 2) + 1;
                 }
-                best = new FileName(content, start, end, true, like);
+                best = new FileName(s.substring(from, to), start, end, true, like);
             }
             if (count % 2 == 1 && fileLike) {
-                int q = quotes.get(count - 1);
+                int q = quotes.at(count - 1);
                 int from = q;
-                int floor = count > 1 ? quotes.get(count - 2) + 1 : 0;
+                int floor = count > 1 ? quotes.at(count - 2) + 1 : 0;
                 while (from > floor && !isSpace(s.charAt(from - 1))) {
                     from--;
                 }
@@ -624,6 +652,15 @@ public final class SubjectParser {
                 }
             }
             return best;
+        }
+
+        private boolean blank(int from, int to) {
+            for (int i = from; i < to; i++) {
+                if (!Character.isWhitespace(s.charAt(i))) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /**
@@ -657,9 +694,9 @@ public final class SubjectParser {
             }
             boolean counterBefore = start > 0 && blocked[start - 1];
             start = skipSeparators(start, dot);
-            while (start < dot && match[start] > start && match[start] + 1 < dot
-                    && (s.charAt(start) == '(' || (s.charAt(start) == '[' && dashAfter(match[start] + 1, dot)))) {
-                start = skipSeparators(match[start] + 1, dot);
+            while (start < dot && closer(start) > start && closer(start) + 1 < dot
+                    && (s.charAt(start) == '(' || (s.charAt(start) == '[' && dashAfter(closer(start) + 1, dot)))) {
+                start = skipSeparators(closer(start) + 1, dot);
             }
             start = afterRequestWord(start, dot);
             if (!counterBefore && start == 0) {
@@ -769,13 +806,9 @@ public final class SubjectParser {
 
         // ------------------------------------------------------------------ helpers
 
-        private int indexOfIgnoreCase(String needle, int from) {
-            for (int i = from; i + needle.length() <= n; i++) {
-                if (s.regionMatches(true, i, needle, 0, needle.length())) {
-                    return i;
-                }
-            }
-            return -1;
+        /** The index of the closer of the bracket opened at {@code i}, or -1. */
+        int closer(int i) {
+            return match[i] - 1;
         }
 
         int skipSpaces(int i) {
@@ -876,8 +909,8 @@ public final class SubjectParser {
                     i = j;
                     continue;
                 }
-                if ((c == '[' || c == '(' || c == '{') && scan.match[i] > i && scan.match[i] < to) {
-                    int j = scan.match[i] + 1;
+                if ((c == '[' || c == '(' || c == '{') && closer(i) > i && closer(i) < to) {
+                    int j = closer(i) + 1;
                     boolean keep = keepBracket(i, j, leading);
                     units.add(new Unit(i, j, keep, true));
                     leading &= !keep;
@@ -902,7 +935,7 @@ public final class SubjectParser {
                 }
                 int j = i;
                 while (j < to && !removed(j) && !isBreak(j, to) && s.charAt(j) != '"'
-                        && !((s.charAt(j) == '[' || s.charAt(j) == '(' || s.charAt(j) == '{') && scan.match[j] > j && scan.match[j] < to)
+                        && !((s.charAt(j) == '[' || s.charAt(j) == '(' || s.charAt(j) == '{') && closer(j) > j && closer(j) < to)
                         && !(j > i && s.charAt(j) == '-' && isSpace(s.charAt(j - 1)) && j + 1 < to && isSpace(s.charAt(j + 1)))) {
                     j++;
                 }
@@ -982,6 +1015,10 @@ public final class SubjectParser {
 
         private boolean removed(int i) {
             return removed[i];
+        }
+
+        private int closer(int i) {
+            return scan.closer(i);
         }
 
         private boolean isBreak(int i, int to) {
@@ -1441,11 +1478,22 @@ public final class SubjectParser {
 
     /** Whether {@code name} ends in an extension ({@code .mkv}, {@code .part01.rar}, {@code .001} when {@code numeric}). */
     static boolean hasExtension(String name, boolean numeric) {
-        int dot = name.lastIndexOf('.');
-        if (dot < 0 || dot == name.length() - 1) {
+        return hasExtension(name, 0, name.length(), numeric);
+    }
+
+    /** Whether {@code s[from, to)} ends in an extension; looks at its last six characters only. */
+    static boolean hasExtension(String s, int from, int to, boolean numeric) {
+        int dot = -1;
+        for (int i = to - 1; i >= Math.max(from, to - 6); i--) {
+            if (s.charAt(i) == '.') {
+                dot = i;
+                break;
+            }
+        }
+        if (dot < 0 || dot == to - 1) {
             return false;
         }
-        return ReleaseNames.isExtension(name.substring(dot + 1), numeric);
+        return ReleaseNames.isExtension(s.substring(dot + 1, to), numeric);
     }
 
     private static boolean isExtensionEnd(char c) {
