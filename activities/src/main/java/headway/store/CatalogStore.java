@@ -163,7 +163,9 @@ public final class CatalogStore {
         while (from < unique.size()) {
             int to = from;
             long segments = 0;
-            while (to < unique.size() && to - from < CHUNK && (to == from || segments + unique.get(to).partsPresent() <= CHUNK_SEGMENTS)) {
+            while (to < unique.size()
+                    && to - from < CHUNK
+                    && (to == from || segments + unique.get(to).partsPresent() <= CHUNK_SEGMENTS)) {
                 segments += unique.get(to).partsPresent();
                 to++;
             }
@@ -203,7 +205,8 @@ public final class CatalogStore {
         for (int i = 0; i < runs.size(); i++) {
             long[] run = runs.get(i);
             if (run[0] > run[1]) {
-                throw new IllegalArgumentException("missing run " + run[0] + ".." + run[1] + " is empty; pass first <= last");
+                throw new IllegalArgumentException(
+                        "missing run " + run[0] + ".." + run[1] + " is empty; pass first <= last");
             }
             firsts[i] = run[0];
             lasts[i] = run[1];
@@ -221,7 +224,8 @@ public final class CatalogStore {
     /** The recorded missing runs of a group, in article order. */
     public List<MissingRun> missing(DataSource ds, String group) throws SQLException {
         List<MissingRun> out = new ArrayList<>();
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_MISSING)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SELECT_MISSING)) {
             ps.setString(1, group);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -233,7 +237,8 @@ public final class CatalogStore {
     }
 
     public Optional<Release> release(DataSource ds, String group, String poster, String name) throws SQLException {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_RELEASE)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SELECT_RELEASE)) {
             ps.setString(1, group);
             ps.setString(2, poster);
             ps.setString(3, name);
@@ -247,7 +252,8 @@ public final class CatalogStore {
     public List<Release> search(DataSource ds, String query, int limit) throws SQLException {
         String like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
         List<Release> out = new ArrayList<>();
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SEARCH_RELEASES)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SEARCH_RELEASES)) {
             ps.setString(1, like);
             ps.setInt(2, limit);
             try (ResultSet rs = ps.executeQuery()) {
@@ -262,7 +268,8 @@ public final class CatalogStore {
     /** The binaries of a release with their segments in part order, ready for {@link headway.index.NzbWriter}. */
     public List<CompletedBinary> binaries(DataSource ds, Release release) throws SQLException {
         List<CompletedBinary> out = new ArrayList<>();
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_BINARIES_OF_RELEASE)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SELECT_BINARIES_OF_RELEASE)) {
             ps.setString(1, release.group());
             ps.setString(2, release.poster());
             ps.setString(3, release.name());
@@ -277,7 +284,9 @@ public final class CatalogStore {
 
     /** On-disk bytes of the catalog tables with their indexes and TOAST, for the size cap. */
     public long catalogBytes(DataSource ds) throws SQLException {
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(CATALOG_BYTES)) {
+        try (Connection c = ds.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(CATALOG_BYTES)) {
             rs.next();
             return rs.getLong(1);
         }
@@ -287,8 +296,11 @@ public final class CatalogStore {
         if (!FOREIGN_KEY_VIOLATION.equals(e.getSQLState())) {
             return e;
         }
-        return new SQLException("the group is not in table groups (" + e.getMessage()
-                + "); add the group before writing its binaries or missing runs", e.getSQLState(), e);
+        return new SQLException(
+                "the group is not in table groups (" + e.getMessage()
+                        + "); add the group before writing its binaries or missing runs",
+                e.getSQLState(),
+                e);
     }
 
     static List<CompletedBinary> mergeByKey(List<CompletedBinary> binaries) {
@@ -308,12 +320,22 @@ public final class CatalogStore {
             parts.putIfAbsent(s.part(), s);
         }
         CompletedBinary first = a.firstArticle() <= b.firstArticle() ? a : b;
-        Instant posted = a.posted() == null ? b.posted() : b.posted() == null ? a.posted()
-                : a.posted().isBefore(b.posted()) ? a.posted() : b.posted();
-        return new CompletedBinary(a.group(), a.poster(), a.fileName(), a.totalParts(), a.releaseName(),
-                Math.max(a.fileTotal(), b.fileTotal()), first.subject(), posted,
-                Math.min(a.firstArticle(), b.firstArticle()), Math.max(a.lastArticle(), b.lastArticle()),
-                a.ruleVersion(), new ArrayList<>(parts.values()));
+        Instant posted = a.posted() == null
+                ? b.posted()
+                : b.posted() == null ? a.posted() : a.posted().isBefore(b.posted()) ? a.posted() : b.posted();
+        return new CompletedBinary(
+                a.group(),
+                a.poster(),
+                a.fileName(),
+                a.totalParts(),
+                a.releaseName(),
+                Math.max(a.fileTotal(), b.fileTotal()),
+                first.subject(),
+                posted,
+                Math.min(a.firstArticle(), b.firstArticle()),
+                Math.max(a.lastArticle(), b.lastArticle()),
+                a.ruleVersion(),
+                new ArrayList<>(parts.values()));
     }
 
     private static void upsertChunk(Connection conn, List<CompletedBinary> chunk) throws SQLException {
@@ -405,10 +427,18 @@ public final class CatalogStore {
             expected = -1;
         }
         Timestamp posted = rs.getTimestamp("posted");
-        return new Release(rs.getString("group_name"), rs.getString("poster"), rs.getString("name"), expected,
-                rs.getInt("files_present"), rs.getInt("files_complete"), rs.getLong("bytes"),
-                posted == null ? null : posted.toInstant(), rs.getBigDecimal("completion_percent"),
-                rs.getBoolean("complete"), rs.getInt("rule_version"));
+        return new Release(
+                rs.getString("group_name"),
+                rs.getString("poster"),
+                rs.getString("name"),
+                expected,
+                rs.getInt("files_present"),
+                rs.getInt("files_complete"),
+                rs.getLong("bytes"),
+                posted == null ? null : posted.toInstant(),
+                rs.getBigDecimal("completion_percent"),
+                rs.getBoolean("complete"),
+                rs.getInt("rule_version"));
     }
 
     private static CompletedBinary binary(ResultSet rs) throws SQLException {
@@ -420,10 +450,19 @@ public final class CatalogStore {
             segments.add(new Segment(parts[i], bytes[i], ids[i]));
         }
         Timestamp posted = rs.getTimestamp("posted");
-        return new CompletedBinary(rs.getString("group_name"), rs.getString("poster"), rs.getString("file_name"),
-                rs.getInt("total_parts"), rs.getString("release_name"), rs.getInt("file_total"), rs.getString("subject"),
-                posted == null ? null : posted.toInstant(), rs.getLong("first_article"), rs.getLong("last_article"),
-                rs.getInt("rule_version"), segments);
+        return new CompletedBinary(
+                rs.getString("group_name"),
+                rs.getString("poster"),
+                rs.getString("file_name"),
+                rs.getInt("total_parts"),
+                rs.getString("release_name"),
+                rs.getInt("file_total"),
+                rs.getString("subject"),
+                posted == null ? null : posted.toInstant(),
+                rs.getLong("first_article"),
+                rs.getLong("last_article"),
+                rs.getInt("rule_version"),
+                segments);
     }
 
     private static Object array(Array a) throws SQLException {

@@ -18,5 +18,4 @@ public record Release(
         Instant posted,
         BigDecimal completionPercent,
         boolean complete,
-        int ruleVersion) {
-}
+        int ruleVersion) {}

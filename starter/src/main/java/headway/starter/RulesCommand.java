@@ -3,21 +3,23 @@ package headway.starter;
 import headway.index.RuleSetException;
 import headway.store.RuleSetInfo;
 import headway.store.RuleSetStore;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code headway rules import FILE | list | defaults}: versioned subject rule sets. */
-@Command(name = "rules", mixinStandardHelpOptions = true, description = "Import and list rule sets.",
+@Command(
+        name = "rules",
+        mixinStandardHelpOptions = true,
+        description = "Import and list rule sets.",
         subcommands = {RulesCommand.Import.class, RulesCommand.ListRules.class, RulesCommand.Defaults.class})
 final class RulesCommand implements Runnable {
     @Spec
@@ -25,18 +27,24 @@ final class RulesCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a subcommand: import, list or defaults");
+        throw new picocli.CommandLine.ParameterException(
+                spec.commandLine(), "name a subcommand: import, list or defaults");
     }
 
-    @Command(name = "import", mixinStandardHelpOptions = true,
+    @Command(
+            name = "import",
+            mixinStandardHelpOptions = true,
             description = "Import a rule set from a JSON file; it becomes the newest version (new leases use it).")
     static final class Import implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Option(names = "--name", description = "a name for this version (default: the file name)")
         String name;
+
         @Parameters(paramLabel = "FILE")
         Path file;
 
@@ -49,7 +57,8 @@ final class RulesCommand implements Runnable {
                 throw CliException.badInput("cannot read rule file " + file + ": " + e.getMessage());
             }
             try (Connections open = connections) {
-                int version = new RuleSetStore(connections.database()).importRuleSet(name != null ? name : file.getFileName().toString(), json);
+                int version = new RuleSetStore(connections.database())
+                        .importRuleSet(name != null ? name : file.getFileName().toString(), json);
                 spec.commandLine().getOut().println("imported " + file + " as rule set version " + version);
             } catch (RuleSetException e) {
                 throw CliException.badInput("rule file " + file + ": " + e.getMessage());
@@ -63,8 +72,10 @@ final class RulesCommand implements Runnable {
     static final class ListRules implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
@@ -77,7 +88,9 @@ final class RulesCommand implements Runnable {
                     return;
                 }
                 if (sets.isEmpty()) {
-                    spec.commandLine().getOut().println("no rule sets imported: the built-in defaults (version 0) are in use");
+                    spec.commandLine()
+                            .getOut()
+                            .println("no rule sets imported: the built-in defaults (version 0) are in use");
                 }
                 for (RuleSetInfo r : sets) {
                     spec.commandLine().getOut().printf("%5d  %-40s %s%n", r.version(), r.name(), r.createdAt());
@@ -88,7 +101,10 @@ final class RulesCommand implements Runnable {
         }
     }
 
-    @Command(name = "defaults", mixinStandardHelpOptions = true, description = "Print the built-in rule set, a starting point for your own.")
+    @Command(
+            name = "defaults",
+            mixinStandardHelpOptions = true,
+            description = "Print the built-in rule set, a starting point for your own.")
     static final class Defaults implements Runnable {
         @Spec
         CommandSpec spec;
