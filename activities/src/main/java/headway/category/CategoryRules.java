@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
-import headway.index.RuleSetException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -81,7 +80,7 @@ public final class CategoryRules {
         try {
             return of(JSON.readTree(ruleSetJson).get("categories"));
         } catch (JsonProcessingException e) {
-            throw new RuleSetException("rule set is not valid JSON: " + e.getOriginalMessage(), e);
+            throw new CategoryRulesException("rule set is not valid JSON: " + e.getOriginalMessage(), e);
         }
     }
 
@@ -130,7 +129,7 @@ public final class CategoryRules {
 
     private static CategoryRules parse(JsonNode section, boolean defaults) {
         if (!section.isArray()) {
-            throw new RuleSetException("\"categories\" must be an array of rules such as "
+            throw new CategoryRulesException("\"categories\" must be an array of rules such as "
                     + "{\"name\": \"tv-hd\", \"tv\": true, \"resolution\": [\"720p\", \"1080p\"], \"category\": 5040}", null);
         }
         List<Rule> rules = new ArrayList<>();
@@ -139,7 +138,7 @@ public final class CategoryRules {
             try {
                 doc = JSON.treeToValue(section.get(i), RuleDoc.class);
             } catch (JsonProcessingException e) {
-                throw new RuleSetException("categories rule #" + i + " is not valid (" + e.getOriginalMessage()
+                throw new CategoryRulesException("categories rule #" + i + " is not valid (" + e.getOriginalMessage()
                         + "); its keys are name, group, pattern, unless, words, tv, anime, hashed, resolution, category", e);
             }
             rules.add(Rule.compile(i, doc, CategoryTree.standard()));
@@ -186,16 +185,16 @@ public final class CategoryRules {
         static Rule compile(int index, RuleDoc d, CategoryTree tree) {
             String label = "categories rule #" + index + (d.name() == null ? "" : " ('" + d.name() + "')");
             if (d.category() == null) {
-                throw new RuleSetException(label + " has no \"category\"; give a newznab id such as 5040", null);
+                throw new CategoryRulesException(label + " has no \"category\"; give a newznab id such as 5040", null);
             }
-            Category category = tree.byId(d.category()).orElseThrow(() -> new RuleSetException(label + " names category "
+            Category category = tree.byId(d.category()).orElseThrow(() -> new CategoryRulesException(label + " names category "
                     + d.category() + ", which is not a newznab category; use one of the ids `headway rules categories` lists", null));
             List<String[]> words = new ArrayList<>();
             if (d.words() != null) {
                 for (String w : d.words()) {
                     String[] phrase = ReleaseTokens.of(w == null ? "" : w).lower;
                     if (phrase.length == 0) {
-                        throw new RuleSetException(label + " has an empty word in \"words\"; remove it", null);
+                        throw new CategoryRulesException(label + " has an empty word in \"words\"; remove it", null);
                     }
                     words.add(phrase);
                 }
@@ -228,12 +227,12 @@ public final class CategoryRules {
                 return null;
             }
             if (regex.isEmpty()) {
-                throw new RuleSetException(label + " is empty; give a regex or leave the key out", null);
+                throw new CategoryRulesException(label + " is empty; give a regex or leave the key out", null);
             }
             try {
                 return Pattern.compile(regex);
             } catch (PatternSyntaxException e) {
-                throw new RuleSetException(label + " is not a valid RE2 regex (" + e.getMessage()
+                throw new CategoryRulesException(label + " is not a valid RE2 regex (" + e.getMessage()
                         + "); RE2 has no backreferences or lookaround; fix it and import the rule set again", e);
             }
         }

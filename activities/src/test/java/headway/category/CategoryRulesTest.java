@@ -3,7 +3,7 @@ package headway.category;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import headway.index.RuleSetException;
+
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -34,13 +34,13 @@ class CategoryRulesTest {
     @Test
     void badRulesAreRefusedWithTheFix() {
         assertThatThrownBy(() -> CategoryRules.ofRuleSet("{\"categories\": [{\"pattern\": \"(a)\\\\1\", \"category\": 5040}]}"))
-                .isInstanceOf(RuleSetException.class).hasMessageContaining("RE2");
+                .isInstanceOf(CategoryRulesException.class).hasMessageContaining("RE2");
         assertThatThrownBy(() -> CategoryRules.ofRuleSet("{\"categories\": [{\"name\": \"n\", \"category\": 5555}]}"))
-                .isInstanceOf(RuleSetException.class).hasMessageContaining("not a newznab category");
+                .isInstanceOf(CategoryRulesException.class).hasMessageContaining("not a newznab category");
         assertThatThrownBy(() -> CategoryRules.ofRuleSet("{\"categories\": [{\"name\": \"n\"}]}"))
-                .isInstanceOf(RuleSetException.class).hasMessageContaining("no \"category\"");
+                .isInstanceOf(CategoryRulesException.class).hasMessageContaining("no \"category\"");
         assertThatThrownBy(() -> CategoryRules.ofRuleSet("{\"categories\": [{\"colour\": 1, \"category\": 5040}]}"))
-                .isInstanceOf(RuleSetException.class).hasMessageContaining("colour");
+                .isInstanceOf(CategoryRulesException.class).hasMessageContaining("colour");
     }
 
     @Test
