@@ -7,7 +7,6 @@ import headway.store.CatalogStore;
 import headway.store.LeaseLostException;
 import headway.store.LeaseStore;
 import headway.store.RangeRow;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +34,7 @@ public final class RangeIndexer {
     }
 
     /** What indexing the range did. */
-    public record Outcome(long cursor, long headers, long missing, long malformed, boolean finished) {
-    }
+    public record Outcome(long cursor, long headers, long missing, long malformed, boolean finished) {}
 
     private final HeaderSource source;
     private final LeaseStore leases;
@@ -49,7 +47,8 @@ public final class RangeIndexer {
         return t;
     });
 
-    public RangeIndexer(HeaderSource source, LeaseStore leases, CatalogStore catalog, int batchArticles, IndexMetrics metrics) {
+    public RangeIndexer(
+            HeaderSource source, LeaseStore leases, CatalogStore catalog, int batchArticles, IndexMetrics metrics) {
         this.source = Objects.requireNonNull(source, "source");
         this.leases = Objects.requireNonNull(leases, "leases");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -66,8 +65,15 @@ public final class RangeIndexer {
      * writing then keep the news server and the database busy at once; at most one commit is in
      * flight, and the cursor, counters and progress move only when a commit has succeeded.
      */
-    public Outcome index(Holdings.Held held, RangeRow range, long from, long headersBefore, long missingBefore,
-                         long malformedBefore, Progress progress) throws IOException {
+    public Outcome index(
+            Holdings.Held held,
+            RangeRow range,
+            long from,
+            long headersBefore,
+            long missingBefore,
+            long malformedBefore,
+            Progress progress)
+            throws IOException {
         Totals totals = new Totals(Math.max(from, range.next()), headersBefore, missingBefore, malformedBefore);
         Commit inFlight = null;
         long cursor = totals.cursor;
@@ -84,7 +90,10 @@ public final class RangeIndexer {
             held.window().ageTo(batchEnd);
             List<CompletedBinary> done = held.window().drain();
             finish(inFlight, done, held, range, totals, progress);
-            inFlight = new Commit(batch, done, batchEnd + 1,
+            inFlight = new Commit(
+                    batch,
+                    done,
+                    batchEnd + 1,
                     CompletableFuture.runAsync(() -> commit(held, range, batch, done, batchEnd + 1), writer));
             cursor = batchEnd + 1;
         }
@@ -111,8 +120,13 @@ public final class RangeIndexer {
      * window since (in that batch or in {@code drainedSince}) exist nowhere else, so the window is
      * lost; a stale epoch stays LeaseLost.
      */
-    private void finish(Commit commit, List<CompletedBinary> drainedSince, Holdings.Held held, RangeRow range, Totals totals,
-                        Progress progress) {
+    private void finish(
+            Commit commit,
+            List<CompletedBinary> drainedSince,
+            Holdings.Held held,
+            RangeRow range,
+            Totals totals,
+            Progress progress) {
         if (commit == null) {
             return;
         }
@@ -135,16 +149,15 @@ public final class RangeIndexer {
         totals.headers += commit.batch.headers;
         totals.missing += commit.batch.missingArticles;
         totals.malformed += commit.batch.malformed;
-        metrics.headers.increment(commit.batch.headers);
-        metrics.missing.increment(commit.batch.missingArticles);
-        metrics.malformed.increment(commit.batch.malformed);
+        metrics.headers.increment((double) commit.batch.headers);
+        metrics.missing.increment((double) commit.batch.missingArticles);
+        metrics.malformed.increment((double) commit.batch.malformed);
         metrics.binariesWritten.increment(commit.done.size());
         progress.committed(totals.cursor, totals.headers, totals.missing, totals.malformed);
     }
 
     /** A batch being committed on the writer thread. */
-    private record Commit(Batch batch, List<CompletedBinary> done, long next, CompletableFuture<Void> future) {
-    }
+    private record Commit(Batch batch, List<CompletedBinary> done, long next, CompletableFuture<Void> future) {}
 
     /** The range's committed cursor and running counts. */
     private static final class Totals {
@@ -197,7 +210,7 @@ public final class RangeIndexer {
             if (!missing.isEmpty() && missing.get(missing.size() - 1)[1] + 1 == from) {
                 missing.get(missing.size() - 1)[1] = to;
             } else {
-                missing.add(new long[]{from, to});
+                missing.add(new long[] {from, to});
             }
         }
     }

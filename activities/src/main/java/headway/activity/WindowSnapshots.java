@@ -4,7 +4,6 @@ import headway.index.CompletedBinary;
 import headway.store.CatalogStore;
 import headway.store.LeaseStore;
 import headway.store.SnapshotStore;
-
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -32,12 +31,14 @@ public final class WindowSnapshots {
     public SnapshotStore.Meta take(Holdings.Held held) {
         long start = System.nanoTime();
         List<CompletedBinary> open = held.window().changedOpen();
-        leases.fenced(held.holder(), "writing the open binaries of " + held.holder().group(), c -> {
-            catalog.writeBinaries(c, open, held.rules.categories(), held.rules.version());
-            return null;
-        });
+        leases.fenced(
+                held.holder(), "writing the open binaries of " + held.holder().group(), c -> {
+                    catalog.writeBinaries(c, open, held.rules.categories(), held.rules.version());
+                    return null;
+                });
         held.window().markOpenWritten();
-        SnapshotStore.Meta meta = snapshots.put(held.holder(), Math.max(0, held.cursor()), out -> held.window().writeTo(out));
+        SnapshotStore.Meta meta = snapshots.put(
+                held.holder(), Math.max(0, held.cursor()), out -> held.window().writeTo(out));
         metrics.snapshotTime.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         metrics.snapshotBytes.increment(meta.bytes());
         return meta;

@@ -129,8 +129,10 @@ public final class CategoryRules {
 
     private static CategoryRules parse(JsonNode section, boolean defaults) {
         if (!section.isArray()) {
-            throw new CategoryRulesException("\"categories\" must be an array of rules such as "
-                    + "{\"name\": \"tv-hd\", \"tv\": true, \"resolution\": [\"720p\", \"1080p\"], \"category\": 5040}", null);
+            throw new CategoryRulesException(
+                    "\"categories\" must be an array of rules such as "
+                            + "{\"name\": \"tv-hd\", \"tv\": true, \"resolution\": [\"720p\", \"1080p\"], \"category\": 5040}",
+                    null);
         }
         List<Rule> rules = new ArrayList<>();
         for (int i = 0; i < section.size(); i++) {
@@ -138,8 +140,10 @@ public final class CategoryRules {
             try {
                 doc = JSON.treeToValue(section.get(i), RuleDoc.class);
             } catch (JsonProcessingException e) {
-                throw new CategoryRulesException("categories rule #" + i + " is not valid (" + e.getOriginalMessage()
-                        + "); its keys are name, group, pattern, unless, words, tv, anime, hashed, resolution, category", e);
+                throw new CategoryRulesException(
+                        "categories rule #" + i + " is not valid (" + e.getOriginalMessage()
+                                + "); its keys are name, group, pattern, unless, words, tv, anime, hashed, resolution, category",
+                        e);
             }
             rules.add(Rule.compile(i, doc, CategoryTree.standard()));
         }
@@ -147,9 +151,17 @@ public final class CategoryRules {
     }
 
     /** One rule as written in the document. */
-    record RuleDoc(String name, String group, String pattern, String unless, List<String> words, Boolean tv, Boolean anime,
-                   Boolean hashed, List<String> resolution, Integer category) {
-    }
+    record RuleDoc(
+            String name,
+            String group,
+            String pattern,
+            String unless,
+            List<String> words,
+            Boolean tv,
+            Boolean anime,
+            Boolean hashed,
+            List<String> resolution,
+            Integer category) {}
 
     /** The words of a name, for {@code words} conditions: a set for single words, the sequence for phrases. */
     private static final class Words {
@@ -179,16 +191,28 @@ public final class CategoryRules {
         }
     }
 
-    private record Rule(String label, Pattern glob, Pattern pattern, Pattern unless, List<String[]> words, Boolean tv,
-                        Boolean anime, Boolean hashed, Set<String> resolution, Category category) {
+    private record Rule(
+            String label,
+            Pattern glob,
+            Pattern pattern,
+            Pattern unless,
+            List<String[]> words,
+            Boolean tv,
+            Boolean anime,
+            Boolean hashed,
+            Set<String> resolution,
+            Category category) {
 
         static Rule compile(int index, RuleDoc d, CategoryTree tree) {
             String label = "categories rule #" + index + (d.name() == null ? "" : " ('" + d.name() + "')");
             if (d.category() == null) {
                 throw new CategoryRulesException(label + " has no \"category\"; give a newznab id such as 5040", null);
             }
-            Category category = tree.byId(d.category()).orElseThrow(() -> new CategoryRulesException(label + " names category "
-                    + d.category() + ", which is not a newznab category; use one of the ids `headway rules categories` lists", null));
+            Category category = tree.byId(d.category())
+                    .orElseThrow(() -> new CategoryRulesException(
+                            label + " names category " + d.category()
+                                    + ", which is not a newznab category; use one of the ids `headway rules categories` lists",
+                            null));
             List<String[]> words = new ArrayList<>();
             if (d.words() != null) {
                 for (String w : d.words()) {
@@ -206,9 +230,17 @@ public final class CategoryRules {
                     resolutions.add(r.toLowerCase(Locale.ROOT));
                 }
             }
-            return new Rule(label, glob(d.group() == null ? "*" : d.group()), regex(label + " pattern", d.pattern()),
-                    regex(label + " unless", d.unless()), List.copyOf(words), d.tv(), d.anime(), d.hashed(),
-                    resolutions == null ? null : Set.copyOf(resolutions), category);
+            return new Rule(
+                    label,
+                    glob(d.group() == null ? "*" : d.group()),
+                    regex(label + " pattern", d.pattern()),
+                    regex(label + " unless", d.unless()),
+                    List.copyOf(words),
+                    d.tv(),
+                    d.anime(),
+                    d.hashed(),
+                    resolutions == null ? null : Set.copyOf(resolutions),
+                    category);
         }
 
         boolean matches(String group, String name, ReleaseAttributes a, Words w) {
@@ -232,8 +264,10 @@ public final class CategoryRules {
             try {
                 return Pattern.compile(regex);
             } catch (PatternSyntaxException e) {
-                throw new CategoryRulesException(label + " is not a valid RE2 regex (" + e.getMessage()
-                        + "); RE2 has no backreferences or lookaround; fix it and import the rule set again", e);
+                throw new CategoryRulesException(
+                        label + " is not a valid RE2 regex (" + e.getMessage()
+                                + "); RE2 has no backreferences or lookaround; fix it and import the rule set again",
+                        e);
             }
         }
 

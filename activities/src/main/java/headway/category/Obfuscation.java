@@ -7,8 +7,7 @@ package headway.category;
  */
 final class Obfuscation {
 
-    private Obfuscation() {
-    }
+    private Obfuscation() {}
 
     static boolean looksHashed(String name) {
         ReleaseTokens t = ReleaseTokens.of(name);
@@ -66,7 +65,9 @@ final class Obfuscation {
             char a = w.charAt(k - 1);
             char b = w.charAt(k);
             if (Character.isDigit(a) != Character.isDigit(b)
-                    || (Character.isLetter(a) && Character.isLetter(b) && Character.isUpperCase(a) != Character.isUpperCase(b))) {
+                    || (Character.isLetter(a)
+                            && Character.isLetter(b)
+                            && Character.isUpperCase(a) != Character.isUpperCase(b))) {
                 count++;
             }
         }

@@ -20,8 +20,15 @@ package headway.category;
  * has a fansub group tag or CRC and an absolute episode number; {@code hashed} that it looks
  * obfuscated (a hash, a UUID, random letters and digits). Category rules test these.
  */
-public record ReleaseAttributes(String title, Integer season, String episode, Integer year, String resolution,
-                                boolean tv, boolean anime, boolean hashed) {
+public record ReleaseAttributes(
+        String title,
+        Integer season,
+        String episode,
+        Integer year,
+        String resolution,
+        boolean tv,
+        boolean anime,
+        boolean hashed) {
 
     /** The episode as a number, or null for none or for a daily show's {@code MM-DD}. */
     public Integer episodeNumber() {

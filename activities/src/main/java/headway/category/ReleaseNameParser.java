@@ -18,32 +18,159 @@ import java.util.Set;
  */
 public final class ReleaseNameParser {
 
-    private static final Set<String> EXTENSIONS = Set.of("mkv", "avi", "mp4", "m4v", "wmv", "ts", "nzb", "mpg", "mpeg",
-            "divx", "xvid");
+    private static final Set<String> EXTENSIONS =
+            Set.of("mkv", "avi", "mp4", "m4v", "wmv", "ts", "nzb", "mpg", "mpeg", "divx", "xvid");
 
     /** Words that end a title wherever they stand: resolutions, sources, codecs, audio formats. */
     private static final Set<String> STRONG = Set.of(
-            "bluray", "bdrip", "brrip", "bdremux", "remux", "bd25", "bd50", "bdiso", "bdmv", "hdtv", "pdtv", "sdtv",
-            "dsr", "webdl", "webrip", "webmux", "dvdrip", "dvdr", "dvd5", "dvd9", "dvdscr", "hdrip", "tvrip", "camrip",
-            "hdcam", "telesync", "tsrip", "vhsrip", "x264", "x265", "h264", "h265", "hevc", "avc", "xvid", "divx",
-            "mpeg2", "aac", "ac3", "dts", "truehd", "atmos", "flac", "mp3", "10bit", "amzn", "dvd", "hdtvrip", "bd",
-            "uhd", "4k", "hdr", "hdr10", "dd5", "ddp5", "dd2", "ddp2", "eac3", "dl", "xvidvd", "ws", "dvb", "hddvd",
-            "nf", "hulu", "dsnp", "hmax", "atvp", "itunes", "web");
+            "bluray",
+            "bdrip",
+            "brrip",
+            "bdremux",
+            "remux",
+            "bd25",
+            "bd50",
+            "bdiso",
+            "bdmv",
+            "hdtv",
+            "pdtv",
+            "sdtv",
+            "dsr",
+            "webdl",
+            "webrip",
+            "webmux",
+            "dvdrip",
+            "dvdr",
+            "dvd5",
+            "dvd9",
+            "dvdscr",
+            "hdrip",
+            "tvrip",
+            "camrip",
+            "hdcam",
+            "telesync",
+            "tsrip",
+            "vhsrip",
+            "x264",
+            "x265",
+            "h264",
+            "h265",
+            "hevc",
+            "avc",
+            "xvid",
+            "divx",
+            "mpeg2",
+            "aac",
+            "ac3",
+            "dts",
+            "truehd",
+            "atmos",
+            "flac",
+            "mp3",
+            "10bit",
+            "amzn",
+            "dvd",
+            "hdtvrip",
+            "bd",
+            "uhd",
+            "4k",
+            "hdr",
+            "hdr10",
+            "dd5",
+            "ddp5",
+            "dd2",
+            "ddp2",
+            "eac3",
+            "dl",
+            "xvidvd",
+            "ws",
+            "dvb",
+            "hddvd",
+            "nf",
+            "hulu",
+            "dsnp",
+            "hmax",
+            "atvp",
+            "itunes",
+            "web");
 
     /** Scene and edition words: they end a title when no year comes first, and are trimmed from before a movie's year. */
     private static final Set<String> EDITION = Set.of(
-            "extended", "unrated", "uncut", "remastered", "theatrical", "directors", "imax", "limited", "internal",
-            "proper", "repack", "recut", "complete", "multi", "multisub", "dual", "subbed", "dubbed", "readnfo",
-            "festival", "real", "rerip", "cut", "edition", "pal", "ntsc", "cam", "ts", "r5", "read", "nfo");
+            "extended",
+            "unrated",
+            "uncut",
+            "remastered",
+            "theatrical",
+            "directors",
+            "imax",
+            "limited",
+            "internal",
+            "proper",
+            "repack",
+            "recut",
+            "complete",
+            "multi",
+            "multisub",
+            "dual",
+            "subbed",
+            "dubbed",
+            "readnfo",
+            "festival",
+            "real",
+            "rerip",
+            "cut",
+            "edition",
+            "pal",
+            "ntsc",
+            "cam",
+            "ts",
+            "r5",
+            "read",
+            "nfo");
 
     private static final Set<String> LANGUAGES = Set.of(
-            "german", "french", "truefrench", "italian", "ita", "spanish", "castellano", "latino", "dutch", "nordic",
-            "swedish", "swesub", "danish", "norwegian", "finnish", "polish", "pl", "russian", "rus", "hindi",
-            "korean", "japanese", "vostfr", "vff", "vfq", "ger", "fre", "nlsub", "hebrew", "czech", "hungarian",
-            "turkish", "portuguese", "flemish", "greek", "ukr", "ukrainian", "tamil", "telugu", "malayalam");
+            "german",
+            "french",
+            "truefrench",
+            "italian",
+            "ita",
+            "spanish",
+            "castellano",
+            "latino",
+            "dutch",
+            "nordic",
+            "swedish",
+            "swesub",
+            "danish",
+            "norwegian",
+            "finnish",
+            "polish",
+            "pl",
+            "russian",
+            "rus",
+            "hindi",
+            "korean",
+            "japanese",
+            "vostfr",
+            "vff",
+            "vfq",
+            "ger",
+            "fre",
+            "nlsub",
+            "hebrew",
+            "czech",
+            "hungarian",
+            "turkish",
+            "portuguese",
+            "flemish",
+            "greek",
+            "ukr",
+            "ukrainian",
+            "tamil",
+            "telugu",
+            "malayalam");
 
-    private ReleaseNameParser() {
-    }
+    private ReleaseNameParser() {}
 
     /** Parses one release name; never fails: a name it cannot read yields a title and nulls. */
     public static ReleaseAttributes parse(String name) {
@@ -76,7 +203,8 @@ public final class ReleaseNameParser {
         if (tv != null) {
             int end = tv.at;
             for (int i = 1; i < end; i++) {
-                if (isStrong(t, i) && (t.before(i).indexOf('[') >= 0 || t.before(i).indexOf('(') >= 0)) {
+                if (isStrong(t, i)
+                        && (t.before(i).indexOf('[') >= 0 || t.before(i).indexOf('(') >= 0)) {
                     end = i;
                     break;
                 }
@@ -124,7 +252,8 @@ public final class ReleaseNameParser {
         } else {
             int end = strong;
             for (int i = 1; i < strong; i++) {
-                if (EDITION.contains(t.lower[i]) || (LANGUAGES.contains(t.lower[i]) && (i + 1 >= n || isStop(t, i + 1)))) {
+                if (EDITION.contains(t.lower[i])
+                        || (LANGUAGES.contains(t.lower[i]) && (i + 1 >= n || isStop(t, i + 1)))) {
                     end = i;
                     break;
                 }
@@ -141,8 +270,7 @@ public final class ReleaseNameParser {
     }
 
     /** Where a TV name's episode marker starts, and what it says. */
-    private record Marker(int at, Integer season, String episode, Integer year, boolean absolute) {
-    }
+    private record Marker(int at, Integer season, String episode, Integer year, boolean absolute) {}
 
     private static Marker tvMarker(ReleaseTokens t, boolean fansub) {
         int n = t.size();
@@ -161,8 +289,12 @@ public final class ReleaseNameParser {
             if (i > 0 && w.equals("cap") && i + 1 < n && isNumber(t.lower[i + 1], 3, 4)) {
                 String c = t.lower[i + 1];
                 int split = c.length() - 2;
-                return new Marker(i, Integer.valueOf(c.substring(0, split)), String.valueOf(Integer.parseInt(c.substring(split))),
-                        null, false);
+                return new Marker(
+                        i,
+                        Integer.valueOf(c.substring(0, split)),
+                        String.valueOf(Integer.parseInt(c.substring(split))),
+                        null,
+                        false);
             }
             if (i > 0 && EPISODE_WORDS.contains(w) && i + 1 < n && isNumber(t.lower[i + 1], 1, 4)) {
                 return new Marker(i, null, String.valueOf(Integer.parseInt(t.lower[i + 1])), null, false);
@@ -171,17 +303,30 @@ public final class ReleaseNameParser {
             if (daily != null) {
                 return daily;
             }
-            if (i > 0 && (w.length() >= 2 && (w.charAt(0) == 'e' && isNumber(w.substring(1), 1, 4)
-                    || w.startsWith("ep") && isNumber(w.substring(2), 1, 4)))) {
+            if (i > 0
+                    && (w.length() >= 2
+                            && (w.charAt(0) == 'e' && isNumber(w.substring(1), 1, 4)
+                                    || w.startsWith("ep") && isNumber(w.substring(2), 1, 4)))) {
                 String digits = w.substring(w.charAt(1) == 'p' ? 2 : 1);
                 return new Marker(i, null, String.valueOf(Integer.parseInt(digits)), null, false);
             }
-            if (i > 0 && (w.length() == 3 || w.length() == 4) && isNumber(w, 3, 4) && !isYear(w) && w.charAt(0) != '0'
-                    && i + 1 < n && isStrong(t, i + 1) && !fansub && (t.before(i).equals(".") || t.before(i).equals(" "))
+            if (i > 0
+                    && (w.length() == 3 || w.length() == 4)
+                    && isNumber(w, 3, 4)
+                    && !isYear(w)
+                    && w.charAt(0) != '0'
+                    && i + 1 < n
+                    && isStrong(t, i + 1)
+                    && !fansub
+                    && (t.before(i).equals(".") || t.before(i).equals(" "))
                     && (t.after(i).equals(".") || t.after(i).equals(" "))) {
                 int split = w.length() - 2;
-                return new Marker(i, Integer.valueOf(w.substring(0, split)),
-                        String.valueOf(Integer.parseInt(w.substring(split))), null, false);
+                return new Marker(
+                        i,
+                        Integer.valueOf(w.substring(0, split)),
+                        String.valueOf(Integer.parseInt(w.substring(split))),
+                        null,
+                        false);
             }
         }
         return absolute(t, fansub);
@@ -231,11 +376,16 @@ public final class ReleaseNameParser {
             }
             int season = Integer.parseInt(w, 1, k, 10);
             if (k == len) {
-                if (i + 1 < t.size() && isEpisodeWord(t.lower[i + 1]) && t.before(i + 1).length() <= 3) {
+                if (i + 1 < t.size()
+                        && isEpisodeWord(t.lower[i + 1])
+                        && t.before(i + 1).length() <= 3) {
                     return new Marker(i, season, episodeOf(t.lower[i + 1]), null, false);
                 }
-                if (i + 1 < t.size() && (isNumber(t.lower[i + 1], 1, 4) && !isYear(t.lower[i + 1]) && t.after(i).indexOf(' ') >= 0
-                        || t.lower[i + 1].startsWith("ep") && t.after(i).indexOf(' ') >= 0)) {
+                if (i + 1 < t.size()
+                        && (isNumber(t.lower[i + 1], 1, 4)
+                                        && !isYear(t.lower[i + 1])
+                                        && t.after(i).indexOf(' ') >= 0
+                                || t.lower[i + 1].startsWith("ep") && t.after(i).indexOf(' ') >= 0)) {
                     return null;
                 }
                 return new Marker(i, season, null, null, false);
@@ -251,7 +401,9 @@ public final class ReleaseNameParser {
                     return null;
                 }
                 String rest = w.substring(e);
-                if (!rest.isEmpty() && !repeated(rest, 'e', 4) && !(rest.length() == 1 && rest.charAt(0) >= 'a' && rest.charAt(0) <= 'd')
+                if (!rest.isEmpty()
+                        && !repeated(rest, 'e', 4)
+                        && !(rest.length() == 1 && rest.charAt(0) >= 'a' && rest.charAt(0) <= 'd')
                         && !(rest.length() == 2 && rest.charAt(0) == 'v' && Character.isDigit(rest.charAt(1)))) {
                     return null;
                 }
@@ -266,15 +418,21 @@ public final class ReleaseNameParser {
                 e++;
             }
             if (e - x - 1 >= 1 && e - x - 1 <= (x > 2 ? 2 : 3) && (e == len || repeated(w.substring(e), 'x', 3))) {
-                return new Marker(i, Integer.valueOf(w.substring(0, x)), String.valueOf(Integer.parseInt(w, x + 1, e, 10)),
-                        null, false);
+                return new Marker(
+                        i,
+                        Integer.valueOf(w.substring(0, x)),
+                        String.valueOf(Integer.parseInt(w, x + 1, e, 10)),
+                        null,
+                        false);
             }
         }
         return null;
     }
 
     private static boolean isEpisodeWord(String w) {
-        return w.length() >= 2 && w.charAt(0) == 'e' && (isNumber(w.substring(1), 1, 5) || w.startsWith("ep") && isNumber(w.substring(2), 1, 4));
+        return w.length() >= 2
+                && w.charAt(0) == 'e'
+                && (isNumber(w.substring(1), 1, 5) || w.startsWith("ep") && isNumber(w.substring(2), 1, 4));
     }
 
     private static String episodeOf(String w) {
@@ -293,11 +451,16 @@ public final class ReleaseNameParser {
             }
             return null;
         }
-        if (i + 2 < t.size() && isAirYear(t.lower[i + 2]) && isNumber(w, 2, 2) && isNumber(t.lower[i + 1], 2, 2) && i > 0) {
+        if (i + 2 < t.size()
+                && isAirYear(t.lower[i + 2])
+                && isNumber(w, 2, 2)
+                && isNumber(t.lower[i + 1], 2, 2)
+                && i > 0) {
             int x = Integer.parseInt(w);
             int y = Integer.parseInt(t.lower[i + 1]);
             int year = Integer.parseInt(t.lower[i + 2]);
-            if (validDate(x, y) && !validDate(y, x) || validDate(x, y) && t.before(i + 1).equals(".")) {
+            if (validDate(x, y) && !validDate(y, x)
+                    || validDate(x, y) && t.before(i + 1).equals(".")) {
                 return new Marker(i, year, String.format(Locale.ROOT, "%02d-%02d", x, y), year, false);
             }
             if (validDate(y, x)) {
@@ -357,13 +520,18 @@ public final class ReleaseNameParser {
             String before = t.before(i);
             String after = t.after(i);
             boolean dashed = before.length() >= 2 && before.indexOf('-') >= 0 && only(before, " _-.)]");
-            boolean closed = i + 1 == n && only(after, " _.") || startsWithAny(after, " [", " (", "_[", "_(", "[", "(", ".[", ".(", " -", "_-", "~", " ~", ".-");
+            boolean closed = i + 1 == n && only(after, " _.")
+                    || startsWithAny(after, " [", " (", "_[", "_(", "[", "(", ".[", ".(", " -", "_-", "~", " ~", ".-");
             boolean batch = after.startsWith("-") && i + 1 < n && isNumber(t.lower[i + 1], 2, 4);
             if (i + 1 < n && (t.lower[i + 1].equals("x") || after.startsWith(".") && isNumber(t.lower[i + 1], 1, 2))
                     || before.equals(".") && isNumber(t.lower[i - 1], 1, 4)) {
                 continue;
             }
-            if (!dashedOnly && fansub && digits.length() >= 2 && digits.charAt(0) == '0' && after.startsWith(" ")
+            if (!dashedOnly
+                    && fansub
+                    && digits.length() >= 2
+                    && digits.charAt(0) == '0'
+                    && after.startsWith(" ")
                     && (before.endsWith(" ") || before.endsWith("_"))) {
                 return new Marker(i, null, String.valueOf(Integer.parseInt(digits)), null, true);
             }
@@ -460,7 +628,8 @@ public final class ReleaseNameParser {
                 String sep = t.before(i);
                 if (acronymDot(t, i - 1) && sep.equals(".")) {
                     out.append('.');
-                    if (!(t.word(i).length() == 1 && Character.isLetter(t.word(i).charAt(0)))) {
+                    if (!(t.word(i).length() == 1
+                            && Character.isLetter(t.word(i).charAt(0)))) {
                         out.append(' ');
                     }
                 } else {
@@ -489,8 +658,13 @@ public final class ReleaseNameParser {
         if (t.word(i).length() != 1 || !Character.isLetter(t.word(i).charAt(0))) {
             return false;
         }
-        boolean prev = i > 0 && t.before(i).equals(".") && t.word(i - 1).length() == 1 && Character.isLetter(t.word(i - 1).charAt(0));
-        boolean next = i + 1 < t.size() && t.after(i).equals(".") && t.word(i + 1).length() == 1
+        boolean prev = i > 0
+                && t.before(i).equals(".")
+                && t.word(i - 1).length() == 1
+                && Character.isLetter(t.word(i - 1).charAt(0));
+        boolean next = i + 1 < t.size()
+                && t.after(i).equals(".")
+                && t.word(i + 1).length() == 1
                 && Character.isLetter(t.word(i + 1).charAt(0));
         return prev || next;
     }

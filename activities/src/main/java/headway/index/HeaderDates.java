@@ -12,15 +12,15 @@ final class HeaderDates {
     private static final Pattern COMMENT = Pattern.compile("\\s*\\([^)]*\\)\\s*$");
     private static final Pattern SPACES = Pattern.compile("\\s+");
 
-    private HeaderDates() {
-    }
+    private HeaderDates() {}
 
     /** The instant, or null when the text is not a date, because a bad date must not lose the segment. */
     static Instant parse(String text) {
         if (text == null || text.isBlank()) {
             return null;
         }
-        String t = SPACES.matcher(COMMENT.matcher(text.strip()).replaceFirst("")).replaceAll(" ");
+        String t =
+                SPACES.matcher(COMMENT.matcher(text.strip()).replaceFirst("")).replaceAll(" ");
         if (t.endsWith(" UTC") || t.endsWith(" UT")) {
             t = t.substring(0, t.lastIndexOf(' ')) + " GMT";
         }

@@ -7,14 +7,14 @@ final class ReleaseNames {
 
     private static final Pattern VOLUME_SUFFIX = Pattern.compile(
             "(?i)(\\.part\\d+\\.rar|\\.vol\\d+[+-]\\d+\\.par2|\\.r\\d{2,3}|\\.(?:7z|zip|rar)\\.\\d{3}|\\.\\d{3})$");
-    private static final Pattern CONTAINER_EXTENSION = Pattern.compile("(?i)\\.(mkv|mp4|avi|m2ts|ts|iso|img|bin|tar|wav|flac)$");
+    private static final Pattern CONTAINER_EXTENSION =
+            Pattern.compile("(?i)\\.(mkv|mp4|avi|m2ts|ts|iso|img|bin|tar|wav|flac)$");
     private static final Pattern EXTENSION = Pattern.compile("\\.(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,4}$");
     private static final Pattern EDGES = Pattern.compile("^[\\s\\-]+|[\\s\\-]+$");
     private static final String OPENERS = "([{\"'";
     private static final String CLOSERS = ")]}\"'";
 
-    private ReleaseNames() {
-    }
+    private ReleaseNames() {}
 
     /**
      * Strips a volume suffix ({@code .part01.rar}, {@code .vol00+01.par2}, {@code .r00}, {@code .001}) and then

@@ -62,6 +62,7 @@ public final class RuleSet {
      * {@link Template} without building the template string; bounded: cleared when full.
      */
     private static final int MEMO_LIMIT = 20_000;
+
     private static final int MEMO_PART = Integer.MIN_VALUE;
     private static final SubjectMatch NOT_MEMOIZABLE = new SubjectMatch.Unmatched();
 
@@ -78,11 +79,15 @@ public final class RuleSet {
         try {
             doc = JSON.readValue(json, Document.class);
         } catch (JsonProcessingException e) {
-            throw new RuleSetException("rule set is not a valid document (" + e.getOriginalMessage()
-                    + "); expected {\"name\": ..., \"groups\": [{\"pattern\": ..., \"rules\": [{\"name\": ..., \"regex\": ...}]}]}", e);
+            throw new RuleSetException(
+                    "rule set is not a valid document (" + e.getOriginalMessage()
+                            + "); expected {\"name\": ..., \"groups\": [{\"pattern\": ..., \"rules\": [{\"name\": ..., \"regex\": ...}]}]}",
+                    e);
         }
         if (doc == null || doc.groups() == null || doc.groups().isEmpty()) {
-            throw new RuleSetException("rule set has no \"groups\"; add at least one {\"pattern\": \"alt.binaries.*\", \"rules\": [...]}", null);
+            throw new RuleSetException(
+                    "rule set has no \"groups\"; add at least one {\"pattern\": \"alt.binaries.*\", \"rules\": [...]}",
+                    null);
         }
         List<GroupEntry> entries = new ArrayList<>();
         for (GroupDoc g : doc.groups()) {
@@ -129,7 +134,8 @@ public final class RuleSet {
 
     /** Classifies one header of {@code group}: lists first, then the first matching rule. */
     public SubjectMatch match(String group, String poster, String subject) {
-        GroupRules forGroup = perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new ConcurrentHashMap<>()));
+        GroupRules forGroup =
+                perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new ConcurrentHashMap<>()));
         GroupEntry rules = forGroup.entry();
         String s = subject == null ? "" : subject.strip();
         String p = poster == null ? "" : poster;
@@ -160,7 +166,8 @@ public final class RuleSet {
         if (verdict.notWhitelisted()) {
             return new SubjectMatch.Rejected("subject white list");
         }
-        if (!rules.posterWhitelist().isEmpty() && rules.posterWhitelist().stream().noneMatch(w -> w.matcher(p).find())) {
+        if (!rules.posterWhitelist().isEmpty()
+                && rules.posterWhitelist().stream().noneMatch(w -> w.matcher(p).find())) {
             return new SubjectMatch.Rejected("poster white list");
         }
         SubjectMatch rule = verdict.rule();
@@ -169,15 +176,16 @@ public final class RuleSet {
             if (counter.part < 0 || counter.total <= 0 || counter.part > counter.total) {
                 return firstRule(rules, s, null);
             }
-            return new SubjectMatch.Matched(new ParsedSubject(t.releaseName(), t.fileName(), counter.part, counter.total,
-                    t.fileNumber(), t.fileTotal()), matched.ruleName());
+            return new SubjectMatch.Matched(
+                    new ParsedSubject(
+                            t.releaseName(), t.fileName(), counter.part, counter.total, t.fileNumber(), t.fileTotal()),
+                    matched.ruleName());
         }
         return rule == NOT_MEMOIZABLE ? firstRule(rules, s, null) : rule;
     }
 
     /** What the subject alone decides: its black list, its white list, and the first rule that matches it. */
-    private record Verdict(SubjectMatch.Rejected subjectBlack, boolean notWhitelisted, SubjectMatch rule) {
-    }
+    private record Verdict(SubjectMatch.Rejected subjectBlack, boolean notWhitelisted, SubjectMatch rule) {}
 
     private Verdict verdict(GroupEntry rules, String s, Counter counter) {
         for (Pattern black : rules.subjectBlacklist()) {
@@ -205,12 +213,22 @@ public final class RuleSet {
                     if (counter == null) {
                         return new SubjectMatch.Matched(parsed, rule.name());
                     }
-                    if (!rule.hasParts || m.start("part") != counter.partStart || m.end("part") != counter.partEnd
-                            || m.start("total") != counter.totalStart || m.end("total") != counter.totalEnd) {
+                    if (!rule.hasParts
+                            || m.start("part") != counter.partStart
+                            || m.end("part") != counter.partEnd
+                            || m.start("total") != counter.totalStart
+                            || m.end("total") != counter.totalEnd) {
                         return NOT_MEMOIZABLE;
                     }
-                    return new SubjectMatch.Matched(new ParsedSubject(parsed.releaseName(), parsed.fileName(), MEMO_PART,
-                            MEMO_PART, parsed.fileNumber(), parsed.fileTotal()), rule.name());
+                    return new SubjectMatch.Matched(
+                            new ParsedSubject(
+                                    parsed.releaseName(),
+                                    parsed.fileName(),
+                                    MEMO_PART,
+                                    MEMO_PART,
+                                    parsed.fileNumber(),
+                                    parsed.fileTotal()),
+                            rule.name());
                 }
             }
         }
@@ -258,8 +276,13 @@ public final class RuleSet {
             if (i < 0 || (s.charAt(i) != '(' && s.charAt(i) != '[' && s.charAt(i) != '{')) {
                 return null;
             }
-            return new Counter(partStart, partEnd, totalStart, totalEnd,
-                    Integer.parseInt(s, partStart, partEnd, 10), Integer.parseInt(s, totalStart, totalEnd, 10));
+            return new Counter(
+                    partStart,
+                    partEnd,
+                    totalStart,
+                    totalEnd,
+                    Integer.parseInt(s, partStart, partEnd, 10),
+                    Integer.parseInt(s, totalStart, totalEnd, 10));
         }
 
         private static int skipSpaces(String s, int i) {
@@ -275,8 +298,7 @@ public final class RuleSet {
     }
 
     /** A group's merged rules and its memo. */
-    private record GroupRules(GroupEntry entry, Map<Template, Verdict> memo) {
-    }
+    private record GroupRules(GroupEntry entry, Map<Template, Verdict> memo) {}
 
     /**
      * A subject with its counter's digit spans masked, as a memo key: equal, with equal hashes,
@@ -319,7 +341,8 @@ public final class RuleSet {
             Counter d = t.c;
             int between = c.totalStart() - c.partEnd();
             int tail = s.length() - c.totalEnd();
-            return c.partStart() == d.partStart() && between == d.totalStart() - d.partEnd()
+            return c.partStart() == d.partStart()
+                    && between == d.totalStart() - d.partEnd()
                     && tail == t.s.length() - d.totalEnd()
                     && s.regionMatches(0, t.s, 0, c.partStart())
                     && s.regionMatches(c.partEnd(), t.s, d.partEnd(), between)
@@ -345,22 +368,30 @@ public final class RuleSet {
         return new GroupEntry(null, sb, sw, pb, pw, rules);
     }
 
-    record Document(String name, List<GroupDoc> groups, JsonNode categories) {
-    }
+    record Document(String name, List<GroupDoc> groups, JsonNode categories) {}
 
-    record GroupDoc(String pattern, List<String> subjectBlacklist, List<String> subjectWhitelist,
-                    List<String> posterBlacklist, List<String> posterWhitelist, List<RuleDoc> rules) {
-    }
+    record GroupDoc(
+            String pattern,
+            List<String> subjectBlacklist,
+            List<String> subjectWhitelist,
+            List<String> posterBlacklist,
+            List<String> posterWhitelist,
+            List<RuleDoc> rules) {}
 
-    record RuleDoc(String name, String regex) {
-    }
+    record RuleDoc(String name, String regex) {}
 
-    private record GroupEntry(Pattern glob, List<Pattern> subjectBlacklist, List<Pattern> subjectWhitelist,
-                              List<Pattern> posterBlacklist, List<Pattern> posterWhitelist, List<Rule> rules) {
+    private record GroupEntry(
+            Pattern glob,
+            List<Pattern> subjectBlacklist,
+            List<Pattern> subjectWhitelist,
+            List<Pattern> posterBlacklist,
+            List<Pattern> posterWhitelist,
+            List<Rule> rules) {
 
         static GroupEntry compile(GroupDoc g) {
             if (g.pattern() == null || g.pattern().isBlank()) {
-                throw new RuleSetException("a group entry has no \"pattern\"; give a glob such as \"alt.binaries.*\"", null);
+                throw new RuleSetException(
+                        "a group entry has no \"pattern\"; give a glob such as \"alt.binaries.*\"", null);
             }
             String where = "group '" + g.pattern() + "'";
             List<Rule> rules = new ArrayList<>();
@@ -371,7 +402,8 @@ public final class RuleSet {
                 Pattern p = compileRegex(label, r.regex());
                 rules.add(Rule.of(label, r.name() == null ? "#" + i : r.name(), p));
             }
-            return new GroupEntry(glob(g.pattern()),
+            return new GroupEntry(
+                    glob(g.pattern()),
                     compileAll(where + " subjectBlacklist", g.subjectBlacklist()),
                     compileAll(where + " subjectWhitelist", g.subjectWhitelist()),
                     compileAll(where + " posterBlacklist", g.posterBlacklist()),
@@ -396,8 +428,10 @@ public final class RuleSet {
             try {
                 return Pattern.compile(regex);
             } catch (PatternSyntaxException e) {
-                throw new RuleSetException(label + " has a bad regex: " + e.getDescription() + " near index "
-                        + e.getIndex() + " of " + regex + "; fix the regex and import the rule set again", e);
+                throw new RuleSetException(
+                        label + " has a bad regex: " + e.getDescription() + " near index " + e.getIndex() + " of "
+                                + regex + "; fix the regex and import the rule set again",
+                        e);
             }
         }
 
@@ -419,13 +453,17 @@ public final class RuleSet {
         static Rule of(String label, String name, Pattern p) {
             String re = p.pattern();
             if (!hasGroup(re, "file")) {
-                throw new RuleSetException(label + " has no named group (?<file>...); every rule must capture the file name", null);
+                throw new RuleSetException(
+                        label + " has no named group (?<file>...); every rule must capture the file name", null);
             }
             if (hasGroup(re, "part") != hasGroup(re, "total")) {
-                throw new RuleSetException(label + " captures only one of (?<part>...) and (?<total>...); capture both or neither", null);
+                throw new RuleSetException(
+                        label + " captures only one of (?<part>...) and (?<total>...); capture both or neither", null);
             }
             if (hasGroup(re, "fileno") != hasGroup(re, "files")) {
-                throw new RuleSetException(label + " captures only one of (?<fileno>...) and (?<files>...); capture both or neither", null);
+                throw new RuleSetException(
+                        label + " captures only one of (?<fileno>...) and (?<files>...); capture both or neither",
+                        null);
             }
             return new Rule(name, p, hasGroup(re, "release"), hasGroup(re, "part"), hasGroup(re, "fileno"));
         }

@@ -48,6 +48,7 @@ public final class Window {
     private long newestArticle = -1;
     /** The first article of the oldest open binary (the head of {@link #open}), or MAX_VALUE when none is open: aging looks at it alone. */
     private long headFirst = Long.MAX_VALUE;
+
     private long segments;
     private long accepted;
     private long unmatched;
@@ -55,11 +56,9 @@ public final class Window {
     private long duplicates;
 
     /** Sizes and counters: what is open now, and what was fed since the window was made (snapshots keep them). */
-    public record Stats(int binaries, long segments, long accepted, long unmatched, long rejected, long duplicates) {
-    }
+    public record Stats(int binaries, long segments, long accepted, long unmatched, long rejected, long duplicates) {}
 
-    private record Key(String poster, String fileName, int totalParts) {
-    }
+    private record Key(String poster, String fileName, int totalParts) {}
 
     private static final class Open {
         final String releaseName;
@@ -71,9 +70,17 @@ public final class Window {
         long lastArticle;
         /** Changed since the catalog last got a copy (see {@link Window#changedOpen()}); true for a binary read from a snapshot. */
         boolean changed = true;
+
         final Parts parts = new Parts();
 
-        Open(String releaseName, int fileTotal, String subject, Instant posted, long firstArticle, long lastArticle, int ruleVersion) {
+        Open(
+                String releaseName,
+                int fileTotal,
+                String subject,
+                Instant posted,
+                long firstArticle,
+                long lastArticle,
+                int ruleVersion) {
             this.releaseName = releaseName;
             this.fileTotal = fileTotal;
             this.subject = subject;
@@ -224,8 +231,19 @@ public final class Window {
             Open b = e.getValue();
             if (b.changed) {
                 Key key = e.getKey();
-                copies.add(new CompletedBinary(group, key.poster(), key.fileName(), key.totalParts(), b.releaseName, b.fileTotal,
-                        b.subject, b.posted, b.firstArticle, b.lastArticle, b.ruleVersion, b.parts.view()));
+                copies.add(new CompletedBinary(
+                        group,
+                        key.poster(),
+                        key.fileName(),
+                        key.totalParts(),
+                        b.releaseName,
+                        b.fileTotal,
+                        b.subject,
+                        b.posted,
+                        b.firstArticle,
+                        b.lastArticle,
+                        b.ruleVersion,
+                        b.parts.view()));
             }
         }
         return copies;
@@ -253,14 +271,21 @@ public final class Window {
         Key key = new Key(line.from(), p.fileName(), p.totalParts());
         Open b = open.get(key);
         if (b == null) {
-            b = new Open(p.releaseName(), p.fileTotal(), line.subject(), HeaderDates.parse(line.date()),
-                    line.article(), line.article(), ruleVersion);
+            b = new Open(
+                    p.releaseName(),
+                    p.fileTotal(),
+                    line.subject(),
+                    HeaderDates.parse(line.date()),
+                    line.article(),
+                    line.article(),
+                    ruleVersion);
             if (open.isEmpty()) {
                 headFirst = b.firstArticle;
             }
             open.put(key, b);
         }
-        Segment s = new Segment(p.part(), (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), bareId(line.messageId()));
+        Segment s = new Segment(
+                p.part(), (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), bareId(line.messageId()));
         if (!b.parts.add(s)) {
             duplicates++;
             return;
@@ -279,8 +304,19 @@ public final class Window {
 
     private void close(Key key, Open b) {
         segments -= b.parts.size();
-        outbox.add(new CompletedBinary(group, key.poster(), key.fileName(), key.totalParts(), b.releaseName, b.fileTotal,
-                b.subject, b.posted, b.firstArticle, b.lastArticle, b.ruleVersion, b.parts.view()));
+        outbox.add(new CompletedBinary(
+                group,
+                key.poster(),
+                key.fileName(),
+                key.totalParts(),
+                b.releaseName,
+                b.fileTotal,
+                b.subject,
+                b.posted,
+                b.firstArticle,
+                b.lastArticle,
+                b.ruleVersion,
+                b.parts.view()));
     }
 
     private static String bareId(String messageId) {
@@ -294,7 +330,9 @@ public final class Window {
     /** Streams the open binaries, one at a time, as gzip-compressed JSON; fails if the outbox was not drained, because a snapshot must not hold binaries the catalog has not got. */
     public void writeTo(OutputStream out) throws IOException {
         if (!outbox.isEmpty()) {
-            throw new IllegalStateException(outbox.size() + " binaries left the window but were not drained; call drain() and write them to the catalog before the snapshot");
+            throw new IllegalStateException(
+                    outbox.size()
+                            + " binaries left the window but were not drained; call drain() and write them to the catalog before the snapshot");
         }
         GZIPOutputStream gz = new GZIPOutputStream(out, 1 << 16);
         try (JsonGenerator g = JSON.createGenerator(gz)) {
@@ -376,7 +414,8 @@ public final class Window {
                     case "format" -> format = p.getValueAsString();
                     case "formatVersion" -> {
                         if (!FORMAT.equals(format) || p.getIntValue() != FORMAT_VERSION) {
-                            throw new BadSnapshotException("not a window snapshot of format " + FORMAT + " v" + FORMAT_VERSION, null);
+                            throw new BadSnapshotException(
+                                    "not a window snapshot of format " + FORMAT + " v" + FORMAT_VERSION, null);
                         }
                     }
                     case "group" -> group = p.getValueAsString();
@@ -388,7 +427,8 @@ public final class Window {
                     case "duplicates" -> counters[3] = p.getLongValue();
                     case "binaries" -> {
                         if (format == null || group == null || maxAge <= 0) {
-                            throw new BadSnapshotException("window snapshot header incomplete before its binaries", null);
+                            throw new BadSnapshotException(
+                                    "window snapshot header incomplete before its binaries", null);
                         }
                         w = new Window(group, maxAge);
                         w.newestArticle = newest;
@@ -461,8 +501,15 @@ public final class Window {
             }
         }
         expect(p, p.currentToken(), JsonToken.END_OBJECT);
-        if (poster == null || file == null || total <= 0 || release == null || subject == null || first < 0 || segs.isEmpty()) {
-            throw new BadSnapshotException("a snapshot binary lacks poster, file, total, release, subject, first or segments", null);
+        if (poster == null
+                || file == null
+                || total <= 0
+                || release == null
+                || subject == null
+                || first < 0
+                || segs.isEmpty()) {
+            throw new BadSnapshotException(
+                    "a snapshot binary lacks poster, file, total, release, subject, first or segments", null);
         }
         Open b = new Open(release, fileTotal, subject, posted, first, last, rule);
         for (Segment s : segs) {
@@ -477,8 +524,10 @@ public final class Window {
 
     private static void expect(JsonParser p, JsonToken actual, JsonToken expected) throws BadSnapshotException {
         if (actual != expected) {
-            throw new BadSnapshotException("window snapshot malformed at " + p.currentLocation().offsetDescription()
-                    + ": expected " + expected + " but found " + actual, null);
+            throw new BadSnapshotException(
+                    "window snapshot malformed at " + p.currentLocation().offsetDescription() + ": expected " + expected
+                            + " but found " + actual,
+                    null);
         }
     }
 }

@@ -212,14 +212,17 @@ public final class CatalogStore {
      * version {@code categoryVersion}; a release already categorized by a newer version keeps its
      * category, because its writer may still hold an older rule set after an import.
      */
-    public void writeBinaries(Connection conn, List<CompletedBinary> binaries, CategoryRules categories, int categoryVersion)
+    public void writeBinaries(
+            Connection conn, List<CompletedBinary> binaries, CategoryRules categories, int categoryVersion)
             throws SQLException {
         List<CompletedBinary> unique = mergeByKey(binaries);
         int from = 0;
         while (from < unique.size()) {
             int to = from;
             long segments = 0;
-            while (to < unique.size() && to - from < CHUNK && (to == from || segments + unique.get(to).partsPresent() <= CHUNK_SEGMENTS)) {
+            while (to < unique.size()
+                    && to - from < CHUNK
+                    && (to == from || segments + unique.get(to).partsPresent() <= CHUNK_SEGMENTS)) {
                 segments += unique.get(to).partsPresent();
                 to++;
             }
@@ -259,7 +262,8 @@ public final class CatalogStore {
         for (int i = 0; i < runs.size(); i++) {
             long[] run = runs.get(i);
             if (run[0] > run[1]) {
-                throw new IllegalArgumentException("missing run " + run[0] + ".." + run[1] + " is empty; pass first <= last");
+                throw new IllegalArgumentException(
+                        "missing run " + run[0] + ".." + run[1] + " is empty; pass first <= last");
             }
             firsts[i] = run[0];
             lasts[i] = run[1];
@@ -277,7 +281,8 @@ public final class CatalogStore {
     /** The recorded missing runs of a group, in article order. */
     public List<MissingRun> missing(DataSource ds, String group) throws SQLException {
         List<MissingRun> out = new ArrayList<>();
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_MISSING)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SELECT_MISSING)) {
             ps.setString(1, group);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -289,7 +294,8 @@ public final class CatalogStore {
     }
 
     public Optional<Release> release(DataSource ds, String group, String poster, String name) throws SQLException {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_RELEASE)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SELECT_RELEASE)) {
             ps.setString(1, group);
             ps.setString(2, poster);
             ps.setString(3, name);
@@ -303,7 +309,8 @@ public final class CatalogStore {
     public List<Release> search(DataSource ds, String query, int limit) throws SQLException {
         String like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
         List<Release> out = new ArrayList<>();
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SEARCH_RELEASES)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SEARCH_RELEASES)) {
             ps.setString(1, like);
             ps.setInt(2, limit);
             try (ResultSet rs = ps.executeQuery()) {
@@ -318,7 +325,8 @@ public final class CatalogStore {
     /** The binaries of a release with their segments in part order, ready for {@link headway.index.NzbWriter}. */
     public List<CompletedBinary> binaries(DataSource ds, Release release) throws SQLException {
         List<CompletedBinary> out = new ArrayList<>();
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_BINARIES_OF_RELEASE)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SELECT_BINARIES_OF_RELEASE)) {
             ps.setString(1, release.group());
             ps.setString(2, release.poster());
             ps.setString(3, release.name());
@@ -333,7 +341,9 @@ public final class CatalogStore {
 
     /** On-disk bytes of the catalog tables with their indexes and TOAST, for the size cap. */
     public long catalogBytes(DataSource ds) throws SQLException {
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(CATALOG_BYTES)) {
+        try (Connection c = ds.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(CATALOG_BYTES)) {
             rs.next();
             return rs.getLong(1);
         }
@@ -343,8 +353,11 @@ public final class CatalogStore {
         if (!FOREIGN_KEY_VIOLATION.equals(e.getSQLState())) {
             return e;
         }
-        return new SQLException("the group is not in table groups (" + e.getMessage()
-                + "); add the group before writing its binaries or missing runs", e.getSQLState(), e);
+        return new SQLException(
+                "the group is not in table groups (" + e.getMessage()
+                        + "); add the group before writing its binaries or missing runs",
+                e.getSQLState(),
+                e);
     }
 
     static List<CompletedBinary> mergeByKey(List<CompletedBinary> binaries) {
@@ -364,12 +377,22 @@ public final class CatalogStore {
             parts.putIfAbsent(s.part(), s);
         }
         CompletedBinary first = a.firstArticle() <= b.firstArticle() ? a : b;
-        Instant posted = a.posted() == null ? b.posted() : b.posted() == null ? a.posted()
-                : a.posted().isBefore(b.posted()) ? a.posted() : b.posted();
-        return new CompletedBinary(a.group(), a.poster(), a.fileName(), a.totalParts(), a.releaseName(),
-                Math.max(a.fileTotal(), b.fileTotal()), first.subject(), posted,
-                Math.min(a.firstArticle(), b.firstArticle()), Math.max(a.lastArticle(), b.lastArticle()),
-                a.ruleVersion(), new ArrayList<>(parts.values()));
+        Instant posted = a.posted() == null
+                ? b.posted()
+                : b.posted() == null ? a.posted() : a.posted().isBefore(b.posted()) ? a.posted() : b.posted();
+        return new CompletedBinary(
+                a.group(),
+                a.poster(),
+                a.fileName(),
+                a.totalParts(),
+                a.releaseName(),
+                Math.max(a.fileTotal(), b.fileTotal()),
+                first.subject(),
+                posted,
+                Math.min(a.firstArticle(), b.firstArticle()),
+                Math.max(a.lastArticle(), b.lastArticle()),
+                a.ruleVersion(),
+                new ArrayList<>(parts.values()));
     }
 
     private static void upsertChunk(Connection conn, List<CompletedBinary> chunk) throws SQLException {
@@ -436,7 +459,8 @@ public final class CatalogStore {
         }
     }
 
-    static void upsertReleases(Connection conn, List<CompletedBinary> chunk, CategoryRules categories, int categoryVersion)
+    static void upsertReleases(
+            Connection conn, List<CompletedBinary> chunk, CategoryRules categories, int categoryVersion)
             throws SQLException {
         Map<List<String>, Boolean> seen = new LinkedHashMap<>();
         for (CompletedBinary b : chunk) {
@@ -500,13 +524,29 @@ public final class CatalogStore {
     }
 
     /** Release keys with their category and parsed attributes, as column arrays for one statement. */
-    private record Categorized(String[] groups, String[] posters, String[] names, Integer[] categories, String[] titles,
-                               Integer[] seasons, String[] episodes, Integer[] years, String[] resolutions) {
+    private record Categorized(
+            String[] groups,
+            String[] posters,
+            String[] names,
+            Integer[] categories,
+            String[] titles,
+            Integer[] seasons,
+            String[] episodes,
+            Integer[] years,
+            String[] resolutions) {
 
         static Categorized of(List<List<String>> keys, CategoryRules rules) {
             int n = keys.size();
-            Categorized k = new Categorized(new String[n], new String[n], new String[n], new Integer[n], new String[n],
-                    new Integer[n], new String[n], new Integer[n], new String[n]);
+            Categorized k = new Categorized(
+                    new String[n],
+                    new String[n],
+                    new String[n],
+                    new Integer[n],
+                    new String[n],
+                    new Integer[n],
+                    new String[n],
+                    new Integer[n],
+                    new String[n]);
             for (int i = 0; i < n; i++) {
                 List<String> key = keys.get(i);
                 Classification c = rules.classify(key.get(0), key.get(2));
@@ -548,12 +588,24 @@ public final class CatalogStore {
             expected = -1;
         }
         Timestamp posted = rs.getTimestamp("posted");
-        return new Release(rs.getString("group_name"), rs.getString("poster"), rs.getString("name"), expected,
-                rs.getInt("files_present"), rs.getInt("files_complete"), rs.getLong("bytes"),
-                posted == null ? null : posted.toInstant(), rs.getBigDecimal("completion_percent"),
-                rs.getBoolean("complete"), rs.getInt("rule_version"), (Integer) rs.getObject("category"),
-                rs.getString("title"), (Integer) rs.getObject("season"), rs.getString("episode"),
-                (Integer) rs.getObject("year"), rs.getString("resolution"));
+        return new Release(
+                rs.getString("group_name"),
+                rs.getString("poster"),
+                rs.getString("name"),
+                expected,
+                rs.getInt("files_present"),
+                rs.getInt("files_complete"),
+                rs.getLong("bytes"),
+                posted == null ? null : posted.toInstant(),
+                rs.getBigDecimal("completion_percent"),
+                rs.getBoolean("complete"),
+                rs.getInt("rule_version"),
+                (Integer) rs.getObject("category"),
+                rs.getString("title"),
+                (Integer) rs.getObject("season"),
+                rs.getString("episode"),
+                (Integer) rs.getObject("year"),
+                rs.getString("resolution"));
     }
 
     private static CompletedBinary binary(ResultSet rs) throws SQLException {
@@ -565,10 +617,19 @@ public final class CatalogStore {
             segments.add(new Segment(parts[i], bytes[i], ids[i]));
         }
         Timestamp posted = rs.getTimestamp("posted");
-        return new CompletedBinary(rs.getString("group_name"), rs.getString("poster"), rs.getString("file_name"),
-                rs.getInt("total_parts"), rs.getString("release_name"), rs.getInt("file_total"), rs.getString("subject"),
-                posted == null ? null : posted.toInstant(), rs.getLong("first_article"), rs.getLong("last_article"),
-                rs.getInt("rule_version"), segments);
+        return new CompletedBinary(
+                rs.getString("group_name"),
+                rs.getString("poster"),
+                rs.getString("file_name"),
+                rs.getInt("total_parts"),
+                rs.getString("release_name"),
+                rs.getInt("file_total"),
+                rs.getString("subject"),
+                posted == null ? null : posted.toInstant(),
+                rs.getLong("first_article"),
+                rs.getLong("last_article"),
+                rs.getInt("rule_version"),
+                segments);
     }
 
     private static Object array(Array a) throws SQLException {

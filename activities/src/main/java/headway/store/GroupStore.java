@@ -1,12 +1,12 @@
 package headway.store;
 
-import javax.sql.DataSource;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 
 /**
  * Groups and their planned ranges. Planning is idempotent on (group, start article), so the
@@ -52,8 +52,7 @@ public final class GroupStore {
     }
 
     /** A group as configured. */
-    public record Group(String name, int priority, boolean active) {
-    }
+    public record Group(String name, int priority, boolean active) {}
 
     /** Adds the group, or updates its priority and makes it active again. */
     public void add(String name, int priority) {
@@ -63,13 +62,14 @@ public final class GroupStore {
 
     /** Removes the group with its ranges, lease and snapshot; false when there was none. */
     public boolean remove(String name) {
-        return Transactions.inTransaction(dataSource, "removing group " + name, c -> LeaseStore.update(c, REMOVE, name) == 1);
+        return Transactions.inTransaction(
+                dataSource, "removing group " + name, c -> LeaseStore.update(c, REMOVE, name) == 1);
     }
 
     /** Makes the group active or inactive; an inactive group is never leased. */
     public void setActive(String name, boolean active) {
-        int changed = Transactions.inTransaction(dataSource, "changing group " + name,
-                c -> LeaseStore.update(c, SET_ACTIVE, active, name));
+        int changed = Transactions.inTransaction(
+                dataSource, "changing group " + name, c -> LeaseStore.update(c, SET_ACTIVE, active, name));
         if (changed == 0) {
             throw new UnknownGroupException(name);
         }
@@ -78,7 +78,8 @@ public final class GroupStore {
     public List<Group> list() {
         return Transactions.inTransaction(dataSource, "listing groups", c -> {
             List<Group> groups = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(LIST); ResultSet rs = s.executeQuery()) {
+            try (PreparedStatement s = c.prepareStatement(LIST);
+                    ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     groups.add(new Group(rs.getString(1), rs.getInt(2), rs.getBoolean(3)));
                 }

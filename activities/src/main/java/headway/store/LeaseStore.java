@@ -1,6 +1,5 @@
 package headway.store;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * Leases on groups and the ranges a holder works through, with the semantics of DESIGN.md.
@@ -340,7 +340,7 @@ public final class LeaseStore {
                 if (alreadyReleased) {
                     return null;
                 }
-                checkEpoch(c, holder, state);
+                checkEpoch(holder, state);
                 update(c, RELEASE_RANGES, holder.group(), holder.node());
                 update(c, CLEAR_HOLDER, holder.group());
                 return null;
@@ -359,7 +359,7 @@ public final class LeaseStore {
     public <T> T fenced(Holder holder, String doing, FencedWork<T> work) {
         try {
             return Transactions.inTransaction(dataSource, doing, c -> {
-                checkEpoch(c, holder, fenceAndTag(c, holder));
+                checkEpoch(holder, fenceAndTag(c, holder));
                 return work.run(c);
             });
         } catch (LeaseLostException e) {
@@ -377,7 +377,9 @@ public final class LeaseStore {
      * missing runs) aligned with the first pass.
      */
     public int replanToRebuildWindow(Holder holder, long article) {
-        return fenced(holder, "re-planning " + holder.group() + " from " + article + " to rebuild its window",
+        return fenced(
+                holder,
+                "re-planning " + holder.group() + " from " + article + " to rebuild its window",
                 c -> update(c, REPLAN_TO_REBUILD_WINDOW, holder.group(), article));
     }
 
@@ -419,7 +421,8 @@ public final class LeaseStore {
         if (catalogCapBytes == 0) {
             return false;
         }
-        try (PreparedStatement s = c.prepareStatement(CATALOG_BYTES); ResultSet rs = s.executeQuery()) {
+        try (PreparedStatement s = c.prepareStatement(CATALOG_BYTES);
+                ResultSet rs = s.executeQuery()) {
             rs.next();
             return rs.getLong(1) >= catalogCapBytes;
         }
@@ -477,10 +480,18 @@ public final class LeaseStore {
             }
         }
         boolean takeover = previous != null && !previous.equals(node);
-        update(c, RECORD_EVENT, group, takeover ? "takeover" : "take", node, epoch,
-                previous, previous == null ? null : previousEpoch,
+        update(
+                c,
+                RECORD_EVENT,
+                group,
+                takeover ? "takeover" : "take",
+                node,
+                epoch,
+                previous,
+                previous == null ? null : previousEpoch,
                 "replanned " + replanned + (snapshotNext == null ? " at cursor" : " from snapshot " + snapshotNext));
-        return new LeaseOutcome(true, new Holder(group, node, epoch), null, takeover, previous, snapshotNext, replanned, null);
+        return new LeaseOutcome(
+                true, new Holder(group, node, epoch), null, takeover, previous, snapshotNext, replanned, null);
     }
 
     private List<String> leasingOrder(Connection c, Duration ttl, int limit) throws SQLException {
@@ -498,8 +509,7 @@ public final class LeaseStore {
         return groups;
     }
 
-    private record LeaseState(String holder, long epoch) {
-    }
+    private record LeaseState(String holder, long epoch) {}
 
     private static LeaseState currentLease(Connection c, String group, String query) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(query)) {
@@ -523,7 +533,7 @@ public final class LeaseStore {
         }
     }
 
-    private static void checkEpoch(Connection c, Holder holder, LeaseState state) {
+    private static void checkEpoch(Holder holder, LeaseState state) {
         if (!holder.node().equals(state.holder()) || holder.epoch() != state.epoch()) {
             throw new LeaseLostException(holder, state.holder(), state.epoch());
         }
@@ -531,9 +541,19 @@ public final class LeaseStore {
 
     private void recordLeaseLost(LeaseLostException e) {
         try {
-            Transactions.inTransaction(dataSource, "recording a refused write", c -> update(c, RECORD_EVENT,
-                    e.stale().group(), "lease_lost", e.stale().node(), e.stale().epoch(),
-                    e.currentHolder(), e.currentEpoch(), "stale write refused"));
+            Transactions.inTransaction(
+                    dataSource,
+                    "recording a refused write",
+                    c -> update(
+                            c,
+                            RECORD_EVENT,
+                            e.stale().group(),
+                            "lease_lost",
+                            e.stale().node(),
+                            e.stale().epoch(),
+                            e.currentHolder(),
+                            e.currentEpoch(),
+                            "stale write refused"));
         } catch (StoreException recordFailed) {
             e.addSuppressed(recordFailed);
         }
@@ -561,8 +581,17 @@ public final class LeaseStore {
     static RangeRow rangeRow(ResultSet rs) throws SQLException {
         int rule = rs.getInt(10);
         Integer ruleVersion = rs.wasNull() ? null : rule;
-        return new RangeRow(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
-                rs.getString(6), rs.getInt(7), rs.getString(8), rs.getInt(9), ruleVersion);
+        return new RangeRow(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getLong(3),
+                rs.getLong(4),
+                rs.getLong(5),
+                rs.getString(6),
+                rs.getInt(7),
+                rs.getString(8),
+                rs.getInt(9),
+                ruleVersion);
     }
 
     static int update(Connection c, String sql, Object... params) throws SQLException {

@@ -1,9 +1,5 @@
 package headway.store;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import javax.sql.DataSource;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
@@ -12,6 +8,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The node registry: each worker upserts its row every few seconds; peers are the other rows
@@ -39,13 +38,13 @@ public final class NodeRegistry {
             select id, address, heartbeat_at, heartbeat_at > hw_now() - ? * interval '1 millisecond' from nodes order by id
             """;
 
-    private static final String PRUNE = "delete from nodes where heartbeat_at < hw_now() - ? * interval '1 millisecond'";
+    private static final String PRUNE =
+            "delete from nodes where heartbeat_at < hw_now() - ? * interval '1 millisecond'";
 
     private static final String DELETE = "delete from nodes where id = ?";
 
     /** A node row: its id, advertise address, last heartbeat (database time) and whether it is fresher than the TTL. */
-    public record Node(String id, String address, Instant heartbeatAt, boolean live) {
-    }
+    public record Node(String id, String address, Instant heartbeatAt, boolean live) {}
 
     private final DataSource dataSource;
     private final String nodeId;
@@ -83,7 +82,8 @@ public final class NodeRegistry {
 
     /** Upserts this node's row with the database's time. */
     public void heartbeat() {
-        Transactions.inTransaction(dataSource, "heartbeat of node " + nodeId, c -> LeaseStore.update(c, UPSERT, nodeId, address));
+        Transactions.inTransaction(
+                dataSource, "heartbeat of node " + nodeId, c -> LeaseStore.update(c, UPSERT, nodeId, address));
     }
 
     /** The other live nodes, cached for the TTL; the last known list when the database fails. */
@@ -100,7 +100,11 @@ public final class NodeRegistry {
                     s.setLong(2, ttl.toMillis());
                     try (ResultSet rs = s.executeQuery()) {
                         while (rs.next()) {
-                            nodes.add(new Node(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant(), true));
+                            nodes.add(new Node(
+                                    rs.getString(1),
+                                    rs.getString(2),
+                                    rs.getTimestamp(3).toInstant(),
+                                    true));
                         }
                     }
                 }
@@ -109,7 +113,11 @@ public final class NodeRegistry {
             cachedAt = now;
             everLoaded = true;
         } catch (StoreException e) {
-            log.warn("node {}: reading peers failed, serving the last known {} peer(s): {}", nodeId, cachedPeers.size(), e.getMessage());
+            log.warn(
+                    "node {}: reading peers failed, serving the last known {} peer(s): {}",
+                    nodeId,
+                    cachedPeers.size(),
+                    e.getMessage());
         }
         return cachedPeers;
     }
@@ -122,7 +130,11 @@ public final class NodeRegistry {
                 s.setLong(1, ttl.toMillis());
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
-                        nodes.add(new Node(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getBoolean(4)));
+                        nodes.add(new Node(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getTimestamp(3).toInstant(),
+                                rs.getBoolean(4)));
                     }
                 }
             }
@@ -137,11 +149,15 @@ public final class NodeRegistry {
 
     /** {@link #prune()} without a registered node, for the scheduled prune. */
     public static int prune(DataSource dataSource, Duration ttl) {
-        return Transactions.inTransaction(dataSource, "pruning nodes", c -> LeaseStore.update(c, PRUNE, ttl.multipliedBy(3).toMillis()));
+        return Transactions.inTransaction(
+                dataSource,
+                "pruning nodes",
+                c -> LeaseStore.update(c, PRUNE, ttl.multipliedBy(3).toMillis()));
     }
 
     /** Leaves the registry on clean shutdown. */
     public void deregister() {
-        Transactions.inTransaction(dataSource, "deregistering node " + nodeId, c -> LeaseStore.update(c, DELETE, nodeId));
+        Transactions.inTransaction(
+                dataSource, "deregistering node " + nodeId, c -> LeaseStore.update(c, DELETE, nodeId));
     }
 }

@@ -1,9 +1,5 @@
 package headway.store;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,6 +12,9 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Snapshots in PostgreSQL, so every worker can read them. The window is streamed into 1 MiB
@@ -95,7 +94,12 @@ public final class PostgresSnapshotStore implements SnapshotStore {
                         return Optional.empty();
                     }
                     id = rs.getLong(1);
-                    meta = new Meta(group, rs.getLong(3), rs.getLong(2), rs.getLong(4), rs.getTimestamp(6).toInstant());
+                    meta = new Meta(
+                            group,
+                            rs.getLong(3),
+                            rs.getLong(2),
+                            rs.getLong(4),
+                            rs.getTimestamp(6).toInstant());
                     expected = rs.getBytes(5);
                 }
             }
@@ -109,7 +113,11 @@ public final class PostgresSnapshotStore implements SnapshotStore {
                         value = reader.readFrom(in);
                         in.drain();
                     } catch (IOException | RuntimeException e) {
-                        log.warn("snapshot of {} at {} cannot be read, treating it as absent: {}", group, meta.next(), e.toString());
+                        log.warn(
+                                "snapshot of {} at {} cannot be read, treating it as absent: {}",
+                                group,
+                                meta.next(),
+                                e.toString());
                         return Optional.empty();
                     }
                     if (!MessageDigest.isEqual(expected, in.digest.digest())) {

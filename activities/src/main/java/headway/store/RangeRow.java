@@ -1,8 +1,17 @@
 package headway.store;
 
 /** A range as stored: {@code [start, end]} with cursor {@code next}; negative priority means tail. */
-public record RangeRow(long id, String group, long start, long end, long next, String status, int priority,
-                       String node, int attempts, Integer ruleVersion) {
+public record RangeRow(
+        long id,
+        String group,
+        long start,
+        long end,
+        long next,
+        String status,
+        int priority,
+        String node,
+        int attempts,
+        Integer ruleVersion) {
 
     public boolean tail() {
         return priority < 0;

@@ -26,5 +26,4 @@ public record Release(
         Integer season,
         String episode,
         Integer year,
-        String resolution) {
-}
+        String resolution) {}

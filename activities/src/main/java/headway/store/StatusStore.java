@@ -1,6 +1,5 @@
 package headway.store;
 
-import javax.sql.DataSource;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Timestamp;
@@ -9,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import javax.sql.DataSource;
 
 /** Read-only summaries for {@code headway status} and the demo: one row per group, and the conflict record. */
 public final class StatusStore {
@@ -47,16 +47,36 @@ public final class StatusStore {
      * (null when caught up); {@code articlesPerSecond} is the rate of its last range finished in
      * the past minute (0 when none); {@code openStuck} counts the watchman's open stuck records.
      */
-    public record GroupStatus(String name, int priority, boolean active, String holder, long epoch, boolean holderLive,
-                              long planned, long leased, long done, long lag, Long cursor, Long highestPlanned,
-                              long headers, long rangesDone, Long snapshotNext, Instant snapshotAt,
-                              double articlesPerSecond, long openStuck) {
-    }
+    public record GroupStatus(
+            String name,
+            int priority,
+            boolean active,
+            String holder,
+            long epoch,
+            boolean holderLive,
+            long planned,
+            long leased,
+            long done,
+            long lag,
+            Long cursor,
+            Long highestPlanned,
+            long headers,
+            long rangesDone,
+            Long snapshotNext,
+            Instant snapshotAt,
+            double articlesPerSecond,
+            long openStuck) {}
 
     /** A takeover or a refused stale write. */
-    public record Conflict(String group, String kind, String node, long epoch, String otherNode, Long otherEpoch,
-                           String detail, Instant at) {
-    }
+    public record Conflict(
+            String group,
+            String kind,
+            String node,
+            long epoch,
+            String otherNode,
+            Long otherEpoch,
+            String detail,
+            Instant at) {}
 
     private final DataSource dataSource;
 
@@ -71,10 +91,25 @@ public final class StatusStore {
                 s.setLong(1, leaseTtl.toMillis());
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
-                        rows.add(new GroupStatus(rs.getString(1), rs.getInt(2), rs.getBoolean(3), rs.getString(4), rs.getLong(5),
-                                rs.getBoolean(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10),
-                                nullableLong(rs, 11), nullableLong(rs, 12), rs.getLong(13), rs.getLong(14),
-                                nullableLong(rs, 15), instant(rs.getTimestamp(16)), rs.getDouble(17), rs.getLong(18)));
+                        rows.add(new GroupStatus(
+                                rs.getString(1),
+                                rs.getInt(2),
+                                rs.getBoolean(3),
+                                rs.getString(4),
+                                rs.getLong(5),
+                                rs.getBoolean(6),
+                                rs.getLong(7),
+                                rs.getLong(8),
+                                rs.getLong(9),
+                                rs.getLong(10),
+                                nullableLong(rs, 11),
+                                nullableLong(rs, 12),
+                                rs.getLong(13),
+                                rs.getLong(14),
+                                nullableLong(rs, 15),
+                                instant(rs.getTimestamp(16)),
+                                rs.getDouble(17),
+                                rs.getLong(18)));
                     }
                 }
             }
@@ -89,8 +124,15 @@ public final class StatusStore {
                 s.setInt(1, limit);
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
-                        rows.add(new Conflict(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getString(5),
-                                nullableLong(rs, 6), rs.getString(7), instant(rs.getTimestamp(8))));
+                        rows.add(new Conflict(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getLong(4),
+                                rs.getString(5),
+                                nullableLong(rs, 6),
+                                rs.getString(7),
+                                instant(rs.getTimestamp(8))));
                     }
                 }
             }

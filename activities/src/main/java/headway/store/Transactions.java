@@ -1,8 +1,8 @@
 package headway.store;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import javax.sql.DataSource;
 
 /** Runs work in one transaction: commit on return, rollback on any exception. */
 final class Transactions {
@@ -13,8 +13,7 @@ final class Transactions {
         T run(Connection c) throws SQLException;
     }
 
-    private Transactions() {
-    }
+    private Transactions() {}
 
     static <T> T inTransaction(DataSource dataSource, String doing, Work<T> work) {
         try (Connection c = dataSource.getConnection()) {

@@ -1,9 +1,5 @@
 package headway.store;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,6 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds moves that stopped moving and marks them moved when they move again (DESIGN.md, Watchman).
@@ -183,8 +182,8 @@ public final class Watchman {
             returning online, since, last_seen, (select online from before)
             """;
 
-    private static final String OPEN_STUCK = "select " + STUCK_COLUMNS
-            + " from stuck_moves where moved_at is null order by since, id";
+    private static final String OPEN_STUCK =
+            "select " + STUCK_COLUMNS + " from stuck_moves where moved_at is null order by since, id";
 
     private static final String HISTORY = "select " + STUCK_COLUMNS + " from stuck_moves order by id desc limit ?";
 
@@ -208,35 +207,49 @@ public final class Watchman {
 
         private static void requirePositive(String name, Duration value, String hint) {
             if (value == null || value.isZero() || value.isNegative()) {
-                throw new IllegalArgumentException("watchman " + name + " must be a positive duration (" + hint
-                        + "), was " + value);
+                throw new IllegalArgumentException(
+                        "watchman " + name + " must be a positive duration (" + hint + "), was " + value);
             }
         }
     }
 
     /** A stuck record: open while {@code movedAt} is null, closed (never deleted) once the move moved. */
-    public record StuckMove(long id, String kind, String subject, String group, String waitedFor, Instant since,
-                            Instant detectedAt, Instant movedAt, String movedHow, String detail) {
+    public record StuckMove(
+            long id,
+            String kind,
+            String subject,
+            String group,
+            String waitedFor,
+            Instant since,
+            Instant detectedAt,
+            Instant movedAt,
+            String movedHow,
+            String detail) {
         public boolean open() {
             return movedAt == null;
         }
     }
 
     /** A move still inside its bound: it is stuck in {@code ttl} unless it moves. */
-    public record Pulse(String kind, String subject, String group, Instant since, Duration ttl) {
-    }
+    public record Pulse(String kind, String subject, String group, Instant since, Duration ttl) {}
 
     /** A presence change: a first sighting or a flip between online and offline at {@code since}. */
-    public record Presence(String kind, String id, boolean online, Instant since, Instant lastSeen, boolean firstSeen) {
-    }
+    public record Presence(
+            String kind, String id, boolean online, Instant since, Instant lastSeen, boolean firstSeen) {}
 
     /**
      * What one scan saw and did, at database time {@code at}: the stuck records it opened and
      * closed, every open record after it, the pulses still alive, the presence changes, and how
      * many writes failed (logged and skipped).
      */
-    public record ScanResult(Instant at, List<StuckMove> opened, List<StuckMove> closed, List<StuckMove> open,
-                             List<Pulse> pulses, List<Presence> presenceChanges, int writeFailures) {
+    public record ScanResult(
+            Instant at,
+            List<StuckMove> opened,
+            List<StuckMove> closed,
+            List<StuckMove> open,
+            List<Pulse> pulses,
+            List<Presence> presenceChanges,
+            int writeFailures) {
         public ScanResult {
             opened = List.copyOf(opened);
             closed = List.copyOf(closed);
@@ -260,7 +273,8 @@ public final class Watchman {
         Objects.requireNonNull(bounds, "bounds");
         Scan scan = new Scan();
         Instant at = read("reading the database clock", c -> {
-            try (PreparedStatement s = c.prepareStatement(SCAN_AT); ResultSet rs = s.executeQuery()) {
+            try (PreparedStatement s = c.prepareStatement(SCAN_AT);
+                    ResultSet rs = s.executeQuery()) {
                 rs.next();
                 return instant(rs, 1);
             }
@@ -270,7 +284,8 @@ public final class Watchman {
         openStuck(scan, rangeMoves, OPEN_RANGE, bounds.range());
         List<GroupLag> lags = read("reading group lags", c -> {
             List<GroupLag> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(GROUP_LAGS); ResultSet rs = s.executeQuery()) {
+            try (PreparedStatement s = c.prepareStatement(GROUP_LAGS);
+                    ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     rows.add(new GroupLag(rs.getString(1), rs.getLong(2)));
                 }
@@ -311,8 +326,15 @@ public final class Watchman {
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
                         long otherEpoch = rs.getLong(6);
-                        rows.add(new StatusStore.Conflict(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
-                                rs.getString(5), rs.wasNull() ? null : otherEpoch, rs.getString(7), instant(rs, 8)));
+                        rows.add(new StatusStore.Conflict(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getLong(4),
+                                rs.getString(5),
+                                rs.wasNull() ? null : otherEpoch,
+                                rs.getString(7),
+                                instant(rs, 8)));
                     }
                 }
             }
@@ -323,7 +345,8 @@ public final class Watchman {
     private void closeMoved(Scan scan, String candidatesQuery, String kind) {
         List<Moved> moved = read("finding moved " + kind + " moves", c -> {
             List<Moved> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(candidatesQuery); ResultSet rs = s.executeQuery()) {
+            try (PreparedStatement s = c.prepareStatement(candidatesQuery);
+                    ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     rows.add(new Moved(rs.getLong(1), rs.getString(2)));
                 }
@@ -331,15 +354,19 @@ public final class Watchman {
             return rows;
         });
         for (Moved m : moved) {
-            write(scan, "closing stuck record " + m.id() + " (" + kind + ", " + m.how() + ")",
-                    c -> single(c, CLOSE, m.how(), m.id())).ifPresent(scan.closed::add);
+            write(
+                            scan,
+                            "closing stuck record " + m.id() + " (" + kind + ", " + m.how() + ")",
+                            c -> single(c, CLOSE, m.how(), m.id()))
+                    .ifPresent(scan.closed::add);
         }
     }
 
     private List<Pulse> recordRangeProgress(Scan scan, Duration bound) {
         List<RangeMove> leased = read("reading leased ranges", c -> {
             List<RangeMove> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(RANGE_MOVES); ResultSet rs = s.executeQuery()) {
+            try (PreparedStatement s = c.prepareStatement(RANGE_MOVES);
+                    ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     rows.add(new RangeMove(rs.getLong(1), rs.getString(2)));
                 }
@@ -349,14 +376,21 @@ public final class Watchman {
         List<Pulse> moves = new ArrayList<>();
         for (RangeMove r : leased) {
             write(scan, "recording the cursor of range " + r.id() + " of " + r.group(), c -> {
-                try (PreparedStatement s = c.prepareStatement(RECORD_RANGE_PROGRESS)) {
-                    s.setLong(1, r.id());
-                    try (ResultSet rs = s.executeQuery()) {
-                        return rs.next() ? new Pulse(KIND_RANGE, Long.toString(r.id()), r.group(), instant(rs, 1),
-                                bound.minus(Duration.ofMillis(rs.getLong(2)))) : null;
-                    }
-                }
-            }).ifPresent(moves::add);
+                        try (PreparedStatement s = c.prepareStatement(RECORD_RANGE_PROGRESS)) {
+                            s.setLong(1, r.id());
+                            try (ResultSet rs = s.executeQuery()) {
+                                return rs.next()
+                                        ? new Pulse(
+                                                KIND_RANGE,
+                                                Long.toString(r.id()),
+                                                r.group(),
+                                                instant(rs, 1),
+                                                bound.minus(Duration.ofMillis(rs.getLong(2))))
+                                        : null;
+                            }
+                        }
+                    })
+                    .ifPresent(moves::add);
         }
         write(scan, "forgetting the cursors of ranges no longer leased", c -> LeaseStore.update(c, FORGET_IDLE_RANGES));
         return moves;
@@ -366,15 +400,21 @@ public final class Watchman {
         List<Pulse> moves = new ArrayList<>();
         for (GroupLag g : lags) {
             write(scan, "recording the lag of " + g.group() + " (" + g.lag() + " articles)", c -> {
-                try (PreparedStatement s = c.prepareStatement(RECORD_GROUP_PROGRESS)) {
-                    LeaseStore.bind(s, g.group(), g.lag(), g.group());
-                    try (ResultSet rs = s.executeQuery()) {
-                        rs.next();
-                        return new Pulse(KIND_GROUP, g.group(), g.group(), instant(rs, 1),
-                                bound.minus(Duration.ofMillis(rs.getLong(2))));
-                    }
-                }
-            }).filter(p -> g.lag() > 0).ifPresent(moves::add);
+                        try (PreparedStatement s = c.prepareStatement(RECORD_GROUP_PROGRESS)) {
+                            LeaseStore.bind(s, g.group(), g.lag(), g.group());
+                            try (ResultSet rs = s.executeQuery()) {
+                                rs.next();
+                                return new Pulse(
+                                        KIND_GROUP,
+                                        g.group(),
+                                        g.group(),
+                                        instant(rs, 1),
+                                        bound.minus(Duration.ofMillis(rs.getLong(2))));
+                            }
+                        }
+                    })
+                    .filter(p -> g.lag() > 0)
+                    .ifPresent(moves::add);
         }
         return moves;
     }
@@ -385,9 +425,15 @@ public final class Watchman {
                 scan.pulses.add(m);
                 continue;
             }
-            write(scan, "opening a stuck record for " + m.kind() + " " + m.subject() + " of " + m.group(),
-                    c -> single(c, openQuery, m.kind().equals(KIND_RANGE) ? Long.parseLong(m.subject()) : m.subject(),
-                            bound.toMillis())).ifPresent(scan.opened::add);
+            write(
+                            scan,
+                            "opening a stuck record for " + m.kind() + " " + m.subject() + " of " + m.group(),
+                            c -> single(
+                                    c,
+                                    openQuery,
+                                    m.kind().equals(KIND_RANGE) ? Long.parseLong(m.subject()) : m.subject(),
+                                    bound.toMillis()))
+                    .ifPresent(scan.opened::add);
         }
     }
 
@@ -406,20 +452,22 @@ public final class Watchman {
         });
         for (Sighting n : sightings) {
             write(scan, "recording node " + n.node() + " as " + (n.online() ? "online" : "offline"), c -> {
-                try (PreparedStatement s = c.prepareStatement(RECORD_PRESENCE)) {
-                    LeaseStore.bind(s, n.node(), n.node(), n.online(), n.node());
-                    try (ResultSet rs = s.executeQuery()) {
-                        rs.next();
-                        boolean online = rs.getBoolean(1);
-                        boolean before = rs.getBoolean(4);
-                        boolean firstSeen = rs.wasNull();
-                        if (!firstSeen && before == online) {
-                            return null;
+                        try (PreparedStatement s = c.prepareStatement(RECORD_PRESENCE)) {
+                            LeaseStore.bind(s, n.node(), n.node(), n.online(), n.node());
+                            try (ResultSet rs = s.executeQuery()) {
+                                rs.next();
+                                boolean online = rs.getBoolean(1);
+                                boolean before = rs.getBoolean(4);
+                                boolean firstSeen = rs.wasNull();
+                                if (!firstSeen && before == online) {
+                                    return null;
+                                }
+                                return new Presence(
+                                        "node", n.node(), online, instant(rs, 2), instant(rs, 3), firstSeen);
+                            }
                         }
-                        return new Presence("node", n.node(), online, instant(rs, 2), instant(rs, 3), firstSeen);
-                    }
-                }
-            }).ifPresent(scan.presence::add);
+                    })
+                    .ifPresent(scan.presence::add);
         }
     }
 
@@ -449,8 +497,17 @@ public final class Watchman {
             LeaseStore.bind(s, params);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(new StuckMove(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                            instant(rs, 6), instant(rs, 7), instant(rs, 8), rs.getString(9), rs.getString(10)));
+                    rows.add(new StuckMove(
+                            rs.getLong(1),
+                            rs.getString(2),
+                            rs.getString(3),
+                            rs.getString(4),
+                            rs.getString(5),
+                            instant(rs, 6),
+                            instant(rs, 7),
+                            instant(rs, 8),
+                            rs.getString(9),
+                            rs.getString(10)));
                 }
             }
         }
@@ -470,15 +527,11 @@ public final class Watchman {
         int failures;
     }
 
-    private record Moved(long id, String how) {
-    }
+    private record Moved(long id, String how) {}
 
-    private record RangeMove(long id, String group) {
-    }
+    private record RangeMove(long id, String group) {}
 
-    private record GroupLag(String group, long lag) {
-    }
+    private record GroupLag(String group, long lag) {}
 
-    private record Sighting(String node, boolean online) {
-    }
+    private record Sighting(String node, boolean online) {}
 }

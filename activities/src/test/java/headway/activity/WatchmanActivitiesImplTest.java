@@ -1,5 +1,7 @@
 package headway.activity;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.zaxxer.hikari.HikariDataSource;
 import headway.store.GroupStore;
 import headway.store.Holder;
@@ -7,18 +9,16 @@ import headway.store.LeaseStore;
 import headway.store.RangeRow;
 import headway.store.TestDatabase;
 import headway.store.Watchman;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 class WatchmanActivitiesImplTest {
 
     private static final Duration RANGE_BOUND = Duration.ofMinutes(5);
-    private static final Watchman.Bounds BOUNDS = new Watchman.Bounds(RANGE_BOUND, Duration.ofMinutes(30), Duration.ofSeconds(15));
+    private static final Watchman.Bounds BOUNDS =
+            new Watchman.Bounds(RANGE_BOUND, Duration.ofMinutes(30), Duration.ofSeconds(15));
 
     private static HikariDataSource ds;
 

@@ -27,9 +27,20 @@ class CorpusScoreTest {
     @ValueSource(strings = {"release-names.tsv", "release-names-holdout.tsv"})
     void corpusMeetsTargets(String file) throws IOException {
         Score s = score(file);
-        System.out.printf(Locale.ROOT, "corpus: file=%s rows=%d attributes=%.3f (%d/%d) parent=%.3f (%d/%d) sub=%.3f (%d/%d)%n",
-                file, s.rows, s.attributes(), s.attributesRight, s.attributesJudged, s.parent(), s.parentRight, s.rows,
-                s.sub(), s.subRight, s.subJudged);
+        System.out.printf(
+                Locale.ROOT,
+                "corpus: file=%s rows=%d attributes=%.3f (%d/%d) parent=%.3f (%d/%d) sub=%.3f (%d/%d)%n",
+                file,
+                s.rows,
+                s.attributes(),
+                s.attributesRight,
+                s.attributesJudged,
+                s.parent(),
+                s.parentRight,
+                s.rows,
+                s.sub(),
+                s.subRight,
+                s.subJudged);
         assertThat(s.rows).isGreaterThanOrEqualTo(400);
         assertThat(s.attributes()).as("share of attributes right in " + file).isGreaterThanOrEqualTo(0.90);
         assertThat(s.parent()).as("share of parent categories right in " + file).isGreaterThanOrEqualTo(0.85);
@@ -69,7 +80,8 @@ class CorpusScoreTest {
                     continue;
                 }
                 s.attributesJudged++;
-                boolean right = k == 0 ? normalized(expected).equals(normalized(got[k]))
+                boolean right = k == 0
+                        ? normalized(expected).equals(normalized(got[k]))
                         : expected.isEmpty() ? got[k] == null : expected.equals(got[k]);
                 if (right) {
                     s.attributesRight++;
@@ -118,7 +130,8 @@ class CorpusScoreTest {
 
     static List<String[]> rows(String file) throws IOException {
         List<String[]> out = new ArrayList<>();
-        try (InputStream in = Objects.requireNonNull(CorpusScoreTest.class.getResourceAsStream("/headway/category/" + file), file)) {
+        try (InputStream in =
+                Objects.requireNonNull(CorpusScoreTest.class.getResourceAsStream("/headway/category/" + file), file)) {
             for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                 if (line.isEmpty() || line.startsWith("#")) {
                     continue;

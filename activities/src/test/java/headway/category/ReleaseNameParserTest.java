@@ -48,7 +48,8 @@ class ReleaseNameParserTest {
 
     @Test
     void hashedNamesHaveNoAttributes() {
-        ReleaseAttributes a = ReleaseNameParser.parse("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        ReleaseAttributes a =
+                ReleaseNameParser.parse("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
         assertThat(a.hashed()).isTrue();
         assertThat(a.title()).isNull();
     }

@@ -1,14 +1,13 @@
 package headway.index;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The per-template memo of rule matches never changes what a subject matches. */
 class RuleSetMemoTest {
@@ -24,8 +23,13 @@ class RuleSetMemoTest {
     @MethodSource("subjects")
     void aWarmRuleSetMatchesEveryPartLikeAFreshOne(String subject) {
         RuleSet warm = RuleSet.defaults(0);
-        for (String variant : List.of(subject, renumber(subject, 1, 50), renumber(subject, 49, 50), renumber(subject, 7, 9),
-                renumber(subject, 51, 50), renumber(subject, 0, 12))) {
+        for (String variant : List.of(
+                subject,
+                renumber(subject, 1, 50),
+                renumber(subject, 49, 50),
+                renumber(subject, 7, 9),
+                renumber(subject, 51, 50),
+                renumber(subject, 0, 12))) {
             SubjectMatch fresh = RuleSet.defaults(0).match(GROUP, POSTER, variant);
             assertThat(warm.match(GROUP, POSTER, variant)).as(variant).isEqualTo(fresh);
         }
@@ -47,6 +51,7 @@ class RuleSetMemoTest {
 
     /** The subject with its trailing counter replaced by {@code (part/total)}, keeping the bracket style. */
     private static String renumber(String subject, int part, int total) {
-        return subject.replaceFirst("([\\(\\[\\{])\\s*\\d+\\s*/\\s*\\d+\\s*([\\)\\]\\}])\\s*$", "$1" + part + "/" + total + "$2");
+        return subject.replaceFirst(
+                "([\\(\\[\\{])\\s*\\d+\\s*/\\s*\\d+\\s*([\\)\\]\\}])\\s*$", "$1" + part + "/" + total + "$2");
     }
 }

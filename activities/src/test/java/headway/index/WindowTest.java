@@ -28,7 +28,9 @@ class WindowTest {
         int part = 1;
         for (long[] range : ranges) {
             for (long a = range[0]; a <= range[1]; a += 50) {
-                w.accept(Headers.line(a, "Rel - [1/1] - \"rel.mkv\" yEnc (" + part + "/6)", POSTER, "m" + part + "@x"), RULES);
+                w.accept(
+                        Headers.line(a, "Rel - [1/1] - \"rel.mkv\" yEnc (" + part + "/6)", POSTER, "m" + part + "@x"),
+                        RULES);
                 w.accept(Headers.line(a + 1, "chatter about nothing", POSTER, "c" + a + "@x"), RULES);
                 part++;
             }
@@ -74,7 +76,9 @@ class WindowTest {
         for (int p = 0; p < 3; p++) {
             w.accept(Headers.line(10 + p, "\"z.r00\" yEnc (" + p + "/3)", POSTER, p + "@x"), RULES);
         }
-        assertThat(w.drain()).singleElement().satisfies(b -> assertThat(b.complete()).isTrue());
+        assertThat(w.drain())
+                .singleElement()
+                .satisfies(b -> assertThat(b.complete()).isTrue());
     }
 
     @Test
@@ -104,12 +108,15 @@ class WindowTest {
         int[] order = {12, 3, 1, 20, 7, 3, 2, 19, 4, 5, 6, 8, 9, 10, 11, 13, 14, 15, 16, 17, 12, 18};
         long article = 1;
         for (int part : order) {
-            w.accept(Headers.line(article++, "\"big.rar\" yEnc (" + part + "/20)", POSTER, part + "." + article + "@x"), RULES);
+            w.accept(
+                    Headers.line(article++, "\"big.rar\" yEnc (" + part + "/20)", POSTER, part + "." + article + "@x"),
+                    RULES);
         }
 
         List<CompletedBinary> out = w.drain();
         assertThat(out).hasSize(1);
-        assertThat(out.get(0).segments()).extracting(Segment::part)
+        assertThat(out.get(0).segments())
+                .extracting(Segment::part)
                 .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20);
         assertThat(out.get(0).segments().get(2).messageId()).isEqualTo("3.3@x");
         assertThat(w.stats().duplicates()).isEqualTo(2);
@@ -191,7 +198,8 @@ class WindowTest {
         Window w = new Window(GROUP, 10_000);
         w.accept(Headers.line(1, "\"a.rar\" yEnc (1/1)", POSTER, "1@x"), RULES);
         assertThatThrownBy(() -> w.writeTo(new ByteArrayOutputStream()))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("drain()");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("drain()");
     }
 
     @Test
@@ -204,13 +212,18 @@ class WindowTest {
         w.writeTo(out);
         byte[] good = out.toByteArray();
 
-        assertThat(Window.readFrom(new ByteArrayInputStream(good)).stats().binaries()).isEqualTo(300);
-        assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream("not a snapshot".getBytes(StandardCharsets.UTF_8))))
-                .isInstanceOf(BadSnapshotException.class).hasMessageContaining("not gzip");
+        assertThat(Window.readFrom(new ByteArrayInputStream(good)).stats().binaries())
+                .isEqualTo(300);
+        assertThatThrownBy(() ->
+                        Window.readFrom(new ByteArrayInputStream("not a snapshot".getBytes(StandardCharsets.UTF_8))))
+                .isInstanceOf(BadSnapshotException.class)
+                .hasMessageContaining("not gzip");
         for (int cut : new int[] {good.length / 2, good.length - 4, 12}) {
             byte[] truncated = Arrays.copyOf(good, cut);
             assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(truncated)))
-                    .as("cut at " + cut).isInstanceOf(BadSnapshotException.class).hasMessageContaining("discard the snapshot");
+                    .as("cut at " + cut)
+                    .isInstanceOf(BadSnapshotException.class)
+                    .hasMessageContaining("discard the snapshot");
         }
         assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(gzip("{\"format\": \"other\"}"))))
                 .isInstanceOf(BadSnapshotException.class);

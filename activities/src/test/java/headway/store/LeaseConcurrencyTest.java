@@ -1,10 +1,8 @@
 package headway.store;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +16,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * 8 threads as 4 nodes lease, take over, heartbeat and finish the ranges of 20 groups with a TTL
@@ -38,7 +37,8 @@ class LeaseConcurrencyTest {
     @BeforeAll
     static void database() {
         ds = TestDatabase.migrated("concurrency");
-        TestDatabase.execute(ds, "create table test_writes (group_name text, epoch bigint, seq bigint, range_id bigint)");
+        TestDatabase.execute(
+                ds, "create table test_writes (group_name text, epoch bigint, seq bigint, range_id bigint)");
     }
 
     @AfterAll
@@ -96,10 +96,12 @@ class LeaseConcurrencyTest {
         }
         pool.shutdown();
 
-        assertThat(groups.list()).allSatisfy(g ->
-                assertThat(groups.ranges(g.name())).allSatisfy(r -> assertThat(r.status()).isEqualTo("done")));
+        assertThat(groups.list())
+                .allSatisfy(g -> assertThat(groups.ranges(g.name()))
+                        .allSatisfy(r -> assertThat(r.status()).isEqualTo("done")));
         assertThat(finishes).hasSize(GROUPS * RANGES_PER_GROUP);
-        assertThat(finishes.values()).allSatisfy(n -> assertThat(n.get()).as("finished exactly once").isEqualTo(1));
+        assertThat(finishes.values())
+                .allSatisfy(n -> assertThat(n.get()).as("finished exactly once").isEqualTo(1));
         long staleWrites = TestDatabase.queryLong(ds, """
                 select count(*) from test_writes w
                 where exists (select 1 from lease_events e
@@ -107,10 +109,16 @@ class LeaseConcurrencyTest {
                                 and e.epoch > w.epoch and e.id < w.seq)
                 """);
         assertThat(staleWrites).isZero();
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from test_writes")).isGreaterThan(GROUPS * RANGES_PER_GROUP);
-        System.out.printf("concurrency: takeovers=%d lease_lost=%d refused_writes=%d%n", takeovers.get(), leaseLost.get(),
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from test_writes"))
+                .isGreaterThan(GROUPS * RANGES_PER_GROUP);
+        System.out.printf(
+                "concurrency: takeovers=%d lease_lost=%d refused_writes=%d%n",
+                takeovers.get(),
+                leaseLost.get(),
                 TestDatabase.queryLong(ds, "select count(*) from lease_events where kind = 'lease_lost'"));
-        assertThat(takeovers.get() + leaseLost.get()).as("the run exercised takeovers").isPositive();
+        assertThat(takeovers.get() + leaseLost.get())
+                .as("the run exercised takeovers")
+                .isPositive();
     }
 
     /** Works through the group's ranges in a few fenced steps each, pausing past the TTL now and then. */
@@ -146,6 +154,8 @@ class LeaseConcurrencyTest {
     }
 
     private static boolean allDone(GroupStore groups) {
-        return groups.list().stream().allMatch(g -> groups.ranges(g.name()).stream().allMatch(r -> r.status().equals("done")));
+        return groups.list().stream()
+                .allMatch(g -> groups.ranges(g.name()).stream()
+                        .allMatch(r -> r.status().equals("done")));
     }
 }

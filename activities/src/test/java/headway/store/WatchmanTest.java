@@ -1,18 +1,17 @@
 package headway.store;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class WatchmanTest {
 
@@ -67,7 +66,9 @@ class WatchmanTest {
         });
         assertThat(late.pulses()).noneMatch(p -> p.kind().equals("range"));
         assertThat(late.open()).hasSize(1);
-        assertThat(watchman.scan(BOUNDS).opened()).as("one open record per move").isEmpty();
+        assertThat(watchman.scan(BOUNDS).opened())
+                .as("one open record per move")
+                .isEmpty();
         assertThat(watchman.open()).hasSize(1);
     }
 
@@ -90,9 +91,11 @@ class WatchmanTest {
 
         Watchman.ScanResult first = new Watchman(ds).scan(BOUNDS);
 
-        assertThat(first.opened()).extracting(Watchman.StuckMove::kind, Watchman.StuckMove::subject)
+        assertThat(first.opened())
+                .extracting(Watchman.StuckMove::kind, Watchman.StuckMove::subject)
                 .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple("range", Long.toString(r.range().id())),
+                        org.assertj.core.groups.Tuple.tuple(
+                                "range", Long.toString(r.range().id())),
                         org.assertj.core.groups.Tuple.tuple("group", "alt.binaries.x"));
         assertThat(first.pulses()).isEmpty();
     }
@@ -109,7 +112,8 @@ class WatchmanTest {
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.plusSeconds(1));
         leases.heartbeat(r.holder(), r.range().id(), r.range().next());
-        assertThat(watchman.scan(BOUNDS).opened()).singleElement()
+        assertThat(watchman.scan(BOUNDS).opened())
+                .singleElement()
                 .satisfies(s -> assertThat(s.since()).isEqualTo(since));
     }
 
@@ -120,7 +124,10 @@ class WatchmanTest {
         Watchman watchman = new Watchman(ds);
 
         Watchman.ScanResult first = watchman.scan(BOUNDS);
-        Watchman.Pulse pulse = first.pulses().stream().filter(p -> p.kind().equals("group")).findFirst().orElseThrow();
+        Watchman.Pulse pulse = first.pulses().stream()
+                .filter(p -> p.kind().equals("group"))
+                .findFirst()
+                .orElseThrow();
         assertThat(pulse.subject()).isEqualTo("alt.binaries.idle");
         assertThat(pulse.ttl()).isLessThanOrEqualTo(GROUP_BOUND).isGreaterThan(GROUP_BOUND.minusSeconds(10));
 
@@ -186,7 +193,9 @@ class WatchmanTest {
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.multipliedBy(2).plusSeconds(31));
         Watchman.ScanResult again = watchman.scan(BOUNDS);
-        assertThat(again.opened()).singleElement().satisfies(s -> assertThat(s.id()).isNotEqualTo(stuck.id()));
+        assertThat(again.opened())
+                .singleElement()
+                .satisfies(s -> assertThat(s.id()).isNotEqualTo(stuck.id()));
         assertThat(watchman.history(10)).hasSize(2);
 
         leases.rangeDone(r.holder(), r.range().id(), 100);
@@ -207,7 +216,8 @@ class WatchmanTest {
         leases.heartbeat(r.holder(), r.range().id(), 30);
         Watchman.ScanResult moved = watchman.scan(BOUNDS);
 
-        assertThat(moved.closed()).extracting(Watchman.StuckMove::kind, Watchman.StuckMove::movedHow)
+        assertThat(moved.closed())
+                .extracting(Watchman.StuckMove::kind, Watchman.StuckMove::movedHow)
                 .containsExactlyInAnyOrder(
                         org.assertj.core.groups.Tuple.tuple("range", "cursor moved"),
                         org.assertj.core.groups.Tuple.tuple("group", "lag shrank"));
@@ -217,7 +227,8 @@ class WatchmanTest {
     @Test
     void aMoveThatHappenedWhileTheWatchmanWasAwayWritesNoStuckRecord() {
         Leased r = leasedRange("alt.binaries.x");
-        assertThat(new Watchman(ds).scan(BOUNDS).pulses()).anyMatch(p -> p.kind().equals("range"));
+        assertThat(new Watchman(ds).scan(BOUNDS).pulses())
+                .anyMatch(p -> p.kind().equals("range"));
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.plusMinutes(1));
         leases.heartbeat(r.holder(), r.range().id(), 20);
@@ -226,7 +237,8 @@ class WatchmanTest {
         assertThat(afterRestart.opened()).isEmpty();
         assertThat(afterRestart.open()).isEmpty();
         assertThat(rangePulse(afterRestart, r.range().id()).ttl()).isGreaterThan(RANGE_BOUND.minusSeconds(10));
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves")).isZero();
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves"))
+                .isZero();
     }
 
     @Test
@@ -241,7 +253,8 @@ class WatchmanTest {
 
         assertThat(afterRestart.closed()).hasSize(1);
         assertThat(afterRestart.opened()).isEmpty();
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves")).isEqualTo(1);
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -253,7 +266,9 @@ class WatchmanTest {
         Watchman.Presence seen = watchman.scan(BOUNDS).presenceChanges().get(0);
         assertThat(seen.firstSeen()).isTrue();
         assertThat(seen.online()).isTrue();
-        assertThat(watchman.scan(BOUNDS).presenceChanges()).as("no change, no flip").isEmpty();
+        assertThat(watchman.scan(BOUNDS).presenceChanges())
+                .as("no change, no flip")
+                .isEmpty();
 
         TestDatabase.setClockSkew(ds, NODE_TTL.plusSeconds(1));
         Watchman.Presence offline = watchman.scan(BOUNDS).presenceChanges().get(0);
@@ -280,7 +295,8 @@ class WatchmanTest {
 
         registry.deregister();
 
-        assertThat(watchman.scan(BOUNDS).presenceChanges()).singleElement()
+        assertThat(watchman.scan(BOUNDS).presenceChanges())
+                .singleElement()
                 .satisfies(p -> assertThat(p.online()).isFalse());
         assertThat(watchman.scan(BOUNDS).presenceChanges()).isEmpty();
     }
@@ -298,19 +314,24 @@ class WatchmanTest {
                     return new;
                 end $$
                 """.formatted(failing.range().id()));
-        TestDatabase.execute(ds, "create trigger fail_one before insert on stuck_moves for each row execute function fail_one()");
+        TestDatabase.execute(
+                ds, "create trigger fail_one before insert on stuck_moves for each row execute function fail_one()");
         TestDatabase.setClockSkew(ds, RANGE_BOUND.plusSeconds(1));
         Watchman watchman = new Watchman(ds);
 
         Watchman.ScanResult result = watchman.scan(BOUNDS);
 
         assertThat(result.writeFailures()).isEqualTo(1);
-        assertThat(result.opened()).extracting(Watchman.StuckMove::subject).containsExactly(Long.toString(fine.range().id()));
+        assertThat(result.opened())
+                .extracting(Watchman.StuckMove::subject)
+                .containsExactly(Long.toString(fine.range().id()));
 
         TestDatabase.execute(ds, "drop trigger fail_one on stuck_moves");
         Watchman.ScanResult retried = watchman.scan(BOUNDS);
         assertThat(retried.writeFailures()).isZero();
-        assertThat(retried.opened()).extracting(Watchman.StuckMove::subject).containsExactly(Long.toString(failing.range().id()));
+        assertThat(retried.opened())
+                .extracting(Watchman.StuckMove::subject)
+                .containsExactly(Long.toString(failing.range().id()));
     }
 
     @Test
@@ -326,7 +347,8 @@ class WatchmanTest {
 
         TestDatabase.execute(ds, "update stuck_moves set moved_at = hw_now(), moved_how = 'cursor moved'");
         TestDatabase.execute(ds, insert);
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves")).isEqualTo(2);
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves"))
+                .isEqualTo(2);
     }
 
     @Test
@@ -357,8 +379,7 @@ class WatchmanTest {
                 .hasMessageContaining("e.g. 5m");
     }
 
-    private record Leased(Holder holder, RangeRow range) {
-    }
+    private record Leased(Holder holder, RangeRow range) {}
 
     private static Leased leasedRange(String group) {
         groups.add(group, 0);
@@ -370,12 +391,14 @@ class WatchmanTest {
     private static Watchman.Pulse rangePulse(Watchman.ScanResult result, long rangeId) {
         return result.pulses().stream()
                 .filter(p -> p.kind().equals("range") && p.subject().equals(Long.toString(rangeId)))
-                .findFirst().orElseThrow(() -> new AssertionError("no live pulse for range " + rangeId + " in " + result.pulses()));
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no live pulse for range " + rangeId + " in " + result.pulses()));
     }
 
     private static Watchman.Pulse groupPulse(Watchman.ScanResult result, String group) {
         return result.pulses().stream()
                 .filter(p -> p.kind().equals("group") && p.subject().equals(group))
-                .findFirst().orElseThrow(() -> new AssertionError("no live pulse for group " + group + " in " + result.pulses()));
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no live pulse for group " + group + " in " + result.pulses()));
     }
 }

@@ -1,39 +1,43 @@
 package headway.starter;
 
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-import java.io.PrintWriter;
-import java.util.Map;
-
 /** The {@code headway} command: every subcommand, with the exit codes of {@link Exit}. */
-@Command(name = "headway", mixinStandardHelpOptions = true, version = "headway 0.1.0",
+@Command(
+        name = "headway",
+        mixinStandardHelpOptions = true,
+        version = "headway 0.1.0",
         description = "Indexes Usenet newsgroups on Temporal: each group is a long-lived workflow.",
         subcommands = {
-                WorkerCommand.class,
-                GroupsCommand.class,
-                StartCommand.class,
-                PlanCommand.class,
-                StatusCommand.class,
-                SignalCommands.Pause.class,
-                SignalCommands.Resume.class,
-                SignalCommands.Drain.class,
-                SchedulesCommand.class,
-                SearchAttributesCommand.class,
-                RulesCommand.class,
-                SearchCommand.class,
-                NzbCommand.class,
-                DemoCommand.class,
-                BenchCommand.class,
-                ChaosCommand.class,
-                CommandLine.HelpCommand.class
+            WorkerCommand.class,
+            GroupsCommand.class,
+            StartCommand.class,
+            PlanCommand.class,
+            StatusCommand.class,
+            SignalCommands.Pause.class,
+            SignalCommands.Resume.class,
+            SignalCommands.Drain.class,
+            SchedulesCommand.class,
+            SearchAttributesCommand.class,
+            RulesCommand.class,
+            SearchCommand.class,
+            NzbCommand.class,
+            DemoCommand.class,
+            BenchCommand.class,
+            ChaosCommand.class,
+            CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-                "0:done",
-                "1:failed",
-                "2:bad input (usage, unknown group or release, bad rule)",
-                "3:a dependency (database, Temporal, NNTP server) is unreachable"
+            "0:done",
+            "1:failed",
+            "2:bad input (usage, unknown group or release, bad rule)",
+            "3:a dependency (database, Temporal, NNTP server) is unreachable"
         })
 public final class Headway implements Runnable {
 
@@ -53,7 +57,10 @@ public final class Headway implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        System.exit(run(
+                args,
+                new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+                new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
     }
 
     /** Runs the CLI with the given streams and returns its exit code (tests call this). */

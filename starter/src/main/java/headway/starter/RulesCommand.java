@@ -12,13 +12,6 @@ import headway.index.RuleSetException;
 import headway.store.CatalogStore;
 import headway.store.RuleSetInfo;
 import headway.store.RuleSetStore;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,11 +22,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code headway rules import FILE | list | defaults | classify | categories}: versioned subject and category rule sets. */
-@Command(name = "rules", mixinStandardHelpOptions = true, description = "Import and list rule sets.",
-        subcommands = {RulesCommand.Import.class, RulesCommand.ListRules.class, RulesCommand.Defaults.class,
-                RulesCommand.Classify.class, RulesCommand.Categories.class})
+@Command(
+        name = "rules",
+        mixinStandardHelpOptions = true,
+        description = "Import and list rule sets.",
+        subcommands = {
+            RulesCommand.Import.class,
+            RulesCommand.ListRules.class,
+            RulesCommand.Defaults.class,
+            RulesCommand.Classify.class,
+            RulesCommand.Categories.class
+        })
 final class RulesCommand implements Runnable {
     /** Releases re-categorized per transaction after an import. */
     static final int RECATEGORIZE_BATCH = 1000;
@@ -43,18 +50,24 @@ final class RulesCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a subcommand: import, list, defaults, classify or categories");
+        throw new picocli.CommandLine.ParameterException(
+                spec.commandLine(), "name a subcommand: import, list, defaults, classify or categories");
     }
 
-    @Command(name = "import", mixinStandardHelpOptions = true,
+    @Command(
+            name = "import",
+            mixinStandardHelpOptions = true,
             description = "Import a rule set from a JSON file; it becomes the newest version (new leases use it).")
     static final class Import implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Option(names = "--name", description = "a name for this version (default: the file name)")
         String name;
+
         @Parameters(paramLabel = "FILE")
         Path file;
 
@@ -67,10 +80,15 @@ final class RulesCommand implements Runnable {
                 throw CliException.badInput("cannot read rule file " + file + ": " + e.getMessage());
             }
             try (Connections open = connections) {
-                int version = new RuleSetStore(connections.database()).importRuleSet(name != null ? name : file.getFileName().toString(), json);
+                int version = new RuleSetStore(connections.database())
+                        .importRuleSet(name != null ? name : file.getFileName().toString(), json);
                 spec.commandLine().getOut().println("imported " + file + " as rule set version " + version);
-                long changed = new CatalogStore().recategorize(connections.database(), RuleSet.parse(version, json).categories(),
-                        version, RECATEGORIZE_BATCH);
+                long changed = new CatalogStore()
+                        .recategorize(
+                                connections.database(),
+                                RuleSet.parse(version, json).categories(),
+                                version,
+                                RECATEGORIZE_BATCH);
                 spec.commandLine().getOut().println("recategorized " + changed + " releases");
             } catch (RuleSetException e) {
                 throw CliException.badInput("rule file " + file + ": " + e.getMessage());
@@ -84,8 +102,10 @@ final class RulesCommand implements Runnable {
     static final class ListRules implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
@@ -98,7 +118,9 @@ final class RulesCommand implements Runnable {
                     return;
                 }
                 if (sets.isEmpty()) {
-                    spec.commandLine().getOut().println("no rule sets imported: the built-in defaults (version 0) are in use");
+                    spec.commandLine()
+                            .getOut()
+                            .println("no rule sets imported: the built-in defaults (version 0) are in use");
                 }
                 for (RuleSetInfo r : sets) {
                     spec.commandLine().getOut().printf("%5d  %-40s %s%n", r.version(), r.name(), r.createdAt());
@@ -109,7 +131,9 @@ final class RulesCommand implements Runnable {
         }
     }
 
-    @Command(name = "defaults", mixinStandardHelpOptions = true,
+    @Command(
+            name = "defaults",
+            mixinStandardHelpOptions = true,
             description = "Print the built-in rule set with its categories section, a starting point for your own.")
     static final class Defaults implements Runnable {
         @Spec
@@ -121,26 +145,39 @@ final class RulesCommand implements Runnable {
             try {
                 ObjectNode doc = (ObjectNode) mapper.readTree(RuleSet.defaultJson());
                 if (!doc.has("categories")) {
-                    doc.set("categories", mapper.readTree(CategoryRules.defaultJson()).get("categories"));
+                    doc.set(
+                            "categories",
+                            mapper.readTree(CategoryRules.defaultJson()).get("categories"));
                 }
-                spec.commandLine().getOut().println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(doc));
+                spec.commandLine()
+                        .getOut()
+                        .println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(doc));
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalStateException("the built-in rule set is not valid JSON: " + e.getMessage(), e);
             }
         }
     }
 
-    @Command(name = "classify", mixinStandardHelpOptions = true,
-            description = {"Read release names on standard input, one a line; print one JSON object a line with",
+    @Command(
+            name = "classify",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Read release names on standard input, one a line; print one JSON object a line with",
                 "name, category, category_name, title, season, episode, year, resolution (null where unknown;",
-                "a daily show's season is its year and its episode MM-DD)."})
+                "a daily show's season is its year and its episode MM-DD)."
+            })
     static final class Classify implements Runnable {
         private static final ObjectMapper JSON = new ObjectMapper();
 
         @Spec
         CommandSpec spec;
-        @Option(names = "--group", paramLabel = "G", description = "the newsgroup the releases come from (for rules with a group glob)")
+
+        @Option(
+                names = "--group",
+                paramLabel = "G",
+                description = "the newsgroup the releases come from (for rules with a group glob)")
         String group;
+
         @Option(names = "--rules", paramLabel = "FILE", description = "a rule set file (default: the built-in rules)")
         Path rules;
 
@@ -197,7 +234,10 @@ final class RulesCommand implements Runnable {
         }
     }
 
-    @Command(name = "categories", mixinStandardHelpOptions = true, description = "List the newznab categories (id, name).")
+    @Command(
+            name = "categories",
+            mixinStandardHelpOptions = true,
+            description = "List the newznab categories (id, name).")
     static final class Categories implements Runnable {
         @Spec
         CommandSpec spec;
