@@ -32,7 +32,7 @@ public final class WindowSnapshots {
         long start = System.nanoTime();
         List<CompletedBinary> open = held.window().changedOpen();
         fence.run(held.holder(), "writing the open binaries of " + held.holder().group(), c -> {
-            catalog.writeBinaries(c, open);
+            catalog.writeBinaries(c, open, held.rules.categories(), held.rules.version());
             return null;
         });
         held.window().markOpenWritten();
