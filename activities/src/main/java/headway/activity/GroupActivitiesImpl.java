@@ -5,11 +5,11 @@ import headway.store.Holder;
 import headway.store.LeaseLostException;
 import headway.store.LeaseStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import headway.store.SnapshotStore;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Objects;
@@ -23,15 +23,22 @@ import java.util.Optional;
 public final class GroupActivitiesImpl implements GroupActivities {
 
     private final LeaseStore leases;
+    private final RangeStore ranges;
     private final Holdings holdings;
     private final RangeIndexer indexer;
     private final WindowSnapshots windowSnapshots;
     private final IndexMetrics metrics;
 
-    public GroupActivitiesImpl(LeaseStore leases, SnapshotStore snapshots, Holdings holdings, RangeIndexer indexer,
-                               IndexMetrics metrics) {
+    public GroupActivitiesImpl(
+            LeaseStore leases,
+            RangeStore ranges,
+            SnapshotStore snapshots,
+            Holdings holdings,
+            RangeIndexer indexer,
+            IndexMetrics metrics) {
         this.leases = Objects.requireNonNull(leases, "leases");
-        this.windowSnapshots = new WindowSnapshots(leases, snapshots, new CatalogStore(), metrics);
+        this.ranges = Objects.requireNonNull(ranges, "ranges");
+        this.windowSnapshots = new WindowSnapshots(leases.fence(), snapshots, new CatalogStore(), metrics);
         this.holdings = Objects.requireNonNull(holdings, "holdings");
         this.indexer = Objects.requireNonNull(indexer, "indexer");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -41,8 +48,8 @@ public final class GroupActivitiesImpl implements GroupActivities {
     public NextRange nextRange(HolderToken token) {
         Holdings.Held held = held(token);
         return fenced(token, () -> {
-            Optional<RangeRow> range = leases.nextRange(held.holder(), held.rules.version());
-            long lag = leases.lag(token.group());
+            Optional<RangeRow> range = ranges.nextRange(held.holder(), held.rules.version());
+            long lag = ranges.lag(token.group());
             return new NextRange(range.map(GroupActivitiesImpl::lease).orElse(null), lag);
         });
     }
@@ -51,26 +58,47 @@ public final class GroupActivitiesImpl implements GroupActivities {
     public RangeResult indexRange(HolderToken token, RangeLease range, boolean snapshotAfter) {
         Holdings.Held held = held(token);
         ActivityExecutionContext context = Activity.getExecutionContext();
-        Optional<IndexProgress> resumed = context.getHeartbeatDetails(IndexProgress.class)
-                .filter(p -> p.rangeId() == range.id());
-        long from = Math.max(leases.cursor(range.id()), resumed.map(IndexProgress::cursor).orElse(range.next()));
-        RangeRow row = new RangeRow(range.id(), range.group(), range.start(), range.end(), range.next(), "leased",
-                range.priority(), token.node(), 0, range.ruleVersion());
+        Optional<IndexProgress> resumed =
+                context.getHeartbeatDetails(IndexProgress.class).filter(p -> p.rangeId() == range.id());
+        long from = Math.max(
+                ranges.cursor(range.id()), resumed.map(IndexProgress::cursor).orElse(range.next()));
+        RangeRow row = new RangeRow(
+                range.id(),
+                range.group(),
+                range.start(),
+                range.end(),
+                range.next(),
+                "leased",
+                range.priority(),
+                token.node(),
+                0,
+                range.ruleVersion());
         return fenced(token, () -> {
             try {
-                RangeIndexer.Outcome outcome = indexer.index(held, row, from,
+                RangeIndexer.Outcome outcome = indexer.index(
+                        held,
+                        row,
+                        from,
                         resumed.map(IndexProgress::headers).orElse(0L),
                         resumed.map(IndexProgress::missing).orElse(0L),
                         resumed.map(IndexProgress::malformed).orElse(0L),
                         (cursor, headers, missing, malformed) ->
                                 context.heartbeat(new IndexProgress(range.id(), cursor, headers, missing, malformed)));
                 SnapshotInfo snapshot = snapshotAfter ? snapshot(held) : null;
-                Optional<RangeRow> next = leases.nextRange(held.holder(), held.rules.version());
-                return new RangeResult(range.id(), outcome.cursor(), outcome.headers(), outcome.missing(), outcome.malformed(),
-                        held.window().stats().binaries(), snapshot, next.map(GroupActivitiesImpl::lease).orElse(null),
-                        leases.lag(token.group()));
+                Optional<RangeRow> next = ranges.nextRange(held.holder(), held.rules.version());
+                return new RangeResult(
+                        range.id(),
+                        outcome.cursor(),
+                        outcome.headers(),
+                        outcome.missing(),
+                        outcome.malformed(),
+                        held.window().stats().binaries(),
+                        snapshot,
+                        next.map(GroupActivitiesImpl::lease).orElse(null),
+                        ranges.lag(token.group()));
             } catch (IOException e) {
-                throw new UncheckedIOException("reading " + range.group() + " articles from " + from + ": " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "reading " + range.group() + " articles from " + from + ": " + e.getMessage(), e);
             }
         });
     }
@@ -97,8 +125,9 @@ public final class GroupActivitiesImpl implements GroupActivities {
     }
 
     private Holdings.Held held(HolderToken token) {
-        return holdings.get(token.group(), token.epoch()).orElseThrow(() -> ApplicationFailure.newNonRetryableFailure(
-                new WindowLostException(token.group(), token.epoch()).getMessage(), Failures.WINDOW_LOST));
+        return holdings.get(token.group(), token.epoch())
+                .orElseThrow(() -> ApplicationFailure.newNonRetryableFailure(
+                        new WindowLostException(token.group(), token.epoch()).getMessage(), Failures.WINDOW_LOST));
     }
 
     /** Runs a holder call, turning a stale epoch into LeaseLost and a lost window into WindowLost, dropping the window either way. */
@@ -108,7 +137,8 @@ public final class GroupActivitiesImpl implements GroupActivities {
         } catch (LeaseLostException e) {
             metrics.leaseLost.increment();
             holdings.remove(token.group(), token.epoch());
-            throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.LEASE_LOST, e.currentHolder(), e.currentEpoch());
+            throw ApplicationFailure.newNonRetryableFailure(
+                    e.getMessage(), Failures.LEASE_LOST, e.currentHolder(), e.currentEpoch());
         } catch (WindowLostException e) {
             holdings.remove(token.group(), token.epoch());
             throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.WINDOW_LOST);

@@ -2,7 +2,6 @@ package headway.activity;
 
 import headway.nntp.GroupInfo;
 import headway.nntp.OverviewSink;
-
 import java.io.IOException;
 
 /** Where overview headers come from: an NNTP server through the worker's connection pool. */

@@ -3,7 +3,6 @@ package headway.activity;
 import headway.index.RuleSet;
 import headway.index.Window;
 import headway.store.Holder;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,8 +44,7 @@ public final class Holdings {
 
     private final int capacity;
     private final Map<String, Held> held = new ConcurrentHashMap<>();
-    private volatile java.util.function.IntConsumer onChange = size -> {
-    };
+    private volatile java.util.function.IntConsumer onChange = size -> {};
 
     public Holdings(int capacity) {
         if (capacity < 1) {

@@ -32,10 +32,18 @@ public final class IndexMetrics {
         snapshotTime = registry.timer("headway.snapshot.time");
         binariesWritten = registry.counter("headway.binaries.written");
         registry.gauge("headway.groups.held", holdings, Holdings::size);
-        registry.gauge("headway.window.binaries", holdings,
-                h -> h.all().stream().mapToLong(x -> x.window().stats().binaries()).sum());
-        registry.gauge("headway.window.segments", holdings,
-                h -> h.all().stream().mapToLong(x -> x.window().stats().segments()).sum());
+        registry.gauge(
+                "headway.window.binaries",
+                holdings,
+                h -> h.all().stream()
+                        .mapToLong(x -> x.window().stats().binaries())
+                        .sum());
+        registry.gauge(
+                "headway.window.segments",
+                holdings,
+                h -> h.all().stream()
+                        .mapToLong(x -> x.window().stats().segments())
+                        .sum());
     }
 
     /** Meters that go nowhere, for tests and tools. */

@@ -9,13 +9,12 @@ import headway.store.Outlook;
 import headway.store.SnapshotStore;
 import headway.store.UnknownGroupException;
 import io.temporal.failure.ApplicationFailure;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The lease activities on the shared task queue. Taking a group loads its snapshot into this
@@ -45,8 +44,16 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     private final long windowMaxAge;
     private final IndexMetrics metrics;
 
-    public LeaseActivitiesImpl(LeaseStore leases, SnapshotStore snapshots, Holdings holdings, Supplier<RuleSet> rules,
-                               String node, String ownTaskQueue, Duration ttl, long windowMaxAge, IndexMetrics metrics) {
+    public LeaseActivitiesImpl(
+            LeaseStore leases,
+            SnapshotStore snapshots,
+            Holdings holdings,
+            Supplier<RuleSet> rules,
+            String node,
+            String ownTaskQueue,
+            Duration ttl,
+            long windowMaxAge,
+            IndexMetrics metrics) {
         this.leases = Objects.requireNonNull(leases, "leases");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
         this.holdings = Objects.requireNonNull(holdings, "holdings");
@@ -62,7 +69,8 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     public GroupOutlook outlook(String group) {
         try {
             Outlook o = leases.outlook(group);
-            return new GroupOutlook(group, o.active(), o.plannedRanges(), o.lag(), o.urgency(), temporalPriority(o.urgency()));
+            return new GroupOutlook(
+                    group, o.active(), o.plannedRanges(), o.lag(), o.urgency(), temporalPriority(o.urgency()));
         } catch (UnknownGroupException e) {
             throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.BAD_INPUT);
         }
@@ -78,8 +86,10 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
             throw ApplicationFailure.newFailure("interrupted waiting for room on " + node, Failures.AT_CAPACITY);
         }
         if (!room) {
-            throw ApplicationFailure.newFailure("worker " + node + " holds " + holdings.size() + " of " + holdings.capacity()
-                    + " groups; another worker should take " + group, Failures.AT_CAPACITY);
+            throw ApplicationFailure.newFailure(
+                    "worker " + node + " holds " + holdings.size() + " of " + holdings.capacity()
+                            + " groups; another worker should take " + group,
+                    Failures.AT_CAPACITY);
         }
         LeaseOutcome outcome;
         try {
@@ -104,22 +114,41 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
                 throw new java.io.IOException(e.getMessage(), e);
             }
         });
-        if (loaded.isPresent() && outcome.snapshotNext() != null && loaded.get().meta().next() == outcome.snapshotNext()) {
+        if (loaded.isPresent()
+                && outcome.snapshotNext() != null
+                && loaded.get().meta().next() == outcome.snapshotNext()) {
             window = loaded.get().value();
             cursor = loaded.get().meta().next();
         } else if (outcome.snapshotNext() != null) {
             long from = Math.max(0, outcome.snapshotNext() - 1 - windowMaxAge);
             int replanned = leases.replanToRebuildWindow(outcome.holder(), from);
-            log.warn("group {}: snapshot at {} is missing or unreadable; re-indexing {} ranges from article {} to rebuild the window",
-                    group, outcome.snapshotNext(), replanned, from);
+            log.warn(
+                    "group {}: snapshot at {} is missing or unreadable; re-indexing {} ranges from article {} to rebuild the window",
+                    group,
+                    outcome.snapshotNext(),
+                    replanned,
+                    from);
         }
         holdings.put(outcome.holder(), window, ruleSet, cursor);
-        log.info("node {} took {} at epoch {}{}; window from {} ({} binaries), {} ranges re-planned", node, group,
-                outcome.holder().epoch(), outcome.takeover() ? " from " + outcome.previousHolder() : "",
-                cursor < 0 ? "scratch" : "snapshot " + cursor, window.stats().binaries(), outcome.replannedRanges());
+        log.info(
+                "node {} took {} at epoch {}{}; window from {} ({} binaries), {} ranges re-planned",
+                node,
+                group,
+                outcome.holder().epoch(),
+                outcome.takeover() ? " from " + outcome.previousHolder() : "",
+                cursor < 0 ? "scratch" : "snapshot " + cursor,
+                window.stats().binaries(),
+                outcome.replannedRanges());
         HolderToken token = new HolderToken(group, node, outcome.holder().epoch(), ownTaskQueue);
-        return new LeaseGrant(true, token, null, outcome.takeover(), outcome.previousHolder(), outcome.snapshotNext(),
-                outcome.replannedRanges(), null);
+        return new LeaseGrant(
+                true,
+                token,
+                null,
+                outcome.takeover(),
+                outcome.previousHolder(),
+                outcome.snapshotNext(),
+                outcome.replannedRanges(),
+                null);
     }
 
     /** Tail work is scheduled before history: priority key 1 for tail ranges, 3 for history (Temporal's default). */

@@ -3,7 +3,6 @@ package headway.activity;
 import headway.nntp.GroupInfo;
 import headway.nntp.NntpPool;
 import headway.nntp.OverviewSink;
-
 import java.io.IOException;
 import java.util.Objects;
 

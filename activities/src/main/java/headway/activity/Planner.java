@@ -2,7 +2,6 @@ package headway.activity;
 
 import headway.nntp.GroupInfo;
 import headway.store.GroupStore;
-
 import java.io.IOException;
 import java.util.Objects;
 

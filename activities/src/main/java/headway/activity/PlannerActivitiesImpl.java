@@ -1,15 +1,14 @@
 package headway.activity;
 
-import headway.store.GroupStore;
 import headway.nntp.UnknownGroupException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
+import headway.store.GroupStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Plans every active group from the news server's marks. A group the server does not carry is
@@ -38,14 +37,23 @@ public final class PlannerActivitiesImpl implements PlannerActivities {
             try {
                 Planner.Planned p = planner.plan(g.name());
                 if (p.total() > 0) {
-                    log.info("planner: {} server {}..{}: {} tail + {} history range(s)", g.name(), p.low(), p.high(),
-                            p.tailRanges(), p.historyRanges());
+                    log.info(
+                            "planner: {} server {}..{}: {} tail + {} history range(s)",
+                            g.name(),
+                            p.low(),
+                            p.high(),
+                            p.tailRanges(),
+                            p.historyRanges());
                     gotWork.add(g.name());
                 }
             } catch (UnknownGroupException e) {
-                log.warn("planner: the news server does not carry {}; remove it with `headway groups remove {}`", g.name(), g.name());
+                log.warn(
+                        "planner: the news server does not carry {}; remove it with `headway groups remove {}`",
+                        g.name(),
+                        g.name());
             } catch (IOException e) {
-                throw new UncheckedIOException("planner: reading " + g.name() + " from the news server: " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "planner: reading " + g.name() + " from the news server: " + e.getMessage(), e);
             }
         }
         return gotWork;

@@ -4,10 +4,10 @@ import headway.index.CompletedBinary;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
 import headway.store.CatalogStore;
+import headway.store.Fence;
 import headway.store.LeaseLostException;
-import headway.store.LeaseStore;
 import headway.store.RangeRow;
-
+import headway.store.RangeStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,11 +35,11 @@ public final class RangeIndexer {
     }
 
     /** What indexing the range did. */
-    public record Outcome(long cursor, long headers, long missing, long malformed, boolean finished) {
-    }
+    public record Outcome(long cursor, long headers, long missing, long malformed, boolean finished) {}
 
     private final HeaderSource source;
-    private final LeaseStore leases;
+    private final Fence fence;
+    private final RangeStore ranges;
     private final CatalogStore catalog;
     private final int batchArticles;
     private final IndexMetrics metrics;
@@ -49,9 +49,16 @@ public final class RangeIndexer {
         return t;
     });
 
-    public RangeIndexer(HeaderSource source, LeaseStore leases, CatalogStore catalog, int batchArticles, IndexMetrics metrics) {
+    public RangeIndexer(
+            HeaderSource source,
+            Fence fence,
+            RangeStore ranges,
+            CatalogStore catalog,
+            int batchArticles,
+            IndexMetrics metrics) {
         this.source = Objects.requireNonNull(source, "source");
-        this.leases = Objects.requireNonNull(leases, "leases");
+        this.fence = Objects.requireNonNull(fence, "fence");
+        this.ranges = Objects.requireNonNull(ranges, "ranges");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         if (batchArticles < 1) {
             throw new IllegalArgumentException("batch must be >= 1 article, was " + batchArticles);
@@ -66,8 +73,15 @@ public final class RangeIndexer {
      * writing then keep the news server and the database busy at once; at most one commit is in
      * flight, and the cursor, counters and progress move only when a commit has succeeded.
      */
-    public Outcome index(Holdings.Held held, RangeRow range, long from, long headersBefore, long missingBefore,
-                         long malformedBefore, Progress progress) throws IOException {
+    public Outcome index(
+            Holdings.Held held,
+            RangeRow range,
+            long from,
+            long headersBefore,
+            long missingBefore,
+            long malformedBefore,
+            Progress progress)
+            throws IOException {
         Totals totals = new Totals(Math.max(from, range.next()), headersBefore, missingBefore, malformedBefore);
         Commit inFlight = null;
         long cursor = totals.cursor;
@@ -84,12 +98,15 @@ public final class RangeIndexer {
             held.window().ageTo(batchEnd);
             List<CompletedBinary> done = held.window().drain();
             finish(inFlight, done, held, range, totals, progress);
-            inFlight = new Commit(batch, done, batchEnd + 1,
+            inFlight = new Commit(
+                    batch,
+                    done,
+                    batchEnd + 1,
                     CompletableFuture.runAsync(() -> commit(held, range, batch, done, batchEnd + 1), writer));
             cursor = batchEnd + 1;
         }
         finish(inFlight, List.of(), held, range, totals, progress);
-        boolean finished = leases.rangeDone(held.holder(), range.id(), totals.headers);
+        boolean finished = ranges.rangeDone(held.holder(), range.id(), totals.headers);
         if (finished) {
             metrics.rangesIndexed.increment();
         }
@@ -98,10 +115,10 @@ public final class RangeIndexer {
 
     /** One batch's write: binaries that left the window, missing runs and the cursor, in one fenced transaction. */
     private void commit(Holdings.Held held, RangeRow range, Batch batch, List<CompletedBinary> done, long next) {
-        leases.fenced(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
-            catalog.writeBinaries(c, done);
+        fence.run(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
+            catalog.writeBinaries(c, done, held.rules.categories(), held.rules.version());
             catalog.recordMissing(c, range.group(), batch.missing);
-            leases.advance(c, held.holder(), range.id(), next);
+            ranges.advance(c, held.holder(), range.id(), next);
             return null;
         });
     }
@@ -111,8 +128,13 @@ public final class RangeIndexer {
      * window since (in that batch or in {@code drainedSince}) exist nowhere else, so the window is
      * lost; a stale epoch stays LeaseLost.
      */
-    private void finish(Commit commit, List<CompletedBinary> drainedSince, Holdings.Held held, RangeRow range, Totals totals,
-                        Progress progress) {
+    private void finish(
+            Commit commit,
+            List<CompletedBinary> drainedSince,
+            Holdings.Held held,
+            RangeRow range,
+            Totals totals,
+            Progress progress) {
         if (commit == null) {
             return;
         }
@@ -135,16 +157,15 @@ public final class RangeIndexer {
         totals.headers += commit.batch.headers;
         totals.missing += commit.batch.missingArticles;
         totals.malformed += commit.batch.malformed;
-        metrics.headers.increment(commit.batch.headers);
-        metrics.missing.increment(commit.batch.missingArticles);
-        metrics.malformed.increment(commit.batch.malformed);
+        metrics.headers.increment((double) commit.batch.headers);
+        metrics.missing.increment((double) commit.batch.missingArticles);
+        metrics.malformed.increment((double) commit.batch.malformed);
         metrics.binariesWritten.increment(commit.done.size());
         progress.committed(totals.cursor, totals.headers, totals.missing, totals.malformed);
     }
 
     /** A batch being committed on the writer thread. */
-    private record Commit(Batch batch, List<CompletedBinary> done, long next, CompletableFuture<Void> future) {
-    }
+    private record Commit(Batch batch, List<CompletedBinary> done, long next, CompletableFuture<Void> future) {}
 
     /** The range's committed cursor and running counts. */
     private static final class Totals {
@@ -197,7 +218,7 @@ public final class RangeIndexer {
             if (!missing.isEmpty() && missing.get(missing.size() - 1)[1] + 1 == from) {
                 missing.get(missing.size() - 1)[1] = to;
             } else {
-                missing.add(new long[]{from, to});
+                missing.add(new long[] {from, to});
             }
         }
     }

@@ -1,10 +1,9 @@
 package headway.activity;
 
 import headway.store.NodeRegistry;
-
-import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.Objects;
+import javax.sql.DataSource;
 
 /** Prunes the node registry with the deployment's node TTL. */
 public final class RegistryActivitiesImpl implements RegistryActivities {
@@ -16,7 +15,8 @@ public final class RegistryActivitiesImpl implements RegistryActivities {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.nodeTtl = Objects.requireNonNull(nodeTtl, "nodeTtl");
         if (nodeTtl.isZero() || nodeTtl.isNegative()) {
-            throw new IllegalArgumentException("node TTL must be positive (the registry's TTL, e.g. 15s), was " + nodeTtl);
+            throw new IllegalArgumentException(
+                    "node TTL must be positive (the registry's TTL, e.g. 15s), was " + nodeTtl);
         }
     }
 

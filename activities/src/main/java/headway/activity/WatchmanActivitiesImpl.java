@@ -1,7 +1,6 @@
 package headway.activity;
 
-import headway.store.Watchman;
-
+import headway.watchman.Watchman;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -29,8 +28,16 @@ public final class WatchmanActivitiesImpl implements WatchmanActivities {
         Set<String> stuck = groups(r.open());
         Set<String> unstuck = groups(r.closed());
         unstuck.removeAll(stuck);
-        return new WatchmanSummary(r.at(), r.opened().size(), r.closed().size(), r.open().size(), List.copyOf(stuck),
-                List.copyOf(groups(r.opened())), List.copyOf(unstuck), r.pulses().size(), r.presenceChanges().size(),
+        return new WatchmanSummary(
+                r.at(),
+                r.opened().size(),
+                r.closed().size(),
+                r.open().size(),
+                List.copyOf(stuck),
+                List.copyOf(groups(r.opened())),
+                List.copyOf(unstuck),
+                r.pulses().size(),
+                r.presenceChanges().size(),
                 r.writeFailures());
     }
 

@@ -4,8 +4,10 @@ package headway.activity;
 public final class WindowLostException extends RuntimeException {
 
     public WindowLostException(String group, long epoch, int binariesLost, Throwable cause) {
-        super("window of " + group + " (epoch " + epoch + ") lost: " + binariesLost
-                + " binaries left it but did not commit; the group is taken again from its snapshot", cause);
+        super(
+                "window of " + group + " (epoch " + epoch + ") lost: " + binariesLost
+                        + " binaries left it but did not commit; the group is taken again from its snapshot",
+                cause);
     }
 
     public WindowLostException(String group, long epoch) {

@@ -15,8 +15,7 @@ final class HeaderDates {
     /** A date with its comment is about 40 characters; anything much longer is not a date. */
     static final int MAX_LENGTH = 200;
 
-    private HeaderDates() {
-    }
+    private HeaderDates() {}
 
     /** The instant, or null when the text is not a date, because a bad date must not lose the segment. */
     static Instant parse(String text) {

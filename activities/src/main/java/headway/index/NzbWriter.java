@@ -23,13 +23,13 @@ public final class NzbWriter {
 
     private static final XMLOutputFactory XML = XMLOutputFactory.newFactory();
 
-    private NzbWriter() {
-    }
+    private NzbWriter() {}
 
     /** Writes the NZB of one release to {@code out} as UTF-8; {@code out} is flushed, not closed. */
     public static void write(OutputStream out, String releaseName, List<CompletedBinary> binaries) throws IOException {
         if (binaries.isEmpty()) {
-            throw new IllegalArgumentException("release '" + releaseName + "' has no binaries; an NZB needs at least one file");
+            throw new IllegalArgumentException(
+                    "release '" + releaseName + "' has no binaries; an NZB needs at least one file");
         }
         try {
             XMLStreamWriter w = XML.createXMLStreamWriter(out, StandardCharsets.UTF_8.name());
@@ -64,7 +64,8 @@ public final class NzbWriter {
         w.writeCharacters("\n ");
         w.writeStartElement("file");
         w.writeAttribute("poster", clean(b.poster()));
-        w.writeAttribute("date", Long.toString(b.posted() == null ? 0 : b.posted().getEpochSecond()));
+        w.writeAttribute(
+                "date", Long.toString(b.posted() == null ? 0 : b.posted().getEpochSecond()));
         w.writeAttribute("subject", clean(b.subject()));
         w.writeCharacters("\n  ");
         w.writeStartElement("groups");
@@ -74,7 +75,9 @@ public final class NzbWriter {
         w.writeEndElement();
         w.writeCharacters("\n  ");
         w.writeStartElement("segments");
-        List<Segment> ordered = b.segments().stream().sorted(Comparator.comparingInt(Segment::part)).toList();
+        List<Segment> ordered = b.segments().stream()
+                .sorted(Comparator.comparingInt(Segment::part))
+                .toList();
         for (Segment s : ordered) {
             w.writeCharacters("\n   ");
             w.writeStartElement("segment");
@@ -96,7 +99,11 @@ public final class NzbWriter {
         StringBuilder sb = null;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            boolean ok = c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)
+            boolean ok = c == '\t'
+                    || c == '\n'
+                    || c == '\r'
+                    || (c >= 0x20 && c <= 0xD7FF)
+                    || (c >= 0xE000 && c <= 0xFFFD)
                     || Character.isSurrogate(c);
             if (!ok && sb == null) {
                 sb = new StringBuilder(text.substring(0, i));

@@ -6,5 +6,4 @@ package headway.index;
  * {@code fileTotal} are -1 when the subject carries no file counter such as {@code [01/20]}.
  */
 public record ParsedSubject(
-        String releaseName, String fileName, int part, int totalParts, int fileNumber, int fileTotal) {
-}
+        String releaseName, String fileName, int part, int totalParts, int fileNumber, int fileTotal) {}

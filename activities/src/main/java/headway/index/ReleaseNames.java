@@ -15,28 +15,28 @@ import java.util.Set;
 final class ReleaseNames {
 
     /** Extensions stripped after a volume suffix: those a split file keeps before its number ({@code .mkv.001}). */
-    private static final Set<String> CONTAINERS = Set.of("mkv", "mp4", "avi", "m2ts", "ts", "iso", "img", "bin", "tar",
-            "wav", "flac", "7z", "zip", "rar", "mpg", "mpeg", "vob", "wmv", "mov", "m4v", "divx", "xvid", "mp3", "exe");
+    private static final Set<String> CONTAINERS = Set.of(
+            "mkv", "mp4", "avi", "m2ts", "ts", "iso", "img", "bin", "tar", "wav", "flac", "7z", "zip", "rar", "mpg",
+            "mpeg", "vob", "wmv", "mov", "m4v", "divx", "xvid", "mp3", "exe");
 
     /** Extensions seen on Usenet; with letters-only ones up to 4 long they make a word after a dot an extension. */
     private static final Set<String> KNOWN = Set.of(
             "nfo", "sfv", "nzb", "par2", "par", "par3", "rar", "zip", "7z", "mkv", "mp4", "avi", "m4v", "mov", "wmv",
-            "mpg", "mpeg", "ts", "m2ts", "mts", "iso", "img", "bin", "cue", "flac", "mp3", "m4a", "m4b", "aac",
-            "ogg", "opus", "wav", "ape", "wv", "dts", "ac3", "jpg", "jpeg", "png", "gif", "bmp", "tif", "pdf",
-            "epub", "mobi", "azw", "azw3", "cbr", "cbz", "txt", "srt", "sub", "idx", "ass", "ssa", "srr", "md5",
-            "sha1", "sfk", "exe", "msi", "dmg", "pkg", "apk", "vob", "ifo", "bup", "divx", "xvid", "nds", "3ds",
-            "cia", "xci", "nsp", "wbfs", "dat", "db", "url", "htm", "html", "doc", "docx", "rtf", "lit", "chm",
-            "djvu", "tar", "gz", "bz2", "xz", "tgz", "clpi", "mpls", "bdmv", "m2v", "m3u", "m3u8", "pls", "log",
-            "cbt", "rev", "mp2", "flv", "webm", "3gp", "wma", "rm", "rmvb", "ogm", "mka", "dsf", "dff", "nrg", "mdf",
-            "mds", "ccd", "xml", "json", "ini", "sh", "bat", "jar", "ps1", "psd", "svg", "webp", "heic", "raw",
-            "cr2", "nef", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "csv", "vtt", "sup", "mid", "midi", "swf",
-            "torrent");
+            "mpg", "mpeg", "ts", "m2ts", "mts", "iso", "img", "bin", "cue", "flac", "mp3", "m4a", "m4b", "aac", "ogg",
+            "opus", "wav", "ape", "wv", "dts", "ac3", "jpg", "jpeg", "png", "gif", "bmp", "tif", "pdf", "epub", "mobi",
+            "azw", "azw3", "cbr", "cbz", "txt", "srt", "sub", "idx", "ass", "ssa", "srr", "md5", "sha1", "sfk", "exe",
+            "msi", "dmg", "pkg", "apk", "vob", "ifo", "bup", "divx", "xvid", "nds", "3ds", "cia", "xci", "nsp", "wbfs",
+            "dat", "db", "url", "htm", "html", "doc", "docx", "rtf", "lit", "chm", "djvu", "tar", "gz", "bz2", "xz",
+            "tgz", "clpi", "mpls", "bdmv", "m2v", "m3u", "m3u8", "pls", "log", "cbt", "rev", "mp2", "flv", "webm",
+            "3gp", "wma", "rm", "rmvb", "ogm", "mka", "dsf", "dff", "nrg", "mdf", "mds", "ccd", "xml", "json", "ini",
+            "sh", "bat", "jar", "ps1", "psd", "svg", "webp", "heic", "raw", "cr2", "nef", "xls", "xlsx", "ppt", "pptx",
+            "odt", "ods", "csv", "vtt", "sup", "mid", "midi", "swf", "torrent");
 
     /** Known extensions that also end release names ({@code Movie.2013.DVDRip.XviD}): never taken for a file's extension in release text. */
-    private static final Set<String> CODECS = Set.of("xvid", "divx", "ac3", "dts", "aac", "flac", "ts", "mp3", "m2v", "mp2");
+    private static final Set<String> CODECS =
+            Set.of("xvid", "divx", "ac3", "dts", "aac", "flac", "ts", "mp3", "m2v", "mp2");
 
-    private ReleaseNames() {
-    }
+    private ReleaseNames() {}
 
     /** The release a file belongs to when the subject names none (see the class comment). */
     static String fromFileName(String fileName) {
@@ -77,13 +77,18 @@ final class ReleaseNames {
                 end++;
             }
             int from = end;
-            while (from < base.length() && (Character.isWhitespace(base.charAt(from)) || base.charAt(from) == '-' || base.charAt(from) == '_')) {
+            while (from < base.length()
+                    && (Character.isWhitespace(base.charAt(from))
+                            || base.charAt(from) == '-'
+                            || base.charAt(from) == '_')) {
                 from++;
             }
             return from < base.length() ? base.substring(from) : base;
         }
         char before = base.charAt(at - 1);
-        return before == '_' || before == '-' || before == '.' || Character.isWhitespace(before) ? base.substring(0, at) : base;
+        return before == '_' || before == '-' || before == '.' || Character.isWhitespace(before)
+                ? base.substring(0, at)
+                : base;
     }
 
     /** An extension a file keeps before a volume or par2 suffix ({@code .mkv.001}, {@code .epub.vol0+1.par2}, {@code .pdf.par2}). */
@@ -114,7 +119,10 @@ final class ReleaseNames {
                 while (i < dot && isDigit(lower.charAt(i))) {
                     i++;
                 }
-                if (i > a && i < dot && (lower.charAt(i) == '+' || lower.charAt(i) == '-') && digits(lower, i + 1, dot)) {
+                if (i > a
+                        && i < dot
+                        && (lower.charAt(i) == '+' || lower.charAt(i) == '-')
+                        && digits(lower, i + 1, dot)) {
                     return prev;
                 }
             }
@@ -123,7 +131,9 @@ final class ReleaseNames {
         if (ext.length() >= 1 && ext.length() <= 3 && digits(ext, 0, ext.length())) {
             return dot;
         }
-        if (ext.length() >= 3 && ext.length() <= 4 && (ext.charAt(0) == 'r' || ext.charAt(0) == 's' || ext.charAt(0) == 'z')
+        if (ext.length() >= 3
+                && ext.length() <= 4
+                && (ext.charAt(0) == 'r' || ext.charAt(0) == 's' || ext.charAt(0) == 'z')
                 && digits(ext, 1, ext.length())) {
             return dot;
         }
@@ -137,7 +147,9 @@ final class ReleaseNames {
     private static int tag(String lower, int end) {
         for (String t : new String[] {"sample", "proof", "part"}) {
             int at = end - t.length() - 1;
-            if (at > 0 && lower.startsWith(t, at + 1) && (lower.charAt(at) == '.' || lower.charAt(at) == '-' || lower.charAt(at) == '_')) {
+            if (at > 0
+                    && lower.startsWith(t, at + 1)
+                    && (lower.charAt(at) == '.' || lower.charAt(at) == '-' || lower.charAt(at) == '_')) {
                 return at;
             }
         }
@@ -231,8 +243,11 @@ final class ReleaseNames {
 
     private static String trimEnd(String s) {
         int e = s.length();
-        while (e > 0 && (Character.isWhitespace(s.charAt(e - 1)) || s.charAt(e - 1) == '-' || s.charAt(e - 1) == '_'
-                || s.charAt(e - 1) == '.')) {
+        while (e > 0
+                && (Character.isWhitespace(s.charAt(e - 1))
+                        || s.charAt(e - 1) == '-'
+                        || s.charAt(e - 1) == '_'
+                        || s.charAt(e - 1) == '.')) {
             e--;
         }
         int b = 0;

@@ -2,10 +2,13 @@ package headway.index;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
+import headway.category.CategoryRules;
+import headway.category.CategoryRulesException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -52,6 +55,7 @@ public final class RuleSet {
     private final int version;
     private final String name;
     private final List<GroupEntry> entries;
+    private final CategoryRules categories;
     private final ConcurrentHashMap<String, GroupRules> perGroup = new ConcurrentHashMap<>();
 
     /**
@@ -64,15 +68,17 @@ public final class RuleSet {
      * {@link Template} without building the template string; bounded: cleared when full.
      */
     private static final int MEMO_LIMIT = 20_000;
+
     private static final int MEMO_PART = Integer.MIN_VALUE;
     private static final SubjectMatch NOT_MEMOIZABLE = new SubjectMatch.Unmatched();
-    private static final SubjectMatch.Rejected TOO_LONG = new SubjectMatch.Rejected(
-            "subject longer than " + SubjectParser.MAX_LENGTH + " characters");
+    private static final SubjectMatch.Rejected TOO_LONG =
+            new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters");
 
-    private RuleSet(int version, String name, List<GroupEntry> entries) {
+    private RuleSet(int version, String name, List<GroupEntry> entries, CategoryRules categories) {
         this.version = version;
         this.name = name;
         this.entries = entries;
+        this.categories = categories;
     }
 
     /** Parses and compiles a rule set document; a bad regex fails with the group pattern, rule index and regex error. */
@@ -81,17 +87,27 @@ public final class RuleSet {
         try {
             doc = JSON.readValue(json, Document.class);
         } catch (JsonProcessingException e) {
-            throw new RuleSetException("rule set is not a valid document (" + e.getOriginalMessage()
-                    + "); expected {\"name\": ..., \"groups\": [{\"pattern\": ..., \"rules\": [{\"name\": ..., \"regex\": ...}]}]}", e);
+            throw new RuleSetException(
+                    "rule set is not a valid document (" + e.getOriginalMessage()
+                            + "); expected {\"name\": ..., \"groups\": [{\"pattern\": ..., \"rules\": [{\"name\": ..., \"regex\": ...}]}]}",
+                    e);
         }
         if (doc == null || doc.groups() == null || doc.groups().isEmpty()) {
-            throw new RuleSetException("rule set has no \"groups\"; add at least one {\"pattern\": \"alt.binaries.*\", \"rules\": [...]}", null);
+            throw new RuleSetException(
+                    "rule set has no \"groups\"; add at least one {\"pattern\": \"alt.binaries.*\", \"rules\": [...]}",
+                    null);
         }
         List<GroupEntry> entries = new ArrayList<>();
         for (GroupDoc g : doc.groups()) {
             entries.add(GroupEntry.compile(g));
         }
-        return new RuleSet(version, doc.name() == null ? "" : doc.name(), List.copyOf(entries));
+        CategoryRules categories;
+        try {
+            categories = CategoryRules.of(doc.categories());
+        } catch (CategoryRulesException e) {
+            throw new RuleSetException(e.getMessage(), e);
+        }
+        return new RuleSet(version, doc.name() == null ? "" : doc.name(), List.copyOf(entries), categories);
     }
 
     /** The rule set shipped as {@code headway/index/default-rules.json}. */
@@ -119,9 +135,15 @@ public final class RuleSet {
         return name;
     }
 
+    /** The category rules of the document's {@code categories} section, or the shipped defaults without one. */
+    public CategoryRules categories() {
+        return categories;
+    }
+
     /** Classifies one header of {@code group}: lists first, then the first matching rule, then the parser. */
     public SubjectMatch match(String group, String poster, String subject) {
-        GroupRules forGroup = perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new ConcurrentHashMap<>()));
+        GroupRules forGroup =
+                perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new ConcurrentHashMap<>()));
         GroupEntry rules = forGroup.entry();
         String s = subject == null ? "" : subject.strip();
         if (s.length() > SubjectParser.MAX_LENGTH) {
@@ -155,17 +177,21 @@ public final class RuleSet {
         if (verdict.notWhitelisted()) {
             return new SubjectMatch.Rejected("subject white list");
         }
-        if (!rules.posterWhitelist().isEmpty() && rules.posterWhitelist().stream().noneMatch(w -> w.matcher(p).find())) {
+        if (!rules.posterWhitelist().isEmpty()
+                && rules.posterWhitelist().stream().noneMatch(w -> w.matcher(p).find())) {
             return new SubjectMatch.Rejected("poster white list");
         }
         SubjectMatch rule = verdict.rule();
         if (rule instanceof SubjectMatch.Matched matched && matched.subject().part() == MEMO_PART) {
             ParsedSubject t = matched.subject();
-            if (!SubjectParser.RULE_NAME.equals(matched.ruleName()) && (counter.part > counter.total || counter.total <= 0)) {
+            if (!SubjectParser.RULE_NAME.equals(matched.ruleName())
+                    && (counter.part > counter.total || counter.total <= 0)) {
                 return firstRule(rules, s, null);
             }
-            return new SubjectMatch.Matched(new ParsedSubject(t.releaseName(), t.fileName(), counter.part, counter.total,
-                    t.fileNumber(), t.fileTotal()), matched.ruleName());
+            return new SubjectMatch.Matched(
+                    new ParsedSubject(
+                            t.releaseName(), t.fileName(), counter.part, counter.total, t.fileNumber(), t.fileTotal()),
+                    matched.ruleName());
         }
         return rule == NOT_MEMOIZABLE ? firstRule(rules, s, null) : rule;
     }
@@ -177,8 +203,7 @@ public final class RuleSet {
     }
 
     /** What the subject alone decides: its black list, its white list, and the first rule that matches it. */
-    private record Verdict(SubjectMatch.Rejected subjectBlack, boolean notWhitelisted, SubjectMatch rule) {
-    }
+    private record Verdict(SubjectMatch.Rejected subjectBlack, boolean notWhitelisted, SubjectMatch rule) {}
 
     private Verdict verdict(GroupEntry rules, String s, Counter counter) {
         for (Pattern black : rules.subjectBlacklist()) {
@@ -206,12 +231,22 @@ public final class RuleSet {
                     if (counter == null) {
                         return new SubjectMatch.Matched(parsed, rule.name());
                     }
-                    if (!rule.hasParts || m.start("part") != counter.partStart || m.end("part") != counter.partEnd
-                            || m.start("total") != counter.totalStart || m.end("total") != counter.totalEnd) {
+                    if (!rule.hasParts
+                            || m.start("part") != counter.partStart
+                            || m.end("part") != counter.partEnd
+                            || m.start("total") != counter.totalStart
+                            || m.end("total") != counter.totalEnd) {
                         return NOT_MEMOIZABLE;
                     }
-                    return new SubjectMatch.Matched(new ParsedSubject(parsed.releaseName(), parsed.fileName(), MEMO_PART,
-                            MEMO_PART, parsed.fileNumber(), parsed.fileTotal()), rule.name());
+                    return new SubjectMatch.Matched(
+                            new ParsedSubject(
+                                    parsed.releaseName(),
+                                    parsed.fileName(),
+                                    MEMO_PART,
+                                    MEMO_PART,
+                                    parsed.fileNumber(),
+                                    parsed.fileTotal()),
+                            rule.name());
                 }
             }
         }
@@ -222,12 +257,16 @@ public final class RuleSet {
         if (counter == null) {
             return new SubjectMatch.Matched(parsed.subject(), SubjectParser.RULE_NAME);
         }
-        if (parsed.partStart() != counter.partStart || parsed.partEnd() != counter.partEnd
-                || parsed.totalStart() != counter.totalStart || parsed.totalEnd() != counter.totalEnd) {
+        if (parsed.partStart() != counter.partStart
+                || parsed.partEnd() != counter.partEnd
+                || parsed.totalStart() != counter.totalStart
+                || parsed.totalEnd() != counter.totalEnd) {
             return NOT_MEMOIZABLE;
         }
-        return new SubjectMatch.Matched(new ParsedSubject(parsed.release(), parsed.file(), MEMO_PART, MEMO_PART,
-                parsed.fileNumber(), parsed.fileTotal()), SubjectParser.RULE_NAME);
+        return new SubjectMatch.Matched(
+                new ParsedSubject(
+                        parsed.release(), parsed.file(), MEMO_PART, MEMO_PART, parsed.fileNumber(), parsed.fileTotal()),
+                SubjectParser.RULE_NAME);
     }
 
     private static final SubjectMatch UNMATCHED = new SubjectMatch.Unmatched();
@@ -284,8 +323,13 @@ public final class RuleSet {
             if (i < 0 || (s.charAt(i) != '(' && s.charAt(i) != '[' && s.charAt(i) != '{')) {
                 return null;
             }
-            return new Counter(partStart, partEnd, totalStart, totalEnd,
-                    Integer.parseInt(s, partStart, partEnd, 10), Integer.parseInt(s, totalStart, totalEnd, 10));
+            return new Counter(
+                    partStart,
+                    partEnd,
+                    totalStart,
+                    totalEnd,
+                    Integer.parseInt(s, partStart, partEnd, 10),
+                    Integer.parseInt(s, totalStart, totalEnd, 10));
         }
 
         private static int skipSpaces(String s, int i) {
@@ -301,8 +345,7 @@ public final class RuleSet {
     }
 
     /** A group's merged rules and its memo. */
-    private record GroupRules(GroupEntry entry, Map<Template, Verdict> memo) {
-    }
+    private record GroupRules(GroupEntry entry, Map<Template, Verdict> memo) {}
 
     /**
      * A subject with its counter's digit spans masked, as a memo key: equal, with equal hashes,
@@ -345,7 +388,8 @@ public final class RuleSet {
             Counter d = t.c;
             int between = c.totalStart() - c.partEnd();
             int tail = s.length() - c.totalEnd();
-            return c.partStart() == d.partStart() && between == d.totalStart() - d.partEnd()
+            return c.partStart() == d.partStart()
+                    && between == d.totalStart() - d.partEnd()
                     && tail == t.s.length() - d.totalEnd()
                     && s.regionMatches(0, t.s, 0, c.partStart())
                     && s.regionMatches(c.partEnd(), t.s, d.partEnd(), between)
@@ -373,23 +417,32 @@ public final class RuleSet {
         return new GroupEntry(null, sb, sw, pb, pw, rules, covered);
     }
 
-    record Document(String name, List<GroupDoc> groups) {
-    }
+    record Document(String name, List<GroupDoc> groups, JsonNode categories) {}
 
-    record GroupDoc(String pattern, List<String> subjectBlacklist, List<String> subjectWhitelist,
-                    List<String> posterBlacklist, List<String> posterWhitelist, List<RuleDoc> rules) {
-    }
+    record GroupDoc(
+            String pattern,
+            List<String> subjectBlacklist,
+            List<String> subjectWhitelist,
+            List<String> posterBlacklist,
+            List<String> posterWhitelist,
+            List<RuleDoc> rules) {}
 
-    record RuleDoc(String name, String regex) {
-    }
+    record RuleDoc(String name, String regex) {}
 
     /** A group entry as compiled, or the merge of those that apply to one group; {@code covered}: some entry applies, so the parser does too. */
-    private record GroupEntry(Pattern glob, List<Pattern> subjectBlacklist, List<Pattern> subjectWhitelist,
-                              List<Pattern> posterBlacklist, List<Pattern> posterWhitelist, List<Rule> rules, boolean covered) {
+    private record GroupEntry(
+            Pattern glob,
+            List<Pattern> subjectBlacklist,
+            List<Pattern> subjectWhitelist,
+            List<Pattern> posterBlacklist,
+            List<Pattern> posterWhitelist,
+            List<Rule> rules,
+            boolean covered) {
 
         static GroupEntry compile(GroupDoc g) {
             if (g.pattern() == null || g.pattern().isBlank()) {
-                throw new RuleSetException("a group entry has no \"pattern\"; give a glob such as \"alt.binaries.*\"", null);
+                throw new RuleSetException(
+                        "a group entry has no \"pattern\"; give a glob such as \"alt.binaries.*\"", null);
             }
             String where = "group '" + g.pattern() + "'";
             List<Rule> rules = new ArrayList<>();
@@ -400,12 +453,14 @@ public final class RuleSet {
                 Pattern p = compileRegex(label, r.regex());
                 rules.add(Rule.of(label, r.name() == null ? "#" + i : r.name(), p));
             }
-            return new GroupEntry(glob(g.pattern()),
+            return new GroupEntry(
+                    glob(g.pattern()),
                     compileAll(where + " subjectBlacklist", g.subjectBlacklist()),
                     compileAll(where + " subjectWhitelist", g.subjectWhitelist()),
                     compileAll(where + " posterBlacklist", g.posterBlacklist()),
                     compileAll(where + " posterWhitelist", g.posterWhitelist()),
-                    List.copyOf(rules), true);
+                    List.copyOf(rules),
+                    true);
         }
 
         private static List<Pattern> compileAll(String label, List<String> regexes) {
@@ -424,16 +479,20 @@ public final class RuleSet {
             }
             String unsupported = unsupported(regex);
             if (unsupported != null) {
-                throw new RuleSetException(label + " uses " + unsupported + " in " + regex
-                        + ", which the linear-time engine (RE2/J) cannot run; rewrite the rule without lookaround,"
-                        + " backreferences, possessive quantifiers or atomic groups (capture more and let a later rule or"
-                        + " the built-in parser decide) and import the rule set again", null);
+                throw new RuleSetException(
+                        label + " uses " + unsupported + " in " + regex
+                                + ", which the linear-time engine (RE2/J) cannot run; rewrite the rule without lookaround,"
+                                + " backreferences, possessive quantifiers or atomic groups (capture more and let a later rule or"
+                                + " the built-in parser decide) and import the rule set again",
+                        null);
             }
             try {
                 return Pattern.compile(regex);
             } catch (PatternSyntaxException e) {
-                throw new RuleSetException(label + " has a bad regex: " + e.getDescription()
-                        + " in " + regex + "; fix the regex (RE2 syntax) and import the rule set again", e);
+                throw new RuleSetException(
+                        label + " has a bad regex: " + e.getDescription() + " in " + regex
+                                + "; fix the regex (RE2 syntax) and import the rule set again",
+                        e);
             }
         }
 
@@ -463,11 +522,16 @@ public final class RuleSet {
                     if (k == '>') {
                         return "an atomic group (?>";
                     }
-                    if (k == '<' && i + 3 < regex.length() && (regex.charAt(i + 3) == '=' || regex.charAt(i + 3) == '!')) {
+                    if (k == '<'
+                            && i + 3 < regex.length()
+                            && (regex.charAt(i + 3) == '=' || regex.charAt(i + 3) == '!')) {
                         return "a lookbehind (?<" + regex.charAt(i + 3);
                     }
                 }
-                if ((c == '*' || c == '+' || c == '?' || c == '}') && regex.charAt(i + 1) == '+' && i > 0 && regex.charAt(i - 1) != '\\') {
+                if ((c == '*' || c == '+' || c == '?' || c == '}')
+                        && regex.charAt(i + 1) == '+'
+                        && i > 0
+                        && regex.charAt(i - 1) != '\\') {
                     return "a possessive quantifier " + c + "+";
                 }
             }
@@ -492,13 +556,17 @@ public final class RuleSet {
         static Rule of(String label, String name, Pattern p) {
             Map<String, Integer> re = p.namedGroups();
             if (!hasGroup(re, "file")) {
-                throw new RuleSetException(label + " has no named group (?<file>...); every rule must capture the file name", null);
+                throw new RuleSetException(
+                        label + " has no named group (?<file>...); every rule must capture the file name", null);
             }
             if (hasGroup(re, "part") != hasGroup(re, "total")) {
-                throw new RuleSetException(label + " captures only one of (?<part>...) and (?<total>...); capture both or neither", null);
+                throw new RuleSetException(
+                        label + " captures only one of (?<part>...) and (?<total>...); capture both or neither", null);
             }
             if (hasGroup(re, "fileno") != hasGroup(re, "files")) {
-                throw new RuleSetException(label + " captures only one of (?<fileno>...) and (?<files>...); capture both or neither", null);
+                throw new RuleSetException(
+                        label + " captures only one of (?<fileno>...) and (?<files>...); capture both or neither",
+                        null);
             }
             return new Rule(name, p, hasGroup(re, "release"), hasGroup(re, "part"), hasGroup(re, "fileno"));
         }

@@ -4,14 +4,11 @@ package headway.index;
 public sealed interface SubjectMatch {
 
     /** A rule matched; the header is a segment of a binary. */
-    record Matched(ParsedSubject subject, String ruleName) implements SubjectMatch {
-    }
+    record Matched(ParsedSubject subject, String ruleName) implements SubjectMatch {}
 
     /** A black list matched, or a white list exists and did not match. */
-    record Rejected(String reason) implements SubjectMatch {
-    }
+    record Rejected(String reason) implements SubjectMatch {}
 
     /** No rule matched; the header is not a binary. */
-    record Unmatched() implements SubjectMatch {
-    }
+    record Unmatched() implements SubjectMatch {}
 }

@@ -41,16 +41,24 @@ public final class SubjectParser {
      * HTML-escaped quote such as {@code &quot;} or nZEDb's {@code #34;}), so that the caller can
      * memoize by the rest of the subject.
      */
-    public record Parsed(String file, String release, int part, int total, int fileNumber, int fileTotal,
-                         int partStart, int partEnd, int totalStart, int totalEnd) {
+    public record Parsed(
+            String file,
+            String release,
+            int part,
+            int total,
+            int fileNumber,
+            int fileTotal,
+            int partStart,
+            int partEnd,
+            int totalStart,
+            int totalEnd) {
 
         ParsedSubject subject() {
             return new ParsedSubject(release, file, part, total, fileNumber, fileTotal);
         }
     }
 
-    private SubjectParser() {
-    }
+    private SubjectParser() {}
 
     /** The parse of {@code subject} (stripped by the caller), or null when it names no file: not a binary post. */
     public static Parsed parse(String subject) {
@@ -63,20 +71,36 @@ public final class SubjectParser {
         }
         Parsed parsed = new Scan(s).run();
         if (parsed != null && s.length() != subject.length()) {
-            return new Parsed(parsed.file(), parsed.release(), parsed.part(), parsed.total(), parsed.fileNumber(),
-                    parsed.fileTotal(), -1, -1, -1, -1);
+            return new Parsed(
+                    parsed.file(),
+                    parsed.release(),
+                    parsed.part(),
+                    parsed.total(),
+                    parsed.fileNumber(),
+                    parsed.fileTotal(),
+                    -1,
+                    -1,
+                    -1,
+                    -1);
         }
         return parsed;
     }
 
     /** A counter {@code a/b} (or {@code a of b}, {@code a|b}, {@code a_b}) and where it lies. */
-    private record Counter(int start, int end, int aStart, int aEnd, int bStart, int bEnd, int a, int b, boolean of,
-                           boolean bracketed) {
-    }
+    private record Counter(
+            int start,
+            int end,
+            int aStart,
+            int aEnd,
+            int bStart,
+            int bEnd,
+            int a,
+            int b,
+            boolean of,
+            boolean bracketed) {}
 
     /** A file name and the span it was read from, quotes included. */
-    private record FileName(String name, int start, int end, boolean quoted, boolean fileLike) {
-    }
+    private record FileName(String name, int start, int end, boolean quoted, boolean fileLike) {}
 
     /** A growable array of offsets: bracket openers waiting for their closers, quote characters. */
     private static final class Stack {
@@ -186,7 +210,9 @@ public final class SubjectParser {
                     }
                 }
             }
-            boolean binary = wrapped || !yencs.isEmpty() || !counters.isEmpty()
+            boolean binary = wrapped
+                    || !yencs.isEmpty()
+                    || !counters.isEmpty()
                     || (file.quoted() && file.fileLike() && skipSpaces(file.end()) >= tailStart);
             if (!binary) {
                 return null;
@@ -198,7 +224,8 @@ public final class SubjectParser {
                 ReleaseText text = new ReleaseText(this, fileCounter);
                 release = text.read(Math.max(0, file.start() - RELEASE_WINDOW), file.start());
                 if (release.isEmpty()) {
-                    String afterText = text.read(file.end(), Math.max(file.end(), Math.min(tailStart, file.end() + RELEASE_WINDOW)));
+                    String afterText = text.read(
+                            file.end(), Math.max(file.end(), Math.min(tailStart, file.end() + RELEASE_WINDOW)));
                     if (looksLikeRelease(afterText)) {
                         release = afterText;
                     }
@@ -225,8 +252,17 @@ public final class SubjectParser {
             if (article == null) {
                 return new Parsed(file.name(), release, -1, -1, fileNo, files, -1, -1, -1, -1);
             }
-            return new Parsed(file.name(), release, article.a(), article.b(), fileNo, files,
-                    article.aStart(), article.aEnd(), article.bStart(), article.bEnd());
+            return new Parsed(
+                    file.name(),
+                    release,
+                    article.a(),
+                    article.b(),
+                    fileNo,
+                    files,
+                    article.aStart(),
+                    article.aEnd(),
+                    article.bStart(),
+                    article.bEnd());
         }
 
         // ------------------------------------------------------------------ lexing
@@ -242,7 +278,10 @@ public final class SubjectParser {
                     case '(' -> round.push(i);
                     case '[' -> {
                         square.push(i);
-                        if (wrapper < 0 && i + 11 <= n && (s.charAt(i + 1) | 0x20) == 'p' && s.regionMatches(true, i, "[private]-[", 0, 11)) {
+                        if (wrapper < 0
+                                && i + 11 <= n
+                                && (s.charAt(i + 1) | 0x20) == 'p'
+                                && s.regionMatches(true, i, "[private]-[", 0, 11)) {
                             wrapper = i;
                         }
                     }
@@ -250,8 +289,7 @@ public final class SubjectParser {
                     case ')' -> close(round, i);
                     case ']' -> close(square, i);
                     case '}' -> close(curly, i);
-                    default -> {
-                    }
+                    default -> {}
                 }
                 if ((c == 'y' || c == 'Y') && isYenc(i)) {
                     yencs.add(new int[] {i, i + 4});
@@ -290,7 +328,8 @@ public final class SubjectParser {
         }
 
         private boolean isYenc(int i) {
-            return i + 4 <= n && s.regionMatches(true, i, "yenc", 0, 4)
+            return i + 4 <= n
+                    && s.regionMatches(true, i, "yenc", 0, 4)
                     && (i == 0 || !Character.isLetterOrDigit(s.charAt(i - 1)))
                     && (i + 4 == n || !Character.isLetter(s.charAt(i + 4)));
         }
@@ -311,7 +350,10 @@ public final class SubjectParser {
                     return null;
                 }
                 k++;
-            } else if (k > aEnd && k + 2 < n && (sep == 'o' || sep == 'O') && (s.charAt(k + 1) == 'f' || s.charAt(k + 1) == 'F')
+            } else if (k > aEnd
+                    && k + 2 < n
+                    && (sep == 'o' || sep == 'O')
+                    && (s.charAt(k + 1) == 'f' || s.charAt(k + 1) == 'F')
                     && isSpace(s.charAt(k + 2))) {
                 of = true;
                 k += 2;
@@ -339,7 +381,12 @@ public final class SubjectParser {
             boolean close = nc == ')' || nc == ']' || nc == '}' || nc == '>';
             char ib = aStart > 0 ? s.charAt(aStart - 1) : ' ';
             char ia = bEnd < n ? s.charAt(bEnd) : ' ';
-            if (ib == '/' || ia == '/' || ia == '.' || ia == ',' || (ib == '.' && !open) || Character.isLetterOrDigit(ia)) {
+            if (ib == '/'
+                    || ia == '/'
+                    || ia == '.'
+                    || ia == ','
+                    || (ib == '.' && !open)
+                    || Character.isLetterOrDigit(ia)) {
                 return null;
             }
             if ((sep == '|' || sep == '_') && !(open && close)) {
@@ -475,13 +522,17 @@ public final class SubjectParser {
             while (w > 0 && e - w <= 6 && Character.isLetter(s.charAt(w - 1))) {
                 w--;
             }
-            if (w == e || e - w > 6 || (w > 0 && Character.isLetter(s.charAt(w - 1)))
+            if (w == e
+                    || e - w > 6
+                    || (w > 0 && Character.isLetter(s.charAt(w - 1)))
                     || !UNITS.contains(s.substring(w, e).toLowerCase(Locale.ROOT))) {
                 return -1;
             }
             int d = skipSpacesBack(w - 1) + 1;
             int num = d;
-            while (num > 0 && d - num <= 16 && (isDigit(s.charAt(num - 1)) || s.charAt(num - 1) == '.' || s.charAt(num - 1) == ',')) {
+            while (num > 0
+                    && d - num <= 16
+                    && (isDigit(s.charAt(num - 1)) || s.charAt(num - 1) == '.' || s.charAt(num - 1) == ',')) {
                 num--;
             }
             if (num == d || !isDigit(s.charAt(d - 1)) || (num > 0 && Character.isLetterOrDigit(s.charAt(num - 1)))) {
@@ -538,7 +589,10 @@ public final class SubjectParser {
                 while (sep < last.length() && isDigit(last.charAt(sep))) {
                     sep++;
                 }
-                if (sep > 0 && sep <= 9 && sep < last.length() && (last.charAt(sep) == '/' || last.charAt(sep) == '_')) {
+                if (sep > 0
+                        && sep <= 9
+                        && sep < last.length()
+                        && (last.charAt(sep) == '/' || last.charAt(sep) == '_')) {
                     String rest = last.substring(sep + 1);
                     if (!rest.isEmpty() && rest.length() <= 9 && rest.chars().allMatch(SubjectParser::isDigit)) {
                         name = head;
@@ -677,8 +731,12 @@ public final class SubjectParser {
                     while (e < tailStart && e - i <= 6 && Character.isLetterOrDigit(s.charAt(e))) {
                         e++;
                     }
-                    if (e - i >= 2 && e - i <= 6 && (e == tailStart || isExtensionEnd(s.charAt(e)))
-                            && ReleaseNames.isExtension(s.substring(i + 1, e), false) && !blocked[i] && !advertAt(i, e)) {
+                    if (e - i >= 2
+                            && e - i <= 6
+                            && (e == tailStart || isExtensionEnd(s.charAt(e)))
+                            && ReleaseNames.isExtension(s.substring(i + 1, e), false)
+                            && !blocked[i]
+                            && !advertAt(i, e)) {
                         extEnd = e;
                         dot = i;
                         break;
@@ -694,7 +752,9 @@ public final class SubjectParser {
             }
             boolean counterBefore = start > 0 && blocked[start - 1];
             start = skipSeparators(start, dot);
-            while (start < dot && closer(start) > start && closer(start) + 1 < dot
+            while (start < dot
+                    && closer(start) > start
+                    && closer(start) + 1 < dot
                     && (s.charAt(start) == '(' || (s.charAt(start) == '[' && dashAfter(closer(start) + 1, dot)))) {
                 start = skipSeparators(closer(start) + 1, dot);
             }
@@ -728,7 +788,9 @@ public final class SubjectParser {
             while (w < limit && Character.isLetter(s.charAt(w))) {
                 w++;
             }
-            if (w > start && REQUEST_WORDS.contains(s.substring(start, w).toLowerCase(Locale.ROOT)) && dashAfter(w, limit)) {
+            if (w > start
+                    && REQUEST_WORDS.contains(s.substring(start, w).toLowerCase(Locale.ROOT))
+                    && dashAfter(w, limit)) {
                 return skipSeparators(w, limit);
             }
             return start;
@@ -760,7 +822,11 @@ public final class SubjectParser {
                     while (e < dot && isDigit(s.charAt(e))) {
                         e++;
                     }
-                    if (e > d && e - d <= 3 && e + 1 < dot && s.charAt(e) == ' ' && Character.isLetter(s.charAt(e + 1))) {
+                    if (e > d
+                            && e - d <= 3
+                            && e + 1 < dot
+                            && s.charAt(e) == ' '
+                            && Character.isLetter(s.charAt(e + 1))) {
                         found = d;
                     }
                 }
@@ -775,7 +841,10 @@ public final class SubjectParser {
             }
             int y = yencs.get(0)[0];
             int start = y;
-            while (start > 0 && !blocked[start - 1] && !isNameBoundary(s.charAt(start - 1)) && s.charAt(start - 1) != '"') {
+            while (start > 0
+                    && !blocked[start - 1]
+                    && !isNameBoundary(s.charAt(start - 1))
+                    && s.charAt(start - 1) != '"') {
                 start--;
             }
             while (start < y && (isSpace(s.charAt(start)) || s.charAt(start) == '-')) {
@@ -862,7 +931,11 @@ public final class SubjectParser {
             int i = 0;
             while (i < n) {
                 char c = s.charAt(i);
-                if (!isDigit(c) || (i > 0 && (Character.isLetterOrDigit(s.charAt(i - 1)) || s.charAt(i - 1) == '.' || s.charAt(i - 1) == ','))) {
+                if (!isDigit(c)
+                        || (i > 0
+                                && (Character.isLetterOrDigit(s.charAt(i - 1))
+                                        || s.charAt(i - 1) == '.'
+                                        || s.charAt(i - 1) == ','))) {
                     i++;
                     continue;
                 }
@@ -878,7 +951,9 @@ public final class SubjectParser {
                 while (w < n && w - k <= 6 && Character.isLetter(s.charAt(w))) {
                     w++;
                 }
-                if (w > k && w - k <= 6 && (w == n || !Character.isLetterOrDigit(s.charAt(w)))
+                if (w > k
+                        && w - k <= 6
+                        && (w == n || !Character.isLetterOrDigit(s.charAt(w)))
                         && UNITS.contains(s.substring(k, w).toLowerCase(Locale.ROOT))) {
                     for (int m = i; m < w; m++) {
                         removed[m] = true;
@@ -891,8 +966,7 @@ public final class SubjectParser {
         }
 
         /** A unit of the stretch: {@code [start, end)}, whether it is kept, and whether it is a bracket group. */
-        private record Unit(int start, int end, boolean keep, boolean bracket) {
-        }
+        private record Unit(int start, int end, boolean keep, boolean bracket) {}
 
         String read(int from, int to) {
             List<Unit> units = new ArrayList<>();
@@ -934,9 +1008,18 @@ public final class SubjectParser {
                     continue;
                 }
                 int j = i;
-                while (j < to && !removed(j) && !isBreak(j, to) && s.charAt(j) != '"'
-                        && !((s.charAt(j) == '[' || s.charAt(j) == '(' || s.charAt(j) == '{') && closer(j) > j && closer(j) < to)
-                        && !(j > i && s.charAt(j) == '-' && isSpace(s.charAt(j - 1)) && j + 1 < to && isSpace(s.charAt(j + 1)))) {
+                while (j < to
+                        && !removed(j)
+                        && !isBreak(j, to)
+                        && s.charAt(j) != '"'
+                        && !((s.charAt(j) == '[' || s.charAt(j) == '(' || s.charAt(j) == '{')
+                                && closer(j) > j
+                                && closer(j) < to)
+                        && !(j > i
+                                && s.charAt(j) == '-'
+                                && isSpace(s.charAt(j - 1))
+                                && j + 1 < to
+                                && isSpace(s.charAt(j + 1)))) {
                     j++;
                 }
                 if (j == i) {
@@ -989,7 +1072,8 @@ public final class SubjectParser {
                         }
                     }
                 } else {
-                    text = sceneToken(clean(s.substring(units.get(first).start(), units.get(last).end())));
+                    text = sceneToken(clean(s.substring(
+                            units.get(first).start(), units.get(last).end())));
                 }
                 int w = weight(text);
                 if (w > bestWeight) {
@@ -1060,27 +1144,96 @@ public final class SubjectParser {
 
     // ------------------------------------------------------------------ classification
 
-    private static final Set<String> UNITS = Set.of("b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "bytes",
-            "kbytes", "mbytes", "gbytes", "k", "m", "g");
+    private static final Set<String> UNITS = Set.of(
+            "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "bytes", "kbytes", "mbytes", "gbytes", "k", "m",
+            "g");
 
     /** Words that, alone, are tags: status, category, posting jargon. */
-    private static final Set<String> TAGS = Set.of("full", "repost", "re-post", "reup", "re-up", "new", "req", "request",
-            "requested", "fill", "filled", "private", "wtfnzb", "encryptnzb", "n3wz", "part", "partial", "incomplete",
-            "description", "town", "tv", "pc", "pc game", "game", "games", "xxx", "mp3", "flac", "ebook", "ebooks",
-            "movie", "movies", "nzb", "nzb only", "file", "files", "par2", "rar", "sample", "sfv", "nfo", "yenc",
-            "none", "old", "repack", "dvd", "dvdr", "mkv", "avi", "cd", "cd1", "cd2", "pw", "no pw", "drm", "vip",
-            "nl", "de", "german", "re", "fw", "fwd", "subs", "proof", "thx", "thanks", "enjoy", "dox", "only", "nr", "compressed",
-            "info", "noname");
+    private static final Set<String> TAGS = Set.of(
+            "full",
+            "repost",
+            "re-post",
+            "reup",
+            "re-up",
+            "new",
+            "req",
+            "request",
+            "requested",
+            "fill",
+            "filled",
+            "private",
+            "wtfnzb",
+            "encryptnzb",
+            "n3wz",
+            "part",
+            "partial",
+            "incomplete",
+            "description",
+            "town",
+            "tv",
+            "pc",
+            "pc game",
+            "game",
+            "games",
+            "xxx",
+            "mp3",
+            "flac",
+            "ebook",
+            "ebooks",
+            "movie",
+            "movies",
+            "nzb",
+            "nzb only",
+            "file",
+            "files",
+            "par2",
+            "rar",
+            "sample",
+            "sfv",
+            "nfo",
+            "yenc",
+            "none",
+            "old",
+            "repack",
+            "dvd",
+            "dvdr",
+            "mkv",
+            "avi",
+            "cd",
+            "cd1",
+            "cd2",
+            "pw",
+            "no pw",
+            "drm",
+            "vip",
+            "nl",
+            "de",
+            "german",
+            "re",
+            "fw",
+            "fwd",
+            "subs",
+            "proof",
+            "thx",
+            "thanks",
+            "enjoy",
+            "dox",
+            "only",
+            "nr",
+            "compressed",
+            "info",
+            "noname");
 
     /** Words that are tags only in company ({@code Album Top 100}, {@code NEW PAR SET}, {@code Have Fun}), not alone. */
-    private static final Set<String> TAG_PHRASE_WORDS = Set.of("album", "top", "chart", "charts", "par", "pars", "set", "have",
-            "fun", "single", "singles");
+    private static final Set<String> TAG_PHRASE_WORDS =
+            Set.of("album", "top", "chart", "charts", "par", "pars", "set", "have", "fun", "single", "singles");
 
-    private static final String[] DOMAINS = {".com", ".net", ".org", ".info", ".eu", ".ag", ".tk", ".pw", ".to", ".me",
-            ".nl", ".de", ".ws", ".cc", ".biz", ".us", ".ru", ".in", ".ua", ".se", ".be", ".fr", ".it", ".ch", ".at",
-            ".tv", ".cz", ".pl", ".co", ".uk", ".re", ".club", ".xyz", ".sk", ".hu", ".ro", ".dk", ".no", ".fi", ".es", ".pt",
-            ".gr", ".lu", ".li", ".su", ".ms", ".la", ".ly", ".io", ".ir", ".cn", ".jp", ".kr", ".br", ".ar", ".mx", ".ca",
-            ".au", ".nu", ".st", ".vc"};
+    private static final String[] DOMAINS = {
+        ".com", ".net", ".org", ".info", ".eu", ".ag", ".tk", ".pw", ".to", ".me", ".nl", ".de", ".ws", ".cc", ".biz",
+        ".us", ".ru", ".in", ".ua", ".se", ".be", ".fr", ".it", ".ch", ".at", ".tv", ".cz", ".pl", ".co", ".uk", ".re",
+        ".club", ".xyz", ".sk", ".hu", ".ro", ".dk", ".no", ".fi", ".es", ".pt", ".gr", ".lu", ".li", ".su", ".ms",
+        ".la", ".ly", ".io", ".ir", ".cn", ".jp", ".kr", ".br", ".ar", ".mx", ".ca", ".au", ".nu", ".st", ".vc"
+    };
 
     /** Top-level domains seen under a second level ({@code site.wz.cz}, {@code site.org.ua}). */
     private static final String[] SECOND_LEVEL = {".cz", ".ua", ".uk", ".br", ".au", ".ru", ".pl"};
@@ -1096,13 +1249,25 @@ public final class SubjectParser {
             return false;
         }
         String full = raw.strip().toLowerCase(Locale.ROOT);
-        if (full.startsWith("#") || lower.contains("@efnet") || lower.contains("efnet") || lower.contains("@linknet")
-                || lower.startsWith("a.b.") || lower.startsWith("alt.binaries") || lower.startsWith("altbin")) {
+        if (full.startsWith("#")
+                || lower.contains("@efnet")
+                || lower.contains("efnet")
+                || lower.contains("@linknet")
+                || lower.startsWith("a.b.")
+                || lower.startsWith("alt.binaries")
+                || lower.startsWith("altbin")) {
             return false;
         }
-        if (lower.contains("www.") || lower.contains("http:") || lower.contains("https:") || lower.contains("usenet")
-                || lower.contains("ssl-news") || lower.contains("sponsored by") || lower.contains("powered by")
-                || lower.contains("partner of") || lower.contains("partner von") || lower.contains("download")) {
+        if (lower.contains("www.")
+                || lower.contains("http:")
+                || lower.contains("https:")
+                || lower.contains("usenet")
+                || lower.contains("ssl-news")
+                || lower.contains("sponsored by")
+                || lower.contains("powered by")
+                || lower.contains("partner of")
+                || lower.contains("partner von")
+                || lower.contains("download")) {
             return false;
         }
         if (lower.endsWith(" present") || lower.endsWith(" presents") || lower.endsWith(" presenteert")) {
@@ -1123,7 +1288,10 @@ public final class SubjectParser {
         } else {
             boolean allTags = true;
             for (String word : words) {
-                allTags &= word.isEmpty() || TAGS.contains(word) || TAG_PHRASE_WORDS.contains(word) || isLongNumber(word)
+                allTags &= word.isEmpty()
+                        || TAGS.contains(word)
+                        || TAG_PHRASE_WORDS.contains(word)
+                        || isLongNumber(word)
                         || word.chars().allMatch(SubjectParser::isDigit);
             }
             if (allTags || (words.length <= 3 && words[0].equals("for"))) {
@@ -1241,8 +1409,11 @@ public final class SubjectParser {
         for (int unwrap = 0; unwrap < 3 && r.length() >= 2; unwrap++) {
             char open = r.charAt(0);
             char close = r.charAt(r.length() - 1);
-            boolean encloses = (open == '[' && close == ']') || (open == '(' && close == ')') || (open == '{' && close == '}')
-                    || (open == '"' && close == '"') || (open == '\'' && close == '\'');
+            boolean encloses = (open == '[' && close == ']')
+                    || (open == '(' && close == ')')
+                    || (open == '{' && close == '}')
+                    || (open == '"' && close == '"')
+                    || (open == '\'' && close == '\'');
             if (!encloses || !balanced(r.substring(1, r.length() - 1), open, close)) {
                 break;
             }
@@ -1257,7 +1428,10 @@ public final class SubjectParser {
         for (String word : new String[] {"presents", "presenteren", "praesentiert", "pr\u00e4sentiert"}) {
             int at = lower.indexOf(word);
             int end = at + word.length();
-            if (at > 0 && end < r.length() && !Character.isLetter(lower.charAt(at - 1)) && !Character.isLetter(lower.charAt(end))) {
+            if (at > 0
+                    && end < r.length()
+                    && !Character.isLetter(lower.charAt(at - 1))
+                    && !Character.isLetter(lower.charAt(end))) {
                 String after = strip(r.substring(end), " -_.:;,~*#|");
                 return after.isEmpty() ? r : after;
             }
@@ -1308,9 +1482,37 @@ public final class SubjectParser {
         return depth == 0;
     }
 
-    private static final Set<String> REQUEST_WORDS = Set.of("re", "re:", "fw", "fw:", "fwd", "fwd:", "req", "req:",
-            "request", "request:", "requested", "requested:", "repost", "repost:", "reposting", "by", "per", "as", "filling",
-            "filled", "fill", "for", "new:", "full", "req#", "presents", "presents:", "proudly", "attn:", "attn");
+    private static final Set<String> REQUEST_WORDS = Set.of(
+            "re",
+            "re:",
+            "fw",
+            "fw:",
+            "fwd",
+            "fwd:",
+            "req",
+            "req:",
+            "request",
+            "request:",
+            "requested",
+            "requested:",
+            "repost",
+            "repost:",
+            "reposting",
+            "by",
+            "per",
+            "as",
+            "filling",
+            "filled",
+            "fill",
+            "for",
+            "new:",
+            "full",
+            "req#",
+            "presents",
+            "presents:",
+            "proudly",
+            "attn:",
+            "attn");
 
     private static String dropRequestWords(String r) {
         String out = r;
@@ -1337,10 +1539,15 @@ public final class SubjectParser {
                 }
                 continue;
             }
-            if (word.equals("by") || word.equals("per") || word.equals("as") || word.equals("for") || word.equals("full")) {
+            if (word.equals("by")
+                    || word.equals("per")
+                    || word.equals("as")
+                    || word.equals("for")
+                    || word.equals("full")) {
                 String next = out.substring(sp + 1).stripLeading();
                 int sp2 = next.indexOf(' ');
-                String w2 = strip(sp2 < 0 ? next : next.substring(0, sp2), "*-:").toLowerCase(Locale.ROOT);
+                String w2 =
+                        strip(sp2 < 0 ? next : next.substring(0, sp2), "*-:").toLowerCase(Locale.ROOT);
                 if (!w2.startsWith("req") && !w2.startsWith("repost") && !word.equals("for")) {
                     break;
                 }
@@ -1385,7 +1592,9 @@ public final class SubjectParser {
     private static int dotted(String t) {
         int dots = 0;
         for (int i = 1; i + 1 < t.length(); i++) {
-            if (t.charAt(i) == '.' && Character.isLetterOrDigit(t.charAt(i - 1)) && Character.isLetterOrDigit(t.charAt(i + 1))) {
+            if (t.charAt(i) == '.'
+                    && Character.isLetterOrDigit(t.charAt(i - 1))
+                    && Character.isLetterOrDigit(t.charAt(i + 1))) {
                 dots++;
             }
         }
@@ -1433,7 +1642,10 @@ public final class SubjectParser {
             return true;
         }
         String base = ReleaseNames.fromFileName(file);
-        if (release.indexOf(' ') < 0 && base.indexOf(' ') < 0 && separators(base) >= 3 && !ReleaseNames.fold(base).contains(ReleaseNames.fold(release))) {
+        if (release.indexOf(' ') < 0
+                && base.indexOf(' ') < 0
+                && separators(base) >= 3
+                && !ReleaseNames.fold(base).contains(ReleaseNames.fold(release))) {
             return true;
         }
         for (int i = 0; i < release.length(); i++) {
@@ -1497,13 +1709,25 @@ public final class SubjectParser {
     }
 
     private static boolean isExtensionEnd(char c) {
-        return isSpace(c) || c == '"' || c == ')' || c == ']' || c == '}' || c == ',' || c == '>' || c == '<' || c == '|'
-                || c == ':' || c == '(' || c == '[' || c == '\'';
+        return isSpace(c)
+                || c == '"'
+                || c == ')'
+                || c == ']'
+                || c == '}'
+                || c == ','
+                || c == '>'
+                || c == '<'
+                || c == '|'
+                || c == ':'
+                || c == '('
+                || c == '['
+                || c == '\'';
     }
 
     /** Characters no file name holds (Windows forbids them), where an unquoted name stops. */
     private static boolean isNameBoundary(char c) {
-        return c == '"' || c == '<' || c == '>' || c == '|' || c == '?' || c == '*' || c == ':' || c == '\\' || c == '/';
+        return c == '"' || c == '<' || c == '>' || c == '|' || c == '?' || c == '*' || c == ':' || c == '\\'
+                || c == '/';
     }
 
     static boolean isDigit(int c) {

@@ -43,13 +43,23 @@ public final class NewsSimulator implements AutoCloseable {
     private static final long BASE_EPOCH = LocalDate.of(2026, 6, 1).toEpochDay() * 86_400L;
     private static final long SECONDS_PER_ARTICLE = 7;
     private static final int FLUSH_AT = 192 * 1024;
-    private static final List<String> OVERVIEW_FMT = List.of(
-            "Subject:", "From:", "Date:", "Message-ID:", "References:", ":bytes", ":lines", "Xref:full");
-    private static final String[] WORDS = {"Blue", "Planet", "Night", "River", "Winter", "Summer", "Story",
-        "Déjà", "Vu", "Über", "Café", "Black", "Mirror", "Silent", "Harbor", "Crème", "Brûlée", "Lost", "City",
-        "Ocean", "Dawn", "Iron", "Garden", "Echo", "Señor", "Frozen", "Signal", "Empire", "Nord", "Fjörd"};
-    private static final String[] QUALITY = {"1080p.WEB-DL.x264", "720p.HDTV.x264", "2160p.BluRay.x265",
-        "FLAC", "MP3.320", "DVDRip.XviD", "1080p.BluRay.DTS", "PDF.eBook"};
+    private static final List<String> OVERVIEW_FMT =
+            List.of("Subject:", "From:", "Date:", "Message-ID:", "References:", ":bytes", ":lines", "Xref:full");
+    private static final String[] WORDS = {
+        "Blue", "Planet", "Night", "River", "Winter", "Summer", "Story", "Déjà", "Vu", "Über", "Café", "Black",
+        "Mirror", "Silent", "Harbor", "Crème", "Brûlée", "Lost", "City", "Ocean", "Dawn", "Iron", "Garden", "Echo",
+        "Señor", "Frozen", "Signal", "Empire", "Nord", "Fjörd"
+    };
+    private static final String[] QUALITY = {
+        "1080p.WEB-DL.x264",
+        "720p.HDTV.x264",
+        "2160p.BluRay.x265",
+        "FLAC",
+        "MP3.320",
+        "DVDRip.XviD",
+        "1080p.BluRay.DTS",
+        "PDF.eBook"
+    };
     private static final Set<String> WITHOUT_AUTH = Set.of("AUTHINFO", "CAPABILITIES", "MODE", "DATE", "QUIT");
     private static final long SALT_PARTS = 0x1b873593L;
     private static final long SALT_MISSING = 0x2d4f6a1bL;
@@ -78,21 +88,31 @@ public final class NewsSimulator implements AutoCloseable {
      * @param missingPartFraction share of parts never posted (no article number at all)
      * @param malformedFraction   share of existing articles served with a malformed overview line
      */
-    public record GroupSpec(String name, long seed, long initialArticles, int minParts, int maxParts,
-                            int filesPerPost, double gapFraction, double missingPartFraction,
-                            double malformedFraction) {
+    public record GroupSpec(
+            String name,
+            long seed,
+            long initialArticles,
+            int minParts,
+            int maxParts,
+            int filesPerPost,
+            double gapFraction,
+            double missingPartFraction,
+            double malformedFraction) {
         public GroupSpec {
             if (name == null || !name.matches("[A-Za-z0-9+_-]+(\\.[A-Za-z0-9+_-]+)*")) {
-                throw new IllegalArgumentException("name must be a newsgroup name like alt.binaries.test, was '" + name + "'");
+                throw new IllegalArgumentException(
+                        "name must be a newsgroup name like alt.binaries.test, was '" + name + "'");
             }
             if (initialArticles < 0 || initialArticles > 2_000_000_000L) {
-                throw new IllegalArgumentException("initialArticles must be between 0 and 2000000000, was " + initialArticles);
+                throw new IllegalArgumentException(
+                        "initialArticles must be between 0 and 2000000000, was " + initialArticles);
             }
             if (minParts < 1 || minParts > 10_000) {
                 throw new IllegalArgumentException("minParts must be between 1 and 10000, was " + minParts);
             }
             if (maxParts < minParts || maxParts > 10_000) {
-                throw new IllegalArgumentException("maxParts must be between minParts (" + minParts + ") and 10000, was " + maxParts);
+                throw new IllegalArgumentException(
+                        "maxParts must be between minParts (" + minParts + ") and 10000, was " + maxParts);
             }
             if (filesPerPost < 1 || filesPerPost > 999) {
                 throw new IllegalArgumentException("filesPerPost must be between 1 and 999, was " + filesPerPost);
@@ -121,7 +141,8 @@ public final class NewsSimulator implements AutoCloseable {
      * @param overSupported       false makes OVER answer 500 like an old server that knows only XOVER
      * @param overLatency         a pause before each OVER reply, like a news server across a network
      */
-    public record Options(NntpServer.Credentials requiredCredentials, boolean overSupported, java.time.Duration overLatency) {
+    public record Options(
+            NntpServer.Credentials requiredCredentials, boolean overSupported, java.time.Duration overLatency) {
         public Options {
             if (overLatency == null || overLatency.isNegative()) {
                 throw new IllegalArgumentException("overLatency must be zero or positive, was " + overLatency);
@@ -143,14 +164,18 @@ public final class NewsSimulator implements AutoCloseable {
     }
 
     /** What an article number is in a group. */
-    public enum Kind { VALID, GAP, MALFORMED, ABSENT }
+    public enum Kind {
+        VALID,
+        GAP,
+        MALFORMED,
+        ABSENT
+    }
 
     /**
      * What OVER serves for a range: well-formed lines, gap numbers and malformed lines among the
      * numbers 1..high, and the wrapping sum of {@link #headerHash} over the well-formed lines.
      */
-    public record Truth(long valid, long gaps, long malformed, long checksum) {
-    }
+    public record Truth(long valid, long gaps, long malformed, long checksum) {}
 
     private NewsSimulator(Options options, List<GroupSpec> specs) throws IOException {
         this.options = Objects.requireNonNull(options, "options must be set");
@@ -200,9 +225,9 @@ public final class NewsSimulator implements AutoCloseable {
     /** Closes every open client connection at once, as a server restart or network fault would; returns how many. */
     public int dropConnections() {
         int n = 0;
-        for (Socket s : connections) {
-            closeQuietly(s);
-            connections.remove(s);
+        for (var it = connections.iterator(); it.hasNext(); ) {
+            closeQuietly(it.next());
+            it.remove();
             n++;
         }
         log.info("news simulator on port {} dropped {} connections", port(), n);
@@ -365,7 +390,11 @@ public final class NewsSimulator implements AutoCloseable {
             }
             switch (cmd) {
                 case "CAPABILITIES" -> capabilities();
-                case "MODE" -> reply(arg.equalsIgnoreCase("READER") ? "201 Reader mode, posting prohibited" : "501 Unknown MODE variant");
+                case "MODE" ->
+                    reply(
+                            arg.equalsIgnoreCase("READER")
+                                    ? "201 Reader mode, posting prohibited"
+                                    : "501 Unknown MODE variant");
                 case "AUTHINFO" -> authinfo(arg);
                 case "GROUP" -> group(arg);
                 case "LIST" -> list(arg);
@@ -379,8 +408,15 @@ public final class NewsSimulator implements AutoCloseable {
                 case "XOVER" -> over(arg);
                 case "DATE" -> {
                     LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
-                    reply(String.format(Locale.ROOT, "111 %04d%02d%02d%02d%02d%02d", now.getYear(), now.getMonthValue(),
-                            now.getDayOfMonth(), now.getHour(), now.getMinute(), now.getSecond()));
+                    reply(String.format(
+                            Locale.ROOT,
+                            "111 %04d%02d%02d%02d%02d%02d",
+                            now.getYear(),
+                            now.getMonthValue(),
+                            now.getDayOfMonth(),
+                            now.getHour(),
+                            now.getMinute(),
+                            now.getSecond()));
                 }
                 case "QUIT" -> {
                     reply("205 closing connection");
@@ -628,8 +664,7 @@ public final class NewsSimulator implements AutoCloseable {
     }
 
     /** Posts in article order: post id, first article number, parts per file, parts actually posted. */
-    private record Layout(long[] postId, long[] first, int[] parts, int[] present, int count, long total) {
-    }
+    private record Layout(long[] postId, long[] first, int[] parts, int[] present, int count, long total) {}
 
     /** Walks articles in order, caching what is shared by a post or a file. */
     private static final class Cursor {
@@ -712,7 +747,9 @@ public final class NewsSimulator implements AutoCloseable {
             } else {
                 sb.append(1990 + (h >>> 34) % 36).append('.');
             }
-            sb.append(QUALITY[(int) ((h >>> 46) % QUALITY.length)]).append("-GRP").append((char) ('A' + (h >>> 52) % 26));
+            sb.append(QUALITY[(int) ((h >>> 46) % QUALITY.length)])
+                    .append("-GRP")
+                    .append((char) ('A' + (h >>> 52) % 26));
             release = sb.toString();
             base = release.toLowerCase(Locale.ROOT);
             String poster = "poster" + ((h >>> 56) % 40);
@@ -731,9 +768,11 @@ public final class NewsSimulator implements AutoCloseable {
             String pos = pad(f + 1, width) + "/" + pad(files, width);
             String s = switch (shape) {
                 case 0 -> "[" + pos + "] - \"" + base + ".part" + pad(f + 1, width) + ".rar\" yEnc (";
-                case 1 -> release + " - [" + pos + "] - \"" + base + (f == 0 ? ".rar" : ".r" + pad(f - 1, 2)) + "\" yEnc (";
-                default -> "(" + release.replace('.', ' ') + ") [" + (f + 1) + "/" + files + "] - \"" + base
-                        + (f == 0 ? ".nfo" : f == 1 ? ".sfv" : ".7z." + pad(f - 1, 3)) + "\" yEnc (";
+                case 1 ->
+                    release + " - [" + pos + "] - \"" + base + (f == 0 ? ".rar" : ".r" + pad(f - 1, 2)) + "\" yEnc (";
+                default ->
+                    "(" + release.replace('.', ' ') + ") [" + (f + 1) + "/" + files + "] - \"" + base
+                            + (f == 0 ? ".nfo" : f == 1 ? ".sfv" : ".7z." + pad(f - 1, 3)) + "\" yEnc (";
             };
             subjectPrefix = s.getBytes(StandardCharsets.ISO_8859_1);
         }
@@ -776,8 +815,19 @@ public final class NewsSimulator implements AutoCloseable {
             long bytes = bytes();
             b.tab().bytes(from).tab();
             date(b);
-            b.tab().put((byte) '<').num(n).bytes(g.idSuffix).tab().tab().num(bytes).tab().num(bytes / 128 + 3)
-                    .tab().bytes(g.xrefPrefix).num(n).crlf();
+            b.tab()
+                    .put((byte) '<')
+                    .num(n)
+                    .bytes(g.idSuffix)
+                    .tab()
+                    .tab()
+                    .num(bytes)
+                    .tab()
+                    .num(bytes / 128 + 3)
+                    .tab()
+                    .bytes(g.xrefPrefix)
+                    .num(n)
+                    .crlf();
         }
 
         private void date(Buf b) {
@@ -787,12 +837,18 @@ public final class NewsSimulator implements AutoCloseable {
                 day = d;
                 LocalDate date = LocalDate.ofEpochDay(d);
                 dayPrefix = (date.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT) + ", "
-                        + pad(date.getDayOfMonth(), 2) + " "
-                        + date.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT) + " " + date.getYear() + " ")
+                                + pad(date.getDayOfMonth(), 2) + " "
+                                + date.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT) + " " + date.getYear()
+                                + " ")
                         .getBytes(StandardCharsets.ISO_8859_1);
             }
             int sec = (int) (epoch - d * 86_400L);
-            b.bytes(dayPrefix).two(sec / 3600).put((byte) ':').two(sec / 60 % 60).put((byte) ':').two(sec % 60)
+            b.bytes(dayPrefix)
+                    .two(sec / 3600)
+                    .put((byte) ':')
+                    .two(sec / 60 % 60)
+                    .put((byte) ':')
+                    .two(sec % 60)
                     .ascii(" +0000");
         }
 

@@ -39,7 +39,6 @@ public final class NntpClient implements Closeable {
     private boolean closed;
     private boolean useXover;
     private OverviewParser parser;
-    private List<String> overviewFormat;
     private String group;
 
     private NntpClient(NntpServer server, Socket socket) throws IOException {
@@ -74,8 +73,11 @@ public final class NntpClient implements Closeable {
             }
         } catch (IOException e) {
             closeQuietly(socket);
-            throw new NntpException(-1, "cannot connect to " + server + " within " + connectTimeout + ": " + e
-                    + "; check host, port and tls, and that the server is up", e);
+            throw new NntpException(
+                    -1,
+                    "cannot connect to " + server + " within " + connectTimeout + ": " + e
+                            + "; check host, port and tls, and that the server is up",
+                    e);
         }
         NntpClient client = new NntpClient(server, socket);
         try {
@@ -101,7 +103,8 @@ public final class NntpClient implements Closeable {
     /** Selects a group and returns its counts; sent again to see a grown high-water mark, because servers fix it at GROUP time. */
     public GroupInfo group(String name) throws IOException {
         if (name == null || name.isEmpty() || !name.chars().allMatch(ch -> ch > ' ' && ch < 127)) {
-            throw new IllegalArgumentException("group name must be non-empty printable ASCII without spaces, was '" + name + "'");
+            throw new IllegalArgumentException(
+                    "group name must be non-empty printable ASCII without spaces, was '" + name + "'");
         }
         Reply r = command("GROUP " + name);
         switch (r.code) {
@@ -113,7 +116,10 @@ public final class NntpClient implements Closeable {
                 }
                 try {
                     this.group = name;
-                    return new GroupInfo(Long.parseLong(p[0]), Long.parseLong(p[1]), Long.parseLong(p[2]),
+                    return new GroupInfo(
+                            Long.parseLong(p[0]),
+                            Long.parseLong(p[1]),
+                            Long.parseLong(p[2]),
                             p.length > 3 ? p[3] : name);
                 } catch (NumberFormatException e) {
                     throw new NntpException(211, "non-numeric GROUP reply from " + server + ": " + r, e);
@@ -154,8 +160,8 @@ public final class NntpClient implements Closeable {
                 sink.missing(lo, hi);
                 return 0;
             }
-            case 412 -> throw new NntpException(412, "no newsgroup selected on " + server
-                    + ": call group(name) before over()");
+            case 412 ->
+                throw new NntpException(412, "no newsgroup selected on " + server + ": call group(name) before over()");
             default -> throw unexpected((useXover ? "XOVER " : "OVER ") + range, r);
         }
     }
@@ -181,7 +187,8 @@ public final class NntpClient implements Closeable {
 
     @Override
     public String toString() {
-        return "NntpClient[" + server + (group == null ? "" : ", group=" + group) + (isBroken() ? ", broken" : "") + "]";
+        return "NntpClient[" + server + (group == null ? "" : ", group=" + group) + (isBroken() ? ", broken" : "")
+                + "]";
     }
 
     private long readOverview(long lo, long hi, OverviewParser p, OverviewSink sink) throws IOException {
@@ -264,15 +271,18 @@ public final class NntpClient implements Closeable {
     private void handshake() throws IOException {
         Reply greeting = readReply("greeting");
         if (greeting.code != 200 && greeting.code != 201) {
-            throw new NntpException(greeting.code, server + " refused service: " + greeting
-                    + "; retry later or check that this host may connect");
+            throw new NntpException(
+                    greeting.code,
+                    server + " refused service: " + greeting + "; retry later or check that this host may connect");
         }
         Set<String> caps = capabilities();
         if (caps == null || (caps.contains("MODE-READER") && !caps.contains("READER"))) {
             Reply r = command("MODE READER");
             if (r.code == 502) {
-                throw new NntpException(502, server + " does not allow reading from this host: " + r
-                        + "; check the account or the server's access rules");
+                throw new NntpException(
+                        502,
+                        server + " does not allow reading from this host: " + r
+                                + "; check the account or the server's access rules");
             }
             if (r.code != 200 && r.code != 201 && r.code != 500 && r.code != 501 && r.code != 480) {
                 throw unexpected("MODE READER", r);
@@ -307,8 +317,10 @@ public final class NntpClient implements Closeable {
             r = command("AUTHINFO PASS " + c.password(), "AUTHINFO PASS ***");
         }
         if (r.code != 281) {
-            throw new NntpAuthException(r.code, server + " rejected the credentials (reply " + r.code
-                    + "): check the user name and password configured for this server");
+            throw new NntpAuthException(
+                    r.code,
+                    server + " rejected the credentials (reply " + r.code
+                            + "): check the user name and password configured for this server");
         }
     }
 
@@ -334,7 +346,8 @@ public final class NntpClient implements Closeable {
 
     private Reply command(String cmd, String shown) throws IOException {
         if (isBroken()) {
-            throw new NntpException(-1, "connection to " + server + " is broken or closed: discard it and connect again");
+            throw new NntpException(
+                    -1, "connection to " + server + " is broken or closed: discard it and connect again");
         }
         write(cmd);
         Reply r = readReply(shown);
@@ -360,8 +373,10 @@ public final class NntpClient implements Closeable {
         byte[] b = in.line();
         if (len < 3 || !isDigit(b[0]) || !isDigit(b[1]) || !isDigit(b[2]) || (len > 3 && b[3] != ' ')) {
             broken = true;
-            throw new NntpException(-1, "malformed reply to " + what + " from " + server + ": '"
-                    + new String(b, 0, Math.min(len, 80), StandardCharsets.ISO_8859_1) + "'");
+            throw new NntpException(
+                    -1,
+                    "malformed reply to " + what + " from " + server + ": '"
+                            + new String(b, 0, Math.min(len, 80), StandardCharsets.ISO_8859_1) + "'");
         }
         int code = (b[0] - '0') * 100 + (b[1] - '0') * 10 + (b[2] - '0');
         String text = len > 4 ? new String(b, 4, len - 4, StandardCharsets.ISO_8859_1) : "";
@@ -385,8 +400,10 @@ public final class NntpClient implements Closeable {
 
     private NntpException unexpected(String cmd, Reply r) {
         if (r.code == 480) {
-            return new NntpAuthException(480, server + " requires authentication for " + cmd.split(" ")[0]
-                    + ": configure credentials for this server");
+            return new NntpAuthException(
+                    480,
+                    server + " requires authentication for " + cmd.split(" ")[0]
+                            + ": configure credentials for this server");
         }
         return new NntpException(r.code, "unexpected reply to " + cmd.split(" ")[0] + " from " + server + ": " + r);
     }

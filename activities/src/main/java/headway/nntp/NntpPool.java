@@ -37,8 +37,14 @@ public final class NntpPool implements AutoCloseable {
      * @param backoffInitial first pause after a failed connect, doubled per failure
      * @param backoffMax     the longest pause between connect attempts
      */
-    public record Config(NntpServer server, int maxConnections, Duration connectTimeout, Duration readTimeout,
-                         Duration borrowTimeout, Duration backoffInitial, Duration backoffMax) {
+    public record Config(
+            NntpServer server,
+            int maxConnections,
+            Duration connectTimeout,
+            Duration readTimeout,
+            Duration borrowTimeout,
+            Duration backoffInitial,
+            Duration backoffMax) {
         public Config {
             Objects.requireNonNull(server, "server must be set");
             if (maxConnections < 1 || maxConnections > 64) {
@@ -53,8 +59,14 @@ public final class NntpPool implements AutoCloseable {
 
         /** Defaults for a server: 8 connections, 10 s connect, 60 s read, 2 min borrow, backoff 200 ms to 30 s. */
         public static Config defaults(NntpServer server) {
-            return new Config(server, 8, Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofMinutes(2),
-                    Duration.ofMillis(200), Duration.ofSeconds(30));
+            return new Config(
+                    server,
+                    8,
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(60),
+                    Duration.ofMinutes(2),
+                    Duration.ofMillis(200),
+                    Duration.ofSeconds(30));
         }
 
         /** These settings with another maximum number of connections. */
@@ -93,9 +105,11 @@ public final class NntpPool implements AutoCloseable {
         long deadline = System.nanoTime() + config.borrowTimeout().toNanos();
         try {
             if (!permits.tryAcquire(config.borrowTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
-                throw new NntpException(-1, "no connection to " + config.server() + " free within "
-                        + config.borrowTimeout() + " (maxConnections=" + config.maxConnections()
-                        + "): raise maxConnections or borrowTimeout, or return connections sooner");
+                throw new NntpException(
+                        -1,
+                        "no connection to " + config.server() + " free within "
+                                + config.borrowTimeout() + " (maxConnections=" + config.maxConnections()
+                                + "): raise maxConnections or borrowTimeout, or return connections sooner");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -154,7 +168,10 @@ public final class NntpPool implements AutoCloseable {
                 return result;
             } catch (IOException e) {
                 if (c.isBroken() && attempt == 1) {
-                    log.info("connection to {} broke ({}), retrying once on a new connection", config.server(), e.toString());
+                    log.info(
+                            "connection to {} broke ({}), retrying once on a new connection",
+                            config.server(),
+                            e.toString());
                     invalidate(c);
                     continue;
                 }
@@ -195,12 +212,19 @@ public final class NntpPool implements AutoCloseable {
             } catch (IOException e) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new NntpException(-1, "could not connect to " + config.server() + " in " + attempts
-                            + " attempts within " + config.borrowTimeout() + "; last error: " + e.getMessage(), e);
+                    throw new NntpException(
+                            -1,
+                            "could not connect to " + config.server() + " in " + attempts + " attempts within "
+                                    + config.borrowTimeout() + "; last error: " + e.getMessage(),
+                            e);
                 }
                 long sleep = Math.min(pause, left);
-                log.warn("connect to {} failed (attempt {}), retrying in {} ms: {}", config.server(), attempts,
-                        TimeUnit.NANOSECONDS.toMillis(sleep), e.getMessage());
+                log.warn(
+                        "connect to {} failed (attempt {}), retrying in {} ms: {}",
+                        config.server(),
+                        attempts,
+                        TimeUnit.NANOSECONDS.toMillis(sleep),
+                        e.getMessage());
                 try {
                     TimeUnit.NANOSECONDS.sleep(sleep);
                 } catch (InterruptedException ie) {

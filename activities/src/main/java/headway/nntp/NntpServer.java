@@ -42,9 +42,13 @@ public record NntpServer(String host, int port, boolean tls, Credentials credent
         public Credentials {
             Objects.requireNonNull(user, "user must not be null (omit the credentials instead)");
             Objects.requireNonNull(password, "password must not be null (omit the credentials instead)");
-            if (user.isEmpty() || user.indexOf('\r') >= 0 || user.indexOf('\n') >= 0
-                    || password.indexOf('\r') >= 0 || password.indexOf('\n') >= 0) {
-                throw new IllegalArgumentException("user must be non-empty and user/password must not contain line breaks");
+            if (user.isEmpty()
+                    || user.indexOf('\r') >= 0
+                    || user.indexOf('\n') >= 0
+                    || password.indexOf('\r') >= 0
+                    || password.indexOf('\n') >= 0) {
+                throw new IllegalArgumentException(
+                        "user must be non-empty and user/password must not contain line breaks");
             }
         }
 

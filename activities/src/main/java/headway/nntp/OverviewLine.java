@@ -13,5 +13,4 @@ public record OverviewLine(
         String references,
         long bytes,
         int lines,
-        String xref) {
-}
+        String xref) {}

@@ -17,8 +17,8 @@ import java.util.Locale;
  */
 public final class OverviewParser {
     /** RFC 3977 section 8.4 default order, used when LIST OVERVIEW.FMT fails. */
-    public static final List<String> DEFAULT_FORMAT = List.of(
-            "Subject:", "From:", "Date:", "Message-ID:", "References:", ":bytes", ":lines", "Xref:full");
+    public static final List<String> DEFAULT_FORMAT =
+            List.of("Subject:", "From:", "Date:", "Message-ID:", "References:", ":bytes", ":lines", "Xref:full");
 
     private static final int SUBJECT = 0;
     private static final int FROM = 1;
@@ -94,7 +94,8 @@ public final class OverviewParser {
             }
         }
         if (cleaned.isEmpty()) {
-            throw new IllegalArgumentException("overview format is empty: pass DEFAULT_FORMAT when the server lists none");
+            throw new IllegalArgumentException(
+                    "overview format is empty: pass DEFAULT_FORMAT when the server lists none");
         }
         return new OverviewParser(cleaned);
     }
@@ -117,9 +118,11 @@ public final class OverviewParser {
         int numEnd = tab < 0 ? end : tab;
         long article = parseNumber(b, off, numEnd);
         if (article < 0) {
-            throw new MalformedOverviewException(-1, tab < 0
-                    ? "no tab-separated article number"
-                    : "article number is not numeric: '" + clip(b, off, numEnd) + "'");
+            throw new MalformedOverviewException(
+                    -1,
+                    tab < 0
+                            ? "no tab-separated article number"
+                            : "article number is not numeric: '" + clip(b, off, numEnd) + "'");
         }
         String subject = "";
         String from = "";
@@ -156,8 +159,7 @@ public final class OverviewParser {
                         lines = l > Integer.MAX_VALUE ? -1 : (int) l;
                     }
                     case XREF -> xref = str(b, s, fe);
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
             fields++;
@@ -168,8 +170,8 @@ public final class OverviewParser {
             fields += countTabs(b, start, end) + 1;
         }
         if (fields < required) {
-            throw new MalformedOverviewException(article,
-                    "too few fields: " + fields + " after the article number, format needs " + required);
+            throw new MalformedOverviewException(
+                    article, "too few fields: " + fields + " after the article number, format needs " + required);
         }
         return new OverviewLine(article, subject, from, date, messageId, references, bytes, lines, xref);
     }

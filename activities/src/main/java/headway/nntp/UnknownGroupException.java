@@ -7,8 +7,10 @@ public final class UnknownGroupException extends NntpException {
     private final String group;
 
     public UnknownGroupException(String group, String server) {
-        super(411, "no such newsgroup '" + group + "' on " + server
-                + ": check the group name, or that this server carries it (LIST ACTIVE)");
+        super(
+                411,
+                "no such newsgroup '" + group + "' on " + server
+                        + ": check the group name, or that this server carries it (LIST ACTIVE)");
         this.group = group;
     }
 

@@ -2,12 +2,11 @@ package headway.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.output.MigrateResult;
-
-import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.Objects;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
 
 /**
  * Connection pools and schema migration. Migrations are append-only Flyway scripts under
@@ -16,8 +15,7 @@ import java.util.Objects;
  */
 public final class Database {
 
-    private Database() {
-    }
+    private Database() {}
 
     /** Connection settings: the JDBC URL, credentials (may be null) and the pool's maximum size. */
     public record Settings(String jdbcUrl, String user, String password, int maxPoolSize, Duration connectTimeout) {
@@ -35,8 +33,8 @@ public final class Database {
 
         @Override
         public String toString() {
-            return "Settings[jdbcUrl=" + jdbcUrl + ", user=" + user + ", password=" + (password == null ? "none" : "***")
-                    + ", maxPoolSize=" + maxPoolSize + "]";
+            return "Settings[jdbcUrl=" + jdbcUrl + ", user=" + user + ", password="
+                    + (password == null ? "none" : "***") + ", maxPoolSize=" + maxPoolSize + "]";
         }
     }
 
@@ -59,7 +57,8 @@ public final class Database {
         config.setMinimumIdle(1);
         config.setPoolName(poolName);
         config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
-        config.setInitializationFailTimeout(Math.max(1, settings.connectTimeout().toMillis()));
+        config.setInitializationFailTimeout(
+                Math.max(1, settings.connectTimeout().toMillis()));
         return new HikariDataSource(config);
     }
 

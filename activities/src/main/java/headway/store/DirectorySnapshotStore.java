@@ -1,15 +1,11 @@
 package headway.store;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
@@ -24,6 +20,8 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Snapshots as files in a directory, for a shared volume that every worker mounts. A snapshot is
@@ -49,8 +47,10 @@ public final class DirectorySnapshotStore implements SnapshotStore {
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
-            throw new UncheckedIOException("snapshot directory " + directory
-                    + " cannot be created: set HEADWAY_SNAPSHOT_DIR to a writable directory", e);
+            throw new UncheckedIOException(
+                    "snapshot directory " + directory
+                            + " cannot be created: set HEADWAY_SNAPSHOT_DIR to a writable directory",
+                    e);
         }
     }
 
@@ -61,8 +61,10 @@ public final class DirectorySnapshotStore implements SnapshotStore {
         Instant now = Instant.now();
         try {
             long bytes;
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 65536))) {
+            try (FileChannel channel =
+                            FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    DataOutputStream out =
+                            new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 65536))) {
                 out.writeLong(MAGIC);
                 out.writeLong(next);
                 out.writeLong(holder.epoch());
@@ -76,7 +78,7 @@ public final class DirectorySnapshotStore implements SnapshotStore {
                 out.flush();
                 channel.force(true);
             }
-            return leases.fenced(holder, "storing the snapshot of " + holder.group(), c -> {
+            return leases.fence().run(holder, "storing the snapshot of " + holder.group(), c -> {
                 moveAtomically(temporary, target);
                 leases.recordSnapshot(c, holder, next);
                 return new Meta(holder.group(), next, holder.epoch(), bytes, now);
@@ -139,7 +141,8 @@ public final class DirectorySnapshotStore implements SnapshotStore {
         try {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
-            throw new UncheckedIOException("the snapshot directory does not support atomic rename; use a local or POSIX shared volume", e);
+            throw new UncheckedIOException(
+                    "the snapshot directory does not support atomic rename; use a local or POSIX shared volume", e);
         } catch (IOException e) {
             throw new UncheckedIOException("renaming snapshot " + from + " to " + to, e);
         }

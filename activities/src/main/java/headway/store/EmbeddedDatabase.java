@@ -1,14 +1,13 @@
 package headway.store;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import javax.sql.DataSource;
 
 /**
  * A PostgreSQL server run from the embedded binaries, for the demo and the tests. It listens on
@@ -75,7 +74,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
     /** Creates an empty database and returns its JDBC URL (user postgres, no password). */
     public String createDatabase(String name) {
-        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("create database \"" + name.replace("\"", "") + "\"");
             return jdbcUrl(name);
         } catch (SQLException e) {

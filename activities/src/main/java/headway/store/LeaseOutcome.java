@@ -6,8 +6,15 @@ package headway.store;
  * point fallback) and how many ranges were re-planned. Refused: the live holder, and how long
  * until its lease expires unless it renews it ({@code freeIn}, database time).
  */
-public record LeaseOutcome(boolean granted, Holder holder, String heldBy, boolean takeover, String previousHolder,
-                           Long snapshotNext, int replannedRanges, java.time.Duration freeIn) {
+public record LeaseOutcome(
+        boolean granted,
+        Holder holder,
+        String heldBy,
+        boolean takeover,
+        String previousHolder,
+        Long snapshotNext,
+        int replannedRanges,
+        java.time.Duration freeIn) {
 
     static LeaseOutcome refused(String heldBy, java.time.Duration freeIn) {
         return new LeaseOutcome(false, null, heldBy, false, null, null, 0, freeIn);

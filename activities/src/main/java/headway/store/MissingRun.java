@@ -1,5 +1,4 @@
 package headway.store;
 
 /** Articles {@code first..last} (inclusive) of a group that the server does not have. */
-public record MissingRun(long first, long last) {
-}
+public record MissingRun(long first, long last) {}

@@ -5,5 +5,4 @@ package headway.store;
  * group is taken again), articles left in unfinished ranges, the most urgent priority among them
  * (null: none).
  */
-public record Outlook(String group, boolean active, int plannedRanges, long lag, Integer urgency) {
-}
+public record Outlook(String group, boolean active, int plannedRanges, long lag, Integer urgency) {}

@@ -3,5 +3,4 @@ package headway.store;
 import java.time.Instant;
 
 /** One stored rule set version, without its body. */
-public record RuleSetInfo(int version, String name, Instant createdAt) {
-}
+public record RuleSetInfo(int version, String name, Instant createdAt) {}

@@ -96,14 +96,16 @@ public final class RuleSetStore {
 
     /** The newest rule set, or empty when none was imported. */
     public Optional<RuleSet> latest() throws SQLException {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_LATEST_RAW);
-             ResultSet rs = ps.executeQuery()) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SELECT_LATEST_RAW);
+                ResultSet rs = ps.executeQuery()) {
             return rs.next() ? Optional.of(RuleSet.parse(rs.getInt(1), rs.getString(3))) : Optional.empty();
         }
     }
 
     public Optional<RuleSet> byVersion(int version) throws SQLException {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_BY_VERSION)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SELECT_BY_VERSION)) {
             ps.setInt(1, version);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(RuleSet.parse(rs.getInt(1), rs.getString(3))) : Optional.empty();
@@ -113,10 +115,12 @@ public final class RuleSetStore {
 
     public List<RuleSetInfo> list() throws SQLException {
         List<RuleSetInfo> out = new ArrayList<>();
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SELECT_ALL);
-             ResultSet rs = ps.executeQuery()) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(SELECT_ALL);
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.add(new RuleSetInfo(rs.getInt(1), rs.getString(2), rs.getTimestamp(3).toInstant()));
+                out.add(new RuleSetInfo(
+                        rs.getInt(1), rs.getString(2), rs.getTimestamp(3).toInstant()));
             }
         }
         return out;
@@ -126,7 +130,8 @@ public final class RuleSetStore {
         int version;
         String latestName;
         String latestBody;
-        try (PreparedStatement ps = c.prepareStatement(SELECT_LATEST_RAW); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement(SELECT_LATEST_RAW);
+                ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 return null;
             }

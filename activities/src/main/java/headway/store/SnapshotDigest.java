@@ -11,8 +11,7 @@ import java.security.NoSuchAlgorithmException;
 /** SHA-256 and byte counting over a stream, shared by the snapshot stores. */
 final class SnapshotDigest {
 
-    private SnapshotDigest() {
-    }
+    private SnapshotDigest() {}
 
     static MessageDigest sha256() {
         try {
@@ -92,8 +91,7 @@ final class SnapshotDigest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
 
         void drain() throws IOException {
             byte[] buf = new byte[65536];

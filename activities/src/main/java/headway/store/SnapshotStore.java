@@ -26,12 +26,10 @@ public interface SnapshotStore {
     }
 
     /** A stored snapshot: the cursor it covers up to (exclusive), the epoch that wrote it, its size. */
-    record Meta(String group, long next, long epoch, long bytes, java.time.Instant takenAt) {
-    }
+    record Meta(String group, long next, long epoch, long bytes, java.time.Instant takenAt) {}
 
     /** A snapshot read back with what the reader made of it. */
-    record Loaded<T>(Meta meta, T value) {
-    }
+    record Loaded<T>(Meta meta, T value) {}
 
     /** Stores the holder's window at cursor {@code next}, replacing the previous snapshot only once it is whole. */
     Meta put(Holder holder, long next, Writer writer);

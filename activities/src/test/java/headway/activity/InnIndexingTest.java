@@ -17,12 +17,12 @@ import headway.store.Holder;
 import headway.store.LeaseOutcome;
 import headway.store.LeaseStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import headway.store.Release;
 import headway.store.TestDatabase;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -86,11 +86,14 @@ class InnIndexingTest {
             }
         }
         Collections.shuffle(articles, random);
-        InnPeer.ihave(articles.stream().map(a -> new InnPeer.Wire(a.messageId(), a.wire())).toList());
+        InnPeer.ihave(articles.stream()
+                .map(a -> new InnPeer.Wire(a.messageId(), a.wire()))
+                .toList());
 
         GroupStore groups = new GroupStore(ds);
         groups.add(GROUP, 0);
         LeaseStore leases = new LeaseStore(ds, 0);
+        RangeStore ranges = new RangeStore(ds, 0);
         Holdings holdings = new Holdings(1);
         try (NntpPool pool = new NntpPool(NntpPool.Config.defaults(NntpServer.plain("127.0.0.1", InnPeer.READER_PORT))
                 .withMaxConnections(2))) {
@@ -104,15 +107,20 @@ class InnIndexingTest {
             Window window = new Window(GROUP, 1000);
             holdings.put(holder, window, RuleSet.defaults(0), -1);
             Holdings.Held held = holdings.get(GROUP, holder.epoch()).orElseThrow();
-            RangeIndexer indexer = new RangeIndexer(source, leases, new CatalogStore(), 16,
-                    IndexMetrics.discard(holdings));
+            RangeIndexer indexer = new RangeIndexer(
+                    source, leases.fence(), ranges, new CatalogStore(), 16, IndexMetrics.discard(holdings));
             long headers = 0;
-            for (Optional<RangeRow> r = leases.nextRange(holder, 0); r.isPresent(); r = leases.nextRange(holder, 0)) {
-                headers += indexer.index(held, r.get(), r.get().next(), 0, 0, 0, (c, h, m, x) -> { }).headers();
+            for (Optional<RangeRow> r = ranges.nextRange(holder, 0); r.isPresent(); r = ranges.nextRange(holder, 0)) {
+                headers += indexer.index(held, r.get(), r.get().next(), 0, 0, 0, (c, h, m, x) -> {})
+                        .headers();
             }
             assertThat(headers).isEqualTo(articles.size());
-            assertThat(window.stats().binaries()).as("every binary complete and out of the window").isZero();
-            assertThat(window.stats().unmatched()).as("every subject parsed by the default rules").isZero();
+            assertThat(window.stats().binaries())
+                    .as("every binary complete and out of the window")
+                    .isZero();
+            assertThat(window.stats().unmatched())
+                    .as("every subject parsed by the default rules")
+                    .isZero();
         }
 
         CatalogStore catalog = new CatalogStore();
@@ -120,8 +128,8 @@ class InnIndexingTest {
         assertThat(TestDatabase.queryLong(ds, "select count(*) from binaries")).isEqualTo(RELEASES * FILES);
         assertThat(TestDatabase.queryLong(ds, "select count(*) from releases")).isEqualTo(RELEASES);
         for (int r = 1; r <= RELEASES; r++) {
-            Release release = catalog.release(ds, GROUP, poster(r), releaseName(nonce, r)).orElseThrow(
-                    () -> new AssertionError("release not in the catalog"));
+            Release release = catalog.release(ds, GROUP, poster(r), releaseName(nonce, r))
+                    .orElseThrow(() -> new AssertionError("release not in the catalog"));
             assertThat(release.complete()).isTrue();
             assertThat(release.filesPresent()).isEqualTo(FILES);
             assertThat(release.filesExpected()).isEqualTo(FILES);
@@ -132,13 +140,16 @@ class InnIndexingTest {
             for (CompletedBinary b : binaries) {
                 assertThat(b.totalParts()).isEqualTo(PARTS);
                 assertThat(b.segments()).extracting(Segment::part).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
-                assertThat(b.segments()).extracting(Segment::messageId).containsExactlyElementsOf(postedFiles.get(b.fileName()));
+                assertThat(b.segments())
+                        .extracting(Segment::messageId)
+                        .containsExactlyElementsOf(postedFiles.get(b.fileName()));
                 assertThat(b.segments()).allSatisfy(s -> assertThat(s.bytes()).isGreaterThan(0));
             }
 
             ByteArrayOutputStream nzb = new ByteArrayOutputStream();
             NzbWriter.write(nzb, release.name(), binaries);
-            List<String> expected = postedFiles.values().stream().flatMap(List::stream).toList();
+            List<String> expected =
+                    postedFiles.values().stream().flatMap(List::stream).toList();
             assertThat(nzbSegments(nzb.toByteArray())).containsExactlyElementsOf(expected);
         }
     }
@@ -178,23 +189,39 @@ class InnIndexingTest {
 
     private static Article article(String nonce, int release, int file, int part, Random random) {
         String fileName = "headway.inn.r" + release + ".part" + String.format("%02d", file) + ".rar";
-        String subject = releaseName(nonce, release) + " - [" + String.format("%02d", file) + "/" + String.format("%02d", FILES)
-                + "] - \"" + fileName + "\" yEnc (" + part + "/" + PARTS + ")";
+        String subject = releaseName(nonce, release) + " - [" + String.format("%02d", file) + "/"
+                + String.format("%02d", FILES) + "] - \"" + fileName + "\" yEnc (" + part + "/" + PARTS + ")";
         String messageId = "<r" + release + ".f" + file + ".p" + part + "." + nonce + "@headway.test>";
-        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(5));
+        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(5));
         byte[] data = new byte[384];
         random.nextBytes(data);
         StringBuilder body = new StringBuilder();
-        body.append("=ybegin part=").append(part).append(" total=").append(PARTS).append(" line=128 size=")
-                .append(data.length * PARTS).append(" name=").append(fileName).append("\r\n");
-        body.append("=ypart begin=").append((part - 1) * data.length + 1).append(" end=").append(part * data.length).append("\r\n");
+        body.append("=ybegin part=")
+                .append(part)
+                .append(" total=")
+                .append(PARTS)
+                .append(" line=128 size=")
+                .append(data.length * PARTS)
+                .append(" name=")
+                .append(fileName)
+                .append("\r\n");
+        body.append("=ypart begin=")
+                .append((part - 1) * data.length + 1)
+                .append(" end=")
+                .append(part * data.length)
+                .append("\r\n");
         for (int i = 0; i < data.length; i += 96) {
             for (int j = i; j < i + 96; j++) {
                 body.append((char) ('!' + ((data[j] & 0xff) % 90)));
             }
             body.append("\r\n");
         }
-        body.append("=yend size=").append(data.length).append(" part=").append(part).append("\r\n");
+        body.append("=yend size=")
+                .append(data.length)
+                .append(" part=")
+                .append(part)
+                .append("\r\n");
         String text = "Path: headway-test!not-for-mail\r\n"
                 + "From: " + poster(release) + "\r\n"
                 + "Newsgroups: " + GROUP + "\r\n"
@@ -202,11 +229,14 @@ class InnIndexingTest {
                 + "Message-ID: " + messageId + "\r\n"
                 + "Date: " + date + "\r\n"
                 + "\r\n" + body;
-        return new Article(release, file, part, fileName, messageId,
+        return new Article(
+                release,
+                file,
+                part,
+                fileName,
+                messageId,
                 text.replace("\r\n.", "\r\n..").getBytes(StandardCharsets.ISO_8859_1));
     }
 
-    private record Article(int release, int file, int part, String fileName, String messageId, byte[] wire) {
-    }
-
+    private record Article(int release, int file, int part, String fileName, String messageId, byte[] wire) {}
 }

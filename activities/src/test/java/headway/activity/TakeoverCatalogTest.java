@@ -16,6 +16,7 @@ import headway.store.LeaseLostException;
 import headway.store.LeaseStore;
 import headway.store.PostgresSnapshotStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import headway.store.TestDatabase;
 import java.io.IOException;
 import java.sql.Connection;
@@ -57,7 +58,8 @@ class TakeoverCatalogTest {
 
     @BeforeAll
     static void indexStraightThrough() throws Exception {
-        sim = NewsSimulator.start(NewsSimulator.Options.defaults(),
+        sim = NewsSimulator.start(
+                NewsSimulator.Options.defaults(),
                 List.of(new NewsSimulator.GroupSpec(GROUP, 5, ARTICLES, 5, 15, 4, 0.02, 0.02, 0.01)));
         pool = new NntpPool(NntpPool.Config.defaults(sim.server()).withMaxConnections(2));
         DataSource a = database();
@@ -85,7 +87,9 @@ class TakeoverCatalogTest {
         assertThat(grant.takeover()).isTrue();
         assertThat(grant.snapshotNext()).isEqualTo(1501);
         assertThat(second.held.cursor()).as("window loaded from the snapshot").isEqualTo(1501);
-        assertThat(cursorOf(second, 1501)).as("range 4 re-planned from the snapshot").isEqualTo(1501);
+        assertThat(cursorOf(second, 1501))
+                .as("range 4 re-planned from the snapshot")
+                .isEqualTo(1501);
         staleHolderIsRefused(b, first);
 
         second.indexToTheEnd();
@@ -125,7 +129,10 @@ class TakeoverCatalogTest {
         for (int i = 0; i < 3; i++) {
             first.index(first.nextRange().orElseThrow());
         }
-        first.snapshots.put(first.held.holder(), first.held.cursor(), out -> first.held.window().writeTo(out));
+        first.snapshots.put(
+                first.held.holder(),
+                first.held.cursor(),
+                out -> first.held.window().writeTo(out));
         source.fetchesLeft = 2;
         RangeRow fourth = first.nextRange().orElseThrow();
         assertThat(fourth.start()).isEqualTo(1501);
@@ -148,31 +155,40 @@ class TakeoverCatalogTest {
     /** The first holder, still running, indexes three more batches and snapshots: every write is refused and the catalog does not change. */
     private static void staleHolderIsRefused(DataSource ds, Node first) throws Exception {
         String before = dump(ds);
-        RangeRow fourth = new RangeRow(cursorRangeId(first, 1501), GROUP, 1501, 2000, 1501, "leased", 1, "node-1", 1, 0);
+        RangeRow fourth =
+                new RangeRow(cursorRangeId(first, 1501), GROUP, 1501, 2000, 1501, "leased", 1, "node-1", 1, 0);
         for (long from = 1701; from <= 1901; from += BATCH) {
             long f = from;
-            assertThatThrownBy(() -> first.indexer.index(first.held, fourth, f, 0, 0, 0, (c, h, m, x) -> { }))
+            assertThatThrownBy(() -> first.indexer.index(first.held, fourth, f, 0, 0, 0, (c, h, m, x) -> {}))
                     .isInstanceOf(LeaseLostException.class);
         }
-        assertThatThrownBy(() -> first.snapshots.put(first.held.holder(), 2001, out -> first.held.window().writeTo(out)))
+        assertThatThrownBy(() -> first.snapshots.put(
+                        first.held.holder(), 2001, out -> first.held.window().writeTo(out)))
                 .isInstanceOf(LeaseLostException.class);
         assertThat(dump(ds)).isEqualTo(before);
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from lease_events where kind = 'lease_lost' and node_id = 'node-1'"))
+        assertThat(TestDatabase.queryLong(
+                        ds, "select count(*) from lease_events where kind = 'lease_lost' and node_id = 'node-1'"))
                 .isEqualTo(4);
-        assertThat(TestDatabase.queryLong(ds, "select next_article from snapshots")).isEqualTo(1501);
+        assertThat(TestDatabase.queryLong(ds, "select next_article from snapshots"))
+                .isEqualTo(1501);
     }
 
     private static long cursorOf(Node node, long start) {
-        return node.leases.cursor(cursorRangeId(node, start));
+        return node.ranges.cursor(cursorRangeId(node, start));
     }
 
     private static long cursorRangeId(Node node, long start) {
-        return node.groups.ranges(GROUP).stream().filter(r -> r.start() == start).findFirst().orElseThrow().id();
+        return node.groups.ranges(GROUP).stream()
+                .filter(r -> r.start() == start)
+                .findFirst()
+                .orElseThrow()
+                .id();
     }
 
     /** One worker's pieces as HeadwayWorker wires them, on one database. */
     private static final class Node {
         final LeaseStore leases;
+        final RangeStore ranges;
         final GroupStore groups;
         final PostgresSnapshotStore snapshots;
         final Holdings holdings = new Holdings(4);
@@ -182,12 +198,21 @@ class TakeoverCatalogTest {
 
         Node(DataSource ds, String id, HeaderSource source) {
             leases = new LeaseStore(ds, 0);
+            ranges = new RangeStore(ds, 0);
             groups = new GroupStore(ds);
             snapshots = new PostgresSnapshotStore(ds, leases);
             IndexMetrics metrics = IndexMetrics.discard(holdings);
-            indexer = new RangeIndexer(source, leases, new CatalogStore(), BATCH, metrics);
-            leaseActivities = new LeaseActivitiesImpl(leases, snapshots, holdings, () -> RuleSet.defaults(0), id,
-                    "own/" + id, TTL, WINDOW_MAX_AGE, metrics);
+            indexer = new RangeIndexer(source, leases.fence(), ranges, new CatalogStore(), BATCH, metrics);
+            leaseActivities = new LeaseActivitiesImpl(
+                    leases,
+                    snapshots,
+                    holdings,
+                    () -> RuleSet.defaults(0),
+                    id,
+                    "own/" + id,
+                    TTL,
+                    WINDOW_MAX_AGE,
+                    metrics);
         }
 
         LeaseGrant lease() {
@@ -198,11 +223,11 @@ class TakeoverCatalogTest {
         }
 
         Optional<RangeRow> nextRange() {
-            return leases.nextRange(held.holder(), held.rules.version());
+            return ranges.nextRange(held.holder(), held.rules.version());
         }
 
         void index(RangeRow range) throws IOException {
-            indexer.index(held, range, range.next(), 0, 0, 0, (c, h, m, x) -> { });
+            indexer.index(held, range, range.next(), 0, 0, 0, (c, h, m, x) -> {});
         }
 
         void indexToTheEnd() throws IOException {
@@ -216,7 +241,7 @@ class TakeoverCatalogTest {
         void flushWindow() {
             held.window().closeAll();
             List<CompletedBinary> open = held.window().drain();
-            leases.fenced(held.holder(), "flushing the window", c -> {
+            leases.fence().run(held.holder(), "flushing the window", c -> {
                 new CatalogStore().writeBinaries(c, open);
                 return null;
             });
@@ -260,17 +285,22 @@ class TakeoverCatalogTest {
     private static String dump(DataSource ds) throws SQLException {
         StringBuilder sb = new StringBuilder();
         String[] queries = {
-                "select * from binaries order by group_name, poster, file_name, total_parts",
-                "select * from releases order by group_name, poster, name",
-                "select * from missing_articles order by group_name, first_article, last_article"};
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            "select * from binaries order by group_name, poster, file_name, total_parts",
+            "select * from releases order by group_name, poster, name",
+            "select * from missing_articles order by group_name, first_article, last_article"
+        };
+        try (Connection c = ds.getConnection();
+                Statement st = c.createStatement()) {
             for (String q : queries) {
                 sb.append(q).append('\n');
                 try (ResultSet rs = st.executeQuery(q)) {
                     ResultSetMetaData md = rs.getMetaData();
                     while (rs.next()) {
                         for (int i = 1; i <= md.getColumnCount(); i++) {
-                            sb.append(md.getColumnName(i)).append('=').append(rs.getString(i)).append(' ');
+                            sb.append(md.getColumnName(i))
+                                    .append('=')
+                                    .append(rs.getString(i))
+                                    .append(' ');
                         }
                         sb.append('\n');
                     }
@@ -282,8 +312,9 @@ class TakeoverCatalogTest {
 
     private static List<String> messageIds(DataSource ds) throws SQLException {
         List<String> ids = new ArrayList<>();
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("select m from binaries, unnest(message_ids) as m")) {
+        try (Connection c = ds.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("select m from binaries, unnest(message_ids) as m")) {
             while (rs.next()) {
                 ids.add(rs.getString(1));
             }
@@ -293,8 +324,10 @@ class TakeoverCatalogTest {
 
     private static List<Long> missingArticles(DataSource ds) throws SQLException {
         List<Long> articles = new ArrayList<>();
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("select first_article, last_article from missing_articles order by 1, 2")) {
+        try (Connection c = ds.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery("select first_article, last_article from missing_articles order by 1, 2")) {
             while (rs.next()) {
                 for (long a = rs.getLong(1); a <= rs.getLong(2); a++) {
                     articles.add(a);

@@ -19,8 +19,10 @@ class HeaderDatesTest {
     @Test
     void hostileDateFieldsAreNotDates() {
         assertThat(HeaderDates.parse("(".repeat(60_000))).isNull();
-        assertThat(HeaderDates.parse("Wed, 02 Dec 2026 17:17:02 +0000 " + " (".repeat(30_000) + ")")).isNull();
-        assertThat(HeaderDates.parse("Wed, 02 Dec 2026 17:17:02 +0000 (" + "x".repeat(HeaderDates.MAX_LENGTH) + ")")).isNull();
+        assertThat(HeaderDates.parse("Wed, 02 Dec 2026 17:17:02 +0000 " + " (".repeat(30_000) + ")"))
+                .isNull();
+        assertThat(HeaderDates.parse("Wed, 02 Dec 2026 17:17:02 +0000 (" + "x".repeat(HeaderDates.MAX_LENGTH) + ")"))
+                .isNull();
         assertThat(HeaderDates.parse("Wed, 02 Dec 2026 17:17:02 +0000 (a) (b)")).isNull();
     }
 

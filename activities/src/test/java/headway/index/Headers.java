@@ -11,8 +11,7 @@ final class Headers {
 
     static final String DATE = "Wed, 02 Dec 2026 17:17:02 +0000";
 
-    private Headers() {
-    }
+    private Headers() {}
 
     static OverviewLine line(long article, String subject, String poster, String messageId) {
         return new OverviewLine(article, subject, poster, DATE, "<" + messageId + ">", "", 700_000, 5400, "");
@@ -32,14 +31,16 @@ final class Headers {
                     if (random.nextInt(40) == 0) {
                         continue;
                     }
-                    String subject = "Release." + r + " - [" + f + "/" + files + "] - \"release." + r + ".part" + f + ".rar\" yEnc (" + p + "/" + parts + ")";
+                    String subject = "Release." + r + " - [" + f + "/" + files + "] - \"release." + r + ".part" + f
+                            + ".rar\" yEnc (" + p + "/" + parts + ")";
                     items.add(new String[] {subject, poster, "r" + r + "f" + f + "p" + p + "@news.example"});
                     if (random.nextInt(30) == 0) {
                         items.add(new String[] {subject, poster, "r" + r + "f" + f + "p" + p + "-again@news.example"});
                     }
                 }
             }
-            items.add(new String[] {"Re: where is release " + r, "chatter <c@example.com>", "chat" + r + "@news.example"});
+            items.add(new String[] {"Re: where is release " + r, "chatter <c@example.com>", "chat" + r + "@news.example"
+            });
         }
         List<OverviewLine> out = new ArrayList<>();
         long article = first;

@@ -22,19 +22,42 @@ class NzbWriterTest {
 
     @Test
     void writesAValidNzb11WithSegmentsInPartOrder() throws Exception {
-        List<Segment> shuffled = List.of(new Segment(3, 300, "c<3>&@x"), new Segment(1, 100, "a1@x"), new Segment(2, 200, "b2@x"));
-        CompletedBinary one = new CompletedBinary("alt.binaries.test", "Joe \"Poster\" <joe@example.com>", "rel.part1.rar", 3,
-                "Rel & Co <2024>", 2, "Rel & Co - [1/2] - \"rel.part1.rar\" yEnc (1/3)\u0001",
-                Instant.ofEpochSecond(1_700_000_000L), 10, 30, 1, shuffled);
-        CompletedBinary two = new CompletedBinary("alt.binaries.test", "Joe <joe@example.com>", "rel.par2", 1,
-                "Rel & Co <2024>", 2, "Rel & Co - [2/2] - \"rel.par2\" yEnc (0/1)", null, 40, 40, 1,
+        List<Segment> shuffled =
+                List.of(new Segment(3, 300, "c<3>&@x"), new Segment(1, 100, "a1@x"), new Segment(2, 200, "b2@x"));
+        CompletedBinary one = new CompletedBinary(
+                "alt.binaries.test",
+                "Joe \"Poster\" <joe@example.com>",
+                "rel.part1.rar",
+                3,
+                "Rel & Co <2024>",
+                2,
+                "Rel & Co - [1/2] - \"rel.part1.rar\" yEnc (1/3)\u0001",
+                Instant.ofEpochSecond(1_700_000_000L),
+                10,
+                30,
+                1,
+                shuffled);
+        CompletedBinary two = new CompletedBinary(
+                "alt.binaries.test",
+                "Joe <joe@example.com>",
+                "rel.par2",
+                1,
+                "Rel & Co <2024>",
+                2,
+                "Rel & Co - [2/2] - \"rel.par2\" yEnc (0/1)",
+                null,
+                40,
+                40,
+                1,
                 List.of(new Segment(0, 50, "p0@x")));
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         NzbWriter.write(out, "Rel & Co <2024>", List.of(one, two));
         String xml = out.toString(StandardCharsets.UTF_8);
 
-        assertThat(xml).contains("<!DOCTYPE nzb PUBLIC \"-//newzBin//DTD NZB 1.1//EN\" \"http://www.newzbin.com/DTD/nzb/nzb-1.1.dtd\">");
+        assertThat(xml)
+                .contains(
+                        "<!DOCTYPE nzb PUBLIC \"-//newzBin//DTD NZB 1.1//EN\" \"http://www.newzbin.com/DTD/nzb/nzb-1.1.dtd\">");
         Document doc = parseValidating(out.toByteArray());
         Element root = doc.getDocumentElement();
         assertThat(root.getNamespaceURI()).isEqualTo("http://www.newzbin.com/DTD/2003/nzb");
@@ -48,7 +71,8 @@ class NzbWriterTest {
         assertThat(first.getAttribute("poster")).isEqualTo("Joe \"Poster\" <joe@example.com>");
         assertThat(first.getAttribute("date")).isEqualTo("1700000000");
         assertThat(first.getAttribute("subject")).isEqualTo("Rel & Co - [1/2] - \"rel.part1.rar\" yEnc (1/3)");
-        assertThat(first.getElementsByTagNameNS("*", "group").item(0).getTextContent()).isEqualTo("alt.binaries.test");
+        assertThat(first.getElementsByTagNameNS("*", "group").item(0).getTextContent())
+                .isEqualTo("alt.binaries.test");
         NodeList segments = first.getElementsByTagNameNS("*", "segment");
         List<String> numbers = new ArrayList<>();
         List<String> ids = new ArrayList<>();
@@ -65,10 +89,12 @@ class NzbWriterTest {
 
     @Test
     void validatorRejectsADocumentThatBreaksTheDtd() {
-        byte[] invalid = ("<?xml version=\"1.0\"?>\n<!DOCTYPE nzb PUBLIC \"" + NzbWriter.PUBLIC_ID + "\" \"" + NzbWriter.SYSTEM_ID + "\">\n"
-                + "<nzb xmlns=\"" + NzbWriter.NAMESPACE + "\"><file poster=\"p\" subject=\"s\"><groups/></file></nzb>")
+        byte[] invalid = ("<?xml version=\"1.0\"?>\n<!DOCTYPE nzb PUBLIC \"" + NzbWriter.PUBLIC_ID + "\" \""
+                        + NzbWriter.SYSTEM_ID + "\">\n" + "<nzb xmlns=\"" + NzbWriter.NAMESPACE
+                        + "\"><file poster=\"p\" subject=\"s\"><groups/></file></nzb>")
                 .getBytes(StandardCharsets.UTF_8);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> parseValidating(invalid)).isInstanceOf(SAXParseException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> parseValidating(invalid))
+                .isInstanceOf(SAXParseException.class);
     }
 
     static Document parseValidating(byte[] xml) throws Exception {
@@ -84,8 +110,7 @@ class NzbWriterTest {
         });
         b.setErrorHandler(new ErrorHandler() {
             @Override
-            public void warning(SAXParseException e) {
-            }
+            public void warning(SAXParseException e) {}
 
             @Override
             public void error(SAXParseException e) throws SAXParseException {

@@ -1,14 +1,13 @@
 package headway.index;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The per-template memo of rule matches never changes what a subject matches. */
 class RuleSetMemoTest {
@@ -24,8 +23,13 @@ class RuleSetMemoTest {
     @MethodSource("subjects")
     void aWarmRuleSetMatchesEveryPartLikeAFreshOne(String subject) {
         RuleSet warm = RuleSet.defaults(0);
-        for (String variant : List.of(subject, renumber(subject, 1, 50), renumber(subject, 49, 50), renumber(subject, 7, 9),
-                renumber(subject, 51, 50), renumber(subject, 0, 12))) {
+        for (String variant : List.of(
+                subject,
+                renumber(subject, 1, 50),
+                renumber(subject, 49, 50),
+                renumber(subject, 7, 9),
+                renumber(subject, 51, 50),
+                renumber(subject, 0, 12))) {
             SubjectMatch fresh = RuleSet.defaults(0).match(GROUP, POSTER, variant);
             assertThat(warm.match(GROUP, POSTER, variant)).as(variant).isEqualTo(fresh);
         }
@@ -49,7 +53,8 @@ class RuleSetMemoTest {
     void everyPartOfOneFileIsOneTemplateWithOrWithoutNyuusByteCount() {
         RuleSet rules = RuleSet.defaults(0);
         for (int part = 1; part <= 50; part++) {
-            SubjectMatch m = rules.match(GROUP, POSTER, "[03/14] - \"Show.S01E01.part02.rar\" yEnc (" + part + "/50) 36700160");
+            SubjectMatch m =
+                    rules.match(GROUP, POSTER, "[03/14] - \"Show.S01E01.part02.rar\" yEnc (" + part + "/50) 36700160");
             assertThat(((SubjectMatch.Matched) m).subject().part()).isEqualTo(part);
             rules.match(GROUP, POSTER, "Show.S01E01 [04/14] - \"Show.S01E01.part03.rar\" yEnc (" + part + "/50)");
         }
@@ -58,6 +63,8 @@ class RuleSetMemoTest {
 
     /** The subject with its trailing counter replaced by {@code (part/total)}, keeping the bracket style and a byte count after it. */
     private static String renumber(String subject, int part, int total) {
-        return subject.replaceFirst("([\\(\\[\\{])\\s*\\d+\\s*/\\s*\\d+\\s*([\\)\\]\\}])(\\s+\\d+)?\\s*$", "$1" + part + "/" + total + "$2$3");
+        return subject.replaceFirst(
+                "([\\(\\[\\{])\\s*\\d+\\s*/\\s*\\d+\\s*([\\)\\]\\}])(\\s+\\d+)?\\s*$",
+                "$1" + part + "/" + total + "$2$3");
     }
 }

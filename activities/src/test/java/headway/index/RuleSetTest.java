@@ -23,38 +23,112 @@ class RuleSetTest {
                 Arguments.of("(Some Release) [1/5] - \"x.nfo\" yEnc (1/1)", "Some Release", "x.nfo", 1, 1),
                 Arguments.of("(01/20) \"file.rar\" - 100 MB - yEnc (5/100)", "file", "file.rar", 5, 100),
                 Arguments.of("file.par2 (1/1)", "file", "file.par2", 1, 1),
-                Arguments.of("[12345]-[#a.b.teevee@EFNet]-[Show.S01E01.720p]-[01/25] - \"show.s01e01.r00\" yEnc (1/50)",
-                        "Show.S01E01.720p", "show.s01e01.r00", 1, 50),
-                Arguments.of("[FULL]-[#a.b.moovee@EFNet]-[ Movie.2019.1080p.BluRay.x264-GRP ]-[05/60] - \"movie.2019.r03\" yEnc (77/137)",
-                        "Movie.2019.1080p.BluRay.x264-GRP", "movie.2019.r03", 77, 137),
-                Arguments.of("[PRiVATE]-[WtFnZb]-[Movie.2020.1080p.mkv]-[1/5] - \"\" yEnc (1/1500)",
-                        "Movie.2020.1080p", "Movie.2020.1080p.mkv", 1, 1500),
-                Arguments.of("\"a3f2c9e8d1b7e6f5a4b3.part01.rar\" yEnc (1/120)", "a3f2c9e8d1b7e6f5a4b3", "a3f2c9e8d1b7e6f5a4b3.part01.rar", 1, 120),
-                Arguments.of("Some.Release.2020 - \"Some.Release.2020.nzb\" yEnc", "Some.Release.2020", "Some.Release.2020.nzb", -1, -1),
-                Arguments.of("Some.Release.2019.1080p.part01.rar (01/50)", "Some.Release.2019.1080p", "Some.Release.2019.1080p.part01.rar", 1, 50),
-                Arguments.of("Some.Release.2019.1080p.part02.rar yEnc (7/50)", "Some.Release.2019.1080p", "Some.Release.2019.1080p.part02.rar", 7, 50),
-                Arguments.of("My.Release {01/10} - \"my.release.rar\" yEnc (1/40)", "My.Release", "my.release.rar", 1, 40),
-                Arguments.of("Holiday Photos - 01 of 10 - \"IMG_0001.jpg\" yEnc (1/3)", "Holiday Photos", "IMG_0001.jpg", 1, 3),
-                Arguments.of("Holiday Photos - File 02 of 10: \"IMG_0002.jpg\" yEnc (2/3)", "Holiday Photos", "IMG_0002.jpg", 2, 3),
+                Arguments.of(
+                        "[12345]-[#a.b.teevee@EFNet]-[Show.S01E01.720p]-[01/25] - \"show.s01e01.r00\" yEnc (1/50)",
+                        "Show.S01E01.720p",
+                        "show.s01e01.r00",
+                        1,
+                        50),
+                Arguments.of(
+                        "[FULL]-[#a.b.moovee@EFNet]-[ Movie.2019.1080p.BluRay.x264-GRP ]-[05/60] - \"movie.2019.r03\" yEnc (77/137)",
+                        "Movie.2019.1080p.BluRay.x264-GRP",
+                        "movie.2019.r03",
+                        77,
+                        137),
+                Arguments.of(
+                        "[PRiVATE]-[WtFnZb]-[Movie.2020.1080p.mkv]-[1/5] - \"\" yEnc (1/1500)",
+                        "Movie.2020.1080p",
+                        "Movie.2020.1080p.mkv",
+                        1,
+                        1500),
+                Arguments.of(
+                        "\"a3f2c9e8d1b7e6f5a4b3.part01.rar\" yEnc (1/120)",
+                        "a3f2c9e8d1b7e6f5a4b3",
+                        "a3f2c9e8d1b7e6f5a4b3.part01.rar",
+                        1,
+                        120),
+                Arguments.of(
+                        "Some.Release.2020 - \"Some.Release.2020.nzb\" yEnc",
+                        "Some.Release.2020",
+                        "Some.Release.2020.nzb",
+                        -1,
+                        -1),
+                Arguments.of(
+                        "Some.Release.2019.1080p.part01.rar (01/50)",
+                        "Some.Release.2019.1080p",
+                        "Some.Release.2019.1080p.part01.rar",
+                        1,
+                        50),
+                Arguments.of(
+                        "Some.Release.2019.1080p.part02.rar yEnc (7/50)",
+                        "Some.Release.2019.1080p",
+                        "Some.Release.2019.1080p.part02.rar",
+                        7,
+                        50),
+                Arguments.of(
+                        "My.Release {01/10} - \"my.release.rar\" yEnc (1/40)", "My.Release", "my.release.rar", 1, 40),
+                Arguments.of(
+                        "Holiday Photos - 01 of 10 - \"IMG_0001.jpg\" yEnc (1/3)",
+                        "Holiday Photos",
+                        "IMG_0001.jpg",
+                        1,
+                        3),
+                Arguments.of(
+                        "Holiday Photos - File 02 of 10: \"IMG_0002.jpg\" yEnc (2/3)",
+                        "Holiday Photos",
+                        "IMG_0002.jpg",
+                        2,
+                        3),
                 Arguments.of("[00/20] - \"release.nfo\" yEnc (1/1)", "release", "release.nfo", 1, 1),
-                Arguments.of("Release.Name [00/15] - \"Release.Name.par2\" yEnc (1/1)", "Release.Name", "Release.Name.par2", 1, 1),
+                Arguments.of(
+                        "Release.Name [00/15] - \"Release.Name.par2\" yEnc (1/1)",
+                        "Release.Name",
+                        "Release.Name.par2",
+                        1,
+                        1),
                 Arguments.of("\"release.vol00+01.par2\" yEnc (1/1)", "release", "release.vol00+01.par2", 1, 1),
                 Arguments.of("\"release.vol015+16.PAR2\" yEnc (4/12)", "release", "release.vol015+16.PAR2", 4, 12),
                 Arguments.of("\"release.7z.001\" yEnc (1/80)", "release", "release.7z.001", 1, 80),
                 Arguments.of("\"file.r00\" yEnc (00/15)", "file", "file.r00", 0, 15),
                 Arguments.of("Release Name [1/10] - \"file.zip\" yEnc (1/20)", "Release Name", "file.zip", 1, 20),
-                Arguments.of(">ghost-of-usenet.org< [01/35] - \"Great.Album.2004.part01.rar\" yEnc (1/200)",
-                        "Great.Album.2004", "Great.Album.2004.part01.rar", 1, 200),
+                Arguments.of(
+                        ">ghost-of-usenet.org< [01/35] - \"Great.Album.2004.part01.rar\" yEnc (1/200)",
+                        "Great.Album.2004",
+                        "Great.Album.2004.part01.rar",
+                        1,
+                        200),
                 Arguments.of("\"file.mkv\" 1.2 GB yEnc (5/1000)", "file", "file.mkv", 5, 1000),
                 Arguments.of("\"song.mp3\" (1/5)", "song", "song.mp3", 1, 5),
-                Arguments.of("Artist - Album (2001) [03/12] - \"03 - Track.mp3\" yEnc (2/9)", "Artist - Album (2001)", "03 - Track.mp3", 2, 9),
-                Arguments.of("\"Mixed.Case.Name.Part01.RAR\" yEnc (1/30)", "Mixed.Case.Name", "Mixed.Case.Name.Part01.RAR", 1, 30),
-                Arguments.of("Show.S02E03 - \"show.s02e03.mkv.001\" yEnc (1/40)", "Show.S02E03", "show.s02e03.mkv.001", 1, 40),
+                Arguments.of(
+                        "Artist - Album (2001) [03/12] - \"03 - Track.mp3\" yEnc (2/9)",
+                        "Artist - Album (2001)",
+                        "03 - Track.mp3",
+                        2,
+                        9),
+                Arguments.of(
+                        "\"Mixed.Case.Name.Part01.RAR\" yEnc (1/30)",
+                        "Mixed.Case.Name",
+                        "Mixed.Case.Name.Part01.RAR",
+                        1,
+                        30),
+                Arguments.of(
+                        "Show.S02E03 - \"show.s02e03.mkv.001\" yEnc (1/40)",
+                        "Show.S02E03",
+                        "show.s02e03.mkv.001",
+                        1,
+                        40),
                 Arguments.of("[1/8] \"release.part1.rar\" (3/40)", "release", "release.part1.rar", 3, 40),
-                Arguments.of("Release.Name.2021 [01/22] \"rel.par2\" yEnc (1/1)", "Release.Name.2021", "rel.par2", 1, 1),
+                Arguments.of(
+                        "Release.Name.2021 [01/22] \"rel.par2\" yEnc (1/1)", "Release.Name.2021", "rel.par2", 1, 1),
                 Arguments.of("\"file.rar\" yEnc [5/100]", "file", "file.rar", 5, 100),
-                Arguments.of("\"spaced name.part3.rar\"  yEnc  ( 3 / 9 )", "spaced name", "spaced name.part3.rar", 3, 9),
-                Arguments.of("Re-post: Docs.2020 - \"docs.2020.pdf\" - 12.5 MiB - yEnc (2/4)", "Re-post: Docs.2020", "docs.2020.pdf", 2, 4));
+                Arguments.of(
+                        "\"spaced name.part3.rar\"  yEnc  ( 3 / 9 )", "spaced name", "spaced name.part3.rar", 3, 9),
+                Arguments.of(
+                        "Re-post: Docs.2020 - \"docs.2020.pdf\" - 12.5 MiB - yEnc (2/4)",
+                        "Re-post: Docs.2020",
+                        "docs.2020.pdf",
+                        2,
+                        4));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -92,18 +166,27 @@ class RuleSetTest {
         assertThat(reply.fileName()).isEqualTo("name.part01.rar");
         assertThat(reply.part()).isEqualTo(1);
         assertThat(reply.totalParts()).isEqualTo(30);
-        assertThat(matched(DEFAULTS.match(GROUP, POSTER,
-                "Re: [147053]-[FULL]-[#a.b.teevee]-[ Top_Gear.20x04.HDTV_x264-FoV ]-[11/59] - \"top_gear.20x04.hdtv_x264-fov.r00\" yEnc (01/20)"))
-                .releaseName()).isEqualTo("Top_Gear.20x04.HDTV_x264-FoV");
-        assertThat(DEFAULTS.match(GROUP, POSTER, "RE: Re: what is this (1/2)")).isInstanceOf(SubjectMatch.Unmatched.class);
-        assertThat(DEFAULTS.match(GROUP, POSTER, "Fwd: \"name.part01.rar\" yEnc (1/30)")).isInstanceOf(SubjectMatch.Rejected.class);
+        assertThat(matched(
+                                DEFAULTS.match(
+                                        GROUP,
+                                        POSTER,
+                                        "Re: [147053]-[FULL]-[#a.b.teevee]-[ Top_Gear.20x04.HDTV_x264-FoV ]-[11/59] - \"top_gear.20x04.hdtv_x264-fov.r00\" yEnc (01/20)"))
+                        .releaseName())
+                .isEqualTo("Top_Gear.20x04.HDTV_x264-FoV");
+        assertThat(DEFAULTS.match(GROUP, POSTER, "RE: Re: what is this (1/2)"))
+                .isInstanceOf(SubjectMatch.Unmatched.class);
+        assertThat(DEFAULTS.match(GROUP, POSTER, "Fwd: \"name.part01.rar\" yEnc (1/30)"))
+                .isInstanceOf(SubjectMatch.Rejected.class);
     }
 
     @Test
     void chatterIsUnmatched() {
-        assertThat(DEFAULTS.match(GROUP, POSTER, "Anyone have the new album?")).isInstanceOf(SubjectMatch.Unmatched.class);
-        assertThat(DEFAULTS.match(GROUP, POSTER, "\"quoted words\" and nothing else")).isInstanceOf(SubjectMatch.Unmatched.class);
-        assertThat(DEFAULTS.match(GROUP, POSTER, "Re: anyone got file.rar? thanks")).isInstanceOf(SubjectMatch.Unmatched.class);
+        assertThat(DEFAULTS.match(GROUP, POSTER, "Anyone have the new album?"))
+                .isInstanceOf(SubjectMatch.Unmatched.class);
+        assertThat(DEFAULTS.match(GROUP, POSTER, "\"quoted words\" and nothing else"))
+                .isInstanceOf(SubjectMatch.Unmatched.class);
+        assertThat(DEFAULTS.match(GROUP, POSTER, "Re: anyone got file.rar? thanks"))
+                .isInstanceOf(SubjectMatch.Unmatched.class);
     }
 
     @Test
@@ -128,7 +211,8 @@ class RuleSetTest {
     void subjectsLongerThanTheBoundAreRejectedBeforeAnyRule() {
         String longSubject = "\"" + "a".repeat(SubjectParser.MAX_LENGTH) + ".rar\" yEnc (1/2)";
         assertThat(DEFAULTS.match(GROUP, POSTER, longSubject))
-                .isEqualTo(new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
+                .isEqualTo(
+                        new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
     }
 
     @Test
@@ -144,16 +228,27 @@ class RuleSetTest {
         RuleSet rules = RuleSet.parse(7, json);
 
         assertThat(rules.version()).isEqualTo(7);
-        assertThat(matched(rules.match("alt.binaries.misc", "a@b", "\"x.rar\" (1/2)")).fileName()).isEqualTo("x.rar");
-        assertThat(rules.match("alt.binaries.misc", "spam@bad", "\"x.rar\" (1/2)")).isInstanceOf(SubjectMatch.Rejected.class);
-        assertThat(rules.match("alt.binaries.misc", "a@b", "\"password.rar\" (1/2)")).isInstanceOf(SubjectMatch.Rejected.class);
+        assertThat(matched(rules.match("alt.binaries.misc", "a@b", "\"x.rar\" (1/2)"))
+                        .fileName())
+                .isEqualTo("x.rar");
+        assertThat(rules.match("alt.binaries.misc", "spam@bad", "\"x.rar\" (1/2)"))
+                .isInstanceOf(SubjectMatch.Rejected.class);
+        assertThat(rules.match("alt.binaries.misc", "a@b", "\"password.rar\" (1/2)"))
+                .isInstanceOf(SubjectMatch.Rejected.class);
         assertThat(((SubjectMatch.Matched) rules.match("alt.binaries.misc", "a@b", "TV x.mkv (1/2)")).ruleName())
-                .as("no rule of the group matches: the parser does").isEqualTo(SubjectParser.RULE_NAME);
-        assertThat(((SubjectMatch.Matched) rules.match("alt.binaries.tv", "x@good.example", "TV x.mkv (1/2)")).ruleName()).isEqualTo("tv");
-        assertThat(matched(rules.match("alt.binaries.tv", "x@good.example", "TV x.mkv (1/2)")).fileName()).isEqualTo("x.mkv");
-        assertThat(rules.match("alt.binaries.tv", "x@other.example", "TV x.mkv (1/2)")).isInstanceOf(SubjectMatch.Rejected.class);
+                .as("no rule of the group matches: the parser does")
+                .isEqualTo(SubjectParser.RULE_NAME);
+        assertThat(((SubjectMatch.Matched) rules.match("alt.binaries.tv", "x@good.example", "TV x.mkv (1/2)"))
+                        .ruleName())
+                .isEqualTo("tv");
+        assertThat(matched(rules.match("alt.binaries.tv", "x@good.example", "TV x.mkv (1/2)"))
+                        .fileName())
+                .isEqualTo("x.mkv");
+        assertThat(rules.match("alt.binaries.tv", "x@other.example", "TV x.mkv (1/2)"))
+                .isInstanceOf(SubjectMatch.Rejected.class);
         assertThat(rules.match("comp.lang.java", "a@b", "\"x.rar\" (1/2)"))
-                .as("a group no entry covers is not indexed, not even by the parser").isInstanceOf(SubjectMatch.Unmatched.class);
+                .as("a group no entry covers is not indexed, not even by the parser")
+                .isInstanceOf(SubjectMatch.Unmatched.class);
     }
 
     @Test
@@ -189,7 +284,8 @@ class RuleSetTest {
                 .isInstanceOf(RuleSetException.class)
                 .hasMessageContaining("group '*' rule #0 ('slow') uses " + feature)
                 .hasMessageContaining("which the linear-time engine (RE2/J) cannot run")
-                .hasMessageContaining("rewrite the rule without lookaround, backreferences, possessive quantifiers or atomic groups");
+                .hasMessageContaining(
+                        "rewrite the rule without lookaround, backreferences, possessive quantifiers or atomic groups");
     }
 
     static Stream<Arguments> backtrackingRules() {
@@ -205,11 +301,14 @@ class RuleSetTest {
 
     @Test
     void theRulesThatStalledOnCraftedSubjectsNowRunInLinearTime() {
-        String releaseCounterFile = "(?i)^(?<release>.+?)\\s*-?\\s*[\\[\\(\\{]\\s*(?<fileno>\\d+)\\s*/\\s*(?<files>\\d+)\\s*[\\]\\)\\}]"
-                + "\\s*[-:]?\\s*\"(?<file>[^\"]+)\"\\s*(?:(?:yEnc\\s*)?[\\(\\[\\{]\\s*(?<part>\\d+)\\s*/\\s*(?<total>\\d+)\\s*[\\)\\]\\}]|yEnc)\\s*$";
+        String releaseCounterFile =
+                "(?i)^(?<release>.+?)\\s*-?\\s*[\\[\\(\\{]\\s*(?<fileno>\\d+)\\s*/\\s*(?<files>\\d+)\\s*[\\]\\)\\}]"
+                        + "\\s*[-:]?\\s*\"(?<file>[^\"]+)\"\\s*(?:(?:yEnc\\s*)?[\\(\\[\\{]\\s*(?<part>\\d+)\\s*/\\s*(?<total>\\d+)\\s*[\\)\\]\\}]|yEnc)\\s*$";
         RuleSet rules = RuleSet.parse(1, oneRule("release-counter-file", releaseCounterFile));
         SubjectMatch stall = rules.match(GROUP, POSTER, "x" + " ".repeat(800) + "yEnc (1/7)");
-        assertThat(((SubjectMatch.Matched) stall).ruleName()).as("the rule cannot match; the parser reads it").isEqualTo(SubjectParser.RULE_NAME);
+        assertThat(((SubjectMatch.Matched) stall).ruleName())
+                .as("the rule cannot match; the parser reads it")
+                .isEqualTo(SubjectParser.RULE_NAME);
         assertThat(matched(stall).fileName()).isEqualTo("x");
         SubjectMatch real = rules.match(GROUP, POSTER, "Release.Name - [03/15] - \"file.r01\" yEnc (12/50)");
         assertThat(((SubjectMatch.Matched) real).ruleName()).isEqualTo("release-counter-file");
@@ -228,10 +327,14 @@ class RuleSetTest {
 
     @Test
     void ruleWithoutFileGroupAndMalformedDocumentsAreRejected() {
-        assertThatThrownBy(() -> RuleSet.parse(1, "{\"groups\": [{\"pattern\": \"*\", \"rules\": [{\"name\": \"n\", \"regex\": \"^x$\"}]}]}"))
-                .isInstanceOf(RuleSetException.class).hasMessageContaining("rule #0 ('n')").hasMessageContaining("(?<file>");
+        assertThatThrownBy(() -> RuleSet.parse(
+                        1, "{\"groups\": [{\"pattern\": \"*\", \"rules\": [{\"name\": \"n\", \"regex\": \"^x$\"}]}]}"))
+                .isInstanceOf(RuleSetException.class)
+                .hasMessageContaining("rule #0 ('n')")
+                .hasMessageContaining("(?<file>");
         assertThatThrownBy(() -> RuleSet.parse(1, "{\"groups\": [{\"pattern\": \"*\", \"rulez\": []}]}"))
-                .isInstanceOf(RuleSetException.class).hasMessageContaining("rulez");
+                .isInstanceOf(RuleSetException.class)
+                .hasMessageContaining("rulez");
         assertThatThrownBy(() -> RuleSet.parse(1, "not json")).isInstanceOf(RuleSetException.class);
     }
 

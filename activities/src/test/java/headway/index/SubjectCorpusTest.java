@@ -23,18 +23,47 @@ class SubjectCorpusTest {
     private static final String GROUP = "alt.binaries.test";
     private static final String POSTER = "poster <poster@example.com>";
 
-    record Row(int line, String subject, String file, String fileCounter, String articleCounter, String release, String source) {
-    }
+    record Row(
+            int line,
+            String subject,
+            String file,
+            String fileCounter,
+            String articleCounter,
+            String release,
+            String source) {}
 
     /** What the rules made of the corpus: per field, right out of rows that expect a value, and overall. */
-    record Score(int rows, int kept, int fileRight, int files, int fileCounterRight, int fileCounters, int articleRight,
-                 int articleCounters, int releaseRight, int releases, int allRight, List<String> wrong) {
+    record Score(
+            int rows,
+            int kept,
+            int fileRight,
+            int files,
+            int fileCounterRight,
+            int fileCounters,
+            int articleRight,
+            int articleCounters,
+            int releaseRight,
+            int releases,
+            int allRight,
+            List<String> wrong) {
 
         String line() {
-            return String.format(Locale.ROOT,
+            return String.format(
+                    Locale.ROOT,
                     "corpus: rows=%d every_field=%d (%.1f %%) kept=%d (%.1f %%) file=%d/%d file_counter=%d/%d article_counter=%d/%d release=%d/%d",
-                    rows, allRight, 100.0 * allRight / rows, kept, 100.0 * kept / rows, fileRight, files, fileCounterRight,
-                    fileCounters, articleRight, articleCounters, releaseRight, releases);
+                    rows,
+                    allRight,
+                    100.0 * allRight / rows,
+                    kept,
+                    100.0 * kept / rows,
+                    fileRight,
+                    files,
+                    fileCounterRight,
+                    fileCounters,
+                    articleRight,
+                    articleCounters,
+                    releaseRight,
+                    releases);
         }
     }
 
@@ -94,19 +123,36 @@ class SubjectCorpusTest {
             if (file && fileCounter && article && release) {
                 allRight++;
             } else {
-                wrong.add("  line " + r.line() + ": " + r.subject() + "\n    expected file=[" + r.file() + "] fc=" + r.fileCounter()
+                wrong.add("  line " + r.line() + ": " + r.subject() + "\n    expected file=[" + r.file() + "] fc="
+                        + r.fileCounter()
                         + " ac=" + r.articleCounter() + " release=[" + r.release() + "]\n    got      "
-                        + (p == null ? m : "file=[" + p.fileName() + "] fc=" + fc + " ac=" + ac + " release=[" + p.releaseName() + "]"));
+                        + (p == null
+                                ? m
+                                : "file=[" + p.fileName() + "] fc=" + fc + " ac=" + ac + " release=[" + p.releaseName()
+                                        + "]"));
             }
         }
-        return new Score(rows.size(), kept, fileRight, rows.size(), fileCounterRight, fileCounters, articleRight, articleCounters,
-                releaseRight, rows.size(), allRight, wrong);
+        return new Score(
+                rows.size(),
+                kept,
+                fileRight,
+                rows.size(),
+                fileCounterRight,
+                fileCounters,
+                articleRight,
+                articleCounters,
+                releaseRight,
+                rows.size(),
+                allRight,
+                wrong);
     }
 
     static List<Row> corpus() throws IOException {
         List<Row> rows = new ArrayList<>();
         try (InputStream in = SubjectCorpusTest.class.getResourceAsStream("/headway/index/subjects.tsv")) {
-            assertThat(in).as("headway/index/subjects.tsv on the test class path").isNotNull();
+            assertThat(in)
+                    .as("headway/index/subjects.tsv on the test class path")
+                    .isNotNull();
             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             String header = reader.readLine();
             assertThat(header).isEqualTo("subject\tfile\tfile_counter\tarticle_counter\trelease\tsource");

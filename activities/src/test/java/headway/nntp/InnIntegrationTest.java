@@ -3,7 +3,6 @@ package headway.nntp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -32,7 +31,6 @@ class InnIntegrationTest {
         InnPeer.run("reset", GROUP);
     }
 
-
     @Test
     void readsBackWhatWasInjectedIntoInn() throws Exception {
         String nonce = Long.toHexString(System.nanoTime());
@@ -44,7 +42,9 @@ class InnIntegrationTest {
                 sent.put(a.messageId, a);
             }
         }
-        InnPeer.ihave(sent.values().stream().map(a -> new InnPeer.Wire(a.messageId, a.wire)).toList());
+        InnPeer.ihave(sent.values().stream()
+                .map(a -> new InnPeer.Wire(a.messageId, a.wire))
+                .toList());
 
         try (NntpClient c = NntpClient.connect(NntpServer.plain("127.0.0.1", InnPeer.READER_PORT), T, T)) {
             GroupInfo g = c.group(GROUP);
@@ -72,8 +72,9 @@ class InnIntegrationTest {
 
             NntpClientTest.Recorder slice = new NntpClientTest.Recorder();
             c.over(50, 60, slice);
-            assertThat(slice.headers).extracting(OverviewLine::article).containsExactly(50L, 51L, 52L, 53L, 54L, 55L,
-                    56L, 57L, 58L, 59L, 60L);
+            assertThat(slice.headers)
+                    .extracting(OverviewLine::article)
+                    .containsExactly(50L, 51L, 52L, 53L, 54L, 55L, 56L, 57L, 58L, 59L, 60L);
         }
     }
 
@@ -83,16 +84,28 @@ class InnIntegrationTest {
                 + "\" yEnc (" + part + "/" + PARTS + ")";
         String from = "poster" + (file % 3) + " <poster" + (file % 3) + "@headway.test>";
         String messageId = "<part" + part + "of" + PARTS + ".f" + file + "." + nonce + "@headway.test>";
-        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(5));
+        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(5));
         StringBuilder body = new StringBuilder();
         int lines = 3 + random.nextInt(20);
         byte[] data = new byte[lines * 96];
         random.nextBytes(data);
         CRC32 crc = new CRC32();
         crc.update(data);
-        body.append("=ybegin part=").append(part).append(" total=").append(PARTS).append(" line=128 size=")
-                .append(data.length * PARTS).append(" name=").append(name).append("\r\n");
-        body.append("=ypart begin=").append((part - 1) * data.length + 1).append(" end=").append(part * data.length).append("\r\n");
+        body.append("=ybegin part=")
+                .append(part)
+                .append(" total=")
+                .append(PARTS)
+                .append(" line=128 size=")
+                .append(data.length * PARTS)
+                .append(" name=")
+                .append(name)
+                .append("\r\n");
+        body.append("=ypart begin=")
+                .append((part - 1) * data.length + 1)
+                .append(" end=")
+                .append(part * data.length)
+                .append("\r\n");
         for (int i = 0; i < lines; i++) {
             StringBuilder l = new StringBuilder();
             if (i == 0) {
@@ -103,8 +116,13 @@ class InnIntegrationTest {
             }
             body.append(l).append("\r\n");
         }
-        body.append("=yend size=").append(data.length).append(" part=").append(part).append(" pcrc32=")
-                .append(String.format("%08x", crc.getValue())).append("\r\n");
+        body.append("=yend size=")
+                .append(data.length)
+                .append(" part=")
+                .append(part)
+                .append(" pcrc32=")
+                .append(String.format("%08x", crc.getValue()))
+                .append("\r\n");
         String headers = "Path: headway-test!not-for-mail\r\n"
                 + "From: " + from + "\r\n"
                 + "Newsgroups: " + GROUP + "\r\n"
@@ -114,8 +132,13 @@ class InnIntegrationTest {
                 + "\r\n";
         String article = headers + body;
         String stuffed = article.replace("\r\n.", "\r\n..");
-        return new Article(messageId, subject, from, article.getBytes(StandardCharsets.ISO_8859_1).length,
-                lines + 3, stuffed.getBytes(StandardCharsets.ISO_8859_1));
+        return new Article(
+                messageId,
+                subject,
+                from,
+                article.getBytes(StandardCharsets.ISO_8859_1).length,
+                lines + 3,
+                stuffed.getBytes(StandardCharsets.ISO_8859_1));
     }
 
     /** An injected article: what the overview must show, and its bytes on the wire (dot-stuffed). */

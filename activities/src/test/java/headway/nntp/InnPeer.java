@@ -1,5 +1,7 @@
 package headway.nntp;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -11,8 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A real INN server on loopback for the tests, driven by tools/nntp-peer.sh (install, configure,
@@ -27,8 +27,7 @@ public final class InnPeer {
     /** innd's feed port for IHAVE and streaming. */
     public static final int FEED_PORT = 1120;
 
-    private InnPeer() {
-    }
+    private InnPeer() {}
 
     /** Runs {@code nntp-peer.sh args...} and fails the test with its output when it does not exit 0 within 5 minutes. */
     public static void run(String... args) throws Exception {
@@ -64,8 +63,7 @@ public final class InnPeer {
     }
 
     /** An article as it goes over the wire: its message-id and its bytes, dot-stuffed, without the final dot line. */
-    public record Wire(String messageId, byte[] bytes) {
-    }
+    public record Wire(String messageId, byte[] bytes) {}
 
     /** Feeds articles to innd one by one with IHAVE, failing the test on any answer but 335 then 235. */
     public static void ihave(Iterable<Wire> articles) throws IOException {

@@ -13,15 +13,14 @@ import java.util.List;
  * Usage: NntpBench [articles] [rounds].
  */
 public final class NntpBench {
-    private NntpBench() {
-    }
+    private NntpBench() {}
 
     public static void main(String[] args) throws Exception {
         long articles = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         String group = "alt.binaries.bench";
-        try (NewsSimulator sim = NewsSimulator.start(NewsSimulator.Options.defaults(),
-                List.of(NewsSimulator.GroupSpec.of(group, 42, articles)))) {
+        try (NewsSimulator sim = NewsSimulator.start(
+                NewsSimulator.Options.defaults(), List.of(NewsSimulator.GroupSpec.of(group, 42, articles)))) {
             for (int r = 1; r <= rounds; r++) {
                 long t0 = System.nanoTime();
                 long lines = rawOver(sim.port(), group, articles);
@@ -50,7 +49,8 @@ public final class NntpBench {
                         }
                     });
                     double s = (System.nanoTime() - t0) / 1e9;
-                    System.out.printf("client OVER+parse: %,d headers (%,d malformed, %,d missing) in %.3f s = %,.0f lines/s%n",
+                    System.out.printf(
+                            "client OVER+parse: %,d headers (%,d malformed, %,d missing) in %.3f s = %,.0f lines/s%n",
                             headers, counts[1], counts[2], s, (headers + counts[1]) / s);
                 }
             }

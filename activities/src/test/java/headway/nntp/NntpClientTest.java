@@ -32,8 +32,10 @@ class NntpClientTest {
 
     @BeforeEach
     void start() throws Exception {
-        sim = NewsSimulator.start(NewsSimulator.Options.defaults(),
-                List.of(new GroupSpec(GROUP, 7, 20_000, 5, 40, 12, 0.03, 0.02, 0.005),
+        sim = NewsSimulator.start(
+                NewsSimulator.Options.defaults(),
+                List.of(
+                        new GroupSpec(GROUP, 7, 20_000, 5, 40, 12, 0.03, 0.02, 0.005),
                         GroupSpec.of("alt.binaries.empty", 1, 0)));
     }
 
@@ -110,9 +112,12 @@ class NntpClientTest {
             c.group(GROUP);
             Recorder r = new Recorder();
             c.over(1, 20_000, r);
-            List<String> subjects = r.headers.stream().map(OverviewLine::subject).toList();
-            assertThat(subjects).anyMatch(s -> s.matches("\\[\\d+/\\d+] - \".+\\.part\\d+\\.rar\" yEnc \\(\\d+/\\d+\\)"));
-            assertThat(subjects).anyMatch(s -> s.matches(".+\\.S\\d\\dE\\d\\d\\..+ - \\[\\d+/\\d+] - \".+\" yEnc \\(\\d+/\\d+\\)"));
+            List<String> subjects =
+                    r.headers.stream().map(OverviewLine::subject).toList();
+            assertThat(subjects)
+                    .anyMatch(s -> s.matches("\\[\\d+/\\d+] - \".+\\.part\\d+\\.rar\" yEnc \\(\\d+/\\d+\\)"));
+            assertThat(subjects)
+                    .anyMatch(s -> s.matches(".+\\.S\\d\\dE\\d\\d\\..+ - \\[\\d+/\\d+] - \".+\" yEnc \\(\\d+/\\d+\\)"));
             assertThat(subjects).anyMatch(s -> s.matches("\\(.+\\) \\[\\d+/\\d+] - \".+\\.nfo\" yEnc \\(1/\\d+\\)"));
             assertThat(subjects).anyMatch(s -> s.chars().anyMatch(ch -> ch > 127 && ch < 256));
         }
@@ -153,15 +158,17 @@ class NntpClientTest {
 
     @Test
     void fallsBackToXoverWhenOverIsUnknown() throws Exception {
-        try (NewsSimulator old = NewsSimulator.start(new NewsSimulator.Options(null, false),
-                List.of(new GroupSpec(GROUP, 7, 20_000, 5, 40, 12, 0.03, 0.02, 0.005)));
-             NntpClient c = NntpClient.connect(old.server(), T, T)) {
+        try (NewsSimulator old = NewsSimulator.start(
+                        new NewsSimulator.Options(null, false),
+                        List.of(new GroupSpec(GROUP, 7, 20_000, 5, 40, 12, 0.03, 0.02, 0.005)));
+                NntpClient c = NntpClient.connect(old.server(), T, T)) {
             c.group(GROUP);
             Recorder r = new Recorder();
             c.over(1, 5_000, r);
             Recorder r2 = new Recorder();
             c.over(5_001, 20_000, r2);
-            assertThat(r.checksum + r2.checksum).isEqualTo(sim.truth(GROUP, 1, 20_000).checksum());
+            assertThat(r.checksum + r2.checksum)
+                    .isEqualTo(sim.truth(GROUP, 1, 20_000).checksum());
         }
     }
 
@@ -191,8 +198,8 @@ class NntpClientTest {
     @Test
     void authenticatesWithConfiguredCredentials() throws Exception {
         NntpServer.Credentials creds = new NntpServer.Credentials("reader", "s3cret-pass");
-        try (NewsSimulator secured = NewsSimulator.start(new NewsSimulator.Options(creds, true),
-                List.of(GroupSpec.of(GROUP, 3, 1000)))) {
+        try (NewsSimulator secured =
+                NewsSimulator.start(new NewsSimulator.Options(creds, true), List.of(GroupSpec.of(GROUP, 3, 1000)))) {
             try (NntpClient c = NntpClient.connect(secured.server(), T, T)) {
                 assertThat(c.group(GROUP).high()).isEqualTo(1000);
                 assertThat(c.toString()).doesNotContain("s3cret-pass").doesNotContain("reader");
@@ -201,14 +208,20 @@ class NntpClientTest {
             assertThatThrownBy(() -> NntpClient.connect(wrong, T, T))
                     .isInstanceOf(NntpAuthException.class)
                     .hasMessageContaining("credentials")
-                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("wrong-pass").doesNotContain("reader"));
+                    .satisfies(e -> assertThat(e.getMessage())
+                            .doesNotContain("wrong-pass")
+                            .doesNotContain("reader"));
             try (NntpClient anonymous = NntpClient.connect(secured.server().withCredentials(null), T, T)) {
                 assertThatThrownBy(() -> anonymous.group(GROUP))
-                        .isInstanceOfSatisfying(NntpAuthException.class, e -> assertThat(e.code()).isEqualTo(480))
+                        .isInstanceOfSatisfying(
+                                NntpAuthException.class,
+                                e -> assertThat(e.code()).isEqualTo(480))
                         .hasMessageContaining("configure credentials");
             }
             assertThat(wrong.toString()).doesNotContain("wrong-pass");
-            assertThat(wrong.credentials().toString()).doesNotContain("wrong-pass").doesNotContain("reader");
+            assertThat(wrong.credentials().toString())
+                    .doesNotContain("wrong-pass")
+                    .doesNotContain("reader");
         }
     }
 
@@ -259,12 +272,12 @@ class NntpClientTest {
                 }
 
                 @Override
-                public void missing(long fromInclusive, long toInclusive) {
-                }
+                public void missing(long fromInclusive, long toInclusive) {}
             });
             double s = (System.nanoTime() - t0) / 1e9;
-            System.out.printf("client parsed %,d overview lines in %.3f s (%,.0f lines/s)%n", headers + seen[1], s,
-                    (headers + seen[1]) / s);
+            System.out.printf(
+                    "client parsed %,d overview lines in %.3f s (%,.0f lines/s)%n",
+                    headers + seen[1], s, (headers + seen[1]) / s);
             NewsSimulator.Truth truth = sim.truth(GROUP, 1, high);
             assertThat(high).isEqualTo(200_000);
             assertThat(headers).isEqualTo(truth.valid());
@@ -278,7 +291,8 @@ class NntpClientTest {
         try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Thread server = new Thread(() -> {
                 try (Socket s = ss.accept()) {
-                    BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
+                    BufferedReader in =
+                            new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
                     OutputStream out = s.getOutputStream();
                     send(out, "200 fake\r\n");
                     String line;

@@ -39,8 +39,14 @@ class NntpPoolTest {
     }
 
     private NntpPool.Config config(NntpServer server, int max) {
-        return new NntpPool.Config(server, max, Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(10),
-                Duration.ofMillis(20), Duration.ofMillis(200));
+        return new NntpPool.Config(
+                server,
+                max,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(10),
+                Duration.ofMillis(20),
+                Duration.ofMillis(200));
     }
 
     @Test
@@ -48,10 +54,24 @@ class NntpPoolTest {
         NntpServer s = NntpServer.plain("127.0.0.1", 119);
         assertThatThrownBy(() -> config(s, 0)).hasMessage("maxConnections must be between 1 and 64, was 0");
         assertThatThrownBy(() -> config(s, 65)).hasMessageContaining("maxConnections must be between 1 and 64, was 65");
-        assertThatThrownBy(() -> new NntpPool.Config(s, 2, Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(1),
-                Duration.ofMillis(1), Duration.ofMillis(2))).hasMessageStartingWith("connectTimeout must be between");
-        assertThatThrownBy(() -> new NntpPool.Config(s, 2, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1),
-                Duration.ofSeconds(2), Duration.ofSeconds(1))).hasMessageStartingWith("backoffMax must be between PT2S");
+        assertThatThrownBy(() -> new NntpPool.Config(
+                        s,
+                        2,
+                        Duration.ZERO,
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(1),
+                        Duration.ofMillis(1),
+                        Duration.ofMillis(2)))
+                .hasMessageStartingWith("connectTimeout must be between");
+        assertThatThrownBy(() -> new NntpPool.Config(
+                        s,
+                        2,
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(1)))
+                .hasMessageStartingWith("backoffMax must be between PT2S");
         assertThatThrownBy(() -> NntpServer.plain("h", 0)).hasMessage("port must be between 1 and 65535, was 0");
         assertThat(NntpPool.Config.defaults(s).maxConnections()).isEqualTo(8);
     }
@@ -103,12 +123,19 @@ class NntpPoolTest {
 
     @Test
     void borrowTimesOutWithAFixWhenAllConnectionsAreTaken() throws Exception {
-        NntpPool.Config c = new NntpPool.Config(sim.server(), 1, Duration.ofSeconds(2), Duration.ofSeconds(10),
-                Duration.ofMillis(200), Duration.ofMillis(20), Duration.ofMillis(200));
+        NntpPool.Config c = new NntpPool.Config(
+                sim.server(),
+                1,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(10),
+                Duration.ofMillis(200),
+                Duration.ofMillis(20),
+                Duration.ofMillis(200));
         try (NntpPool pool = new NntpPool(c)) {
             NntpClient held = pool.borrow();
             long t0 = System.nanoTime();
-            assertThatThrownBy(pool::borrow).isInstanceOf(NntpException.class)
+            assertThatThrownBy(pool::borrow)
+                    .isInstanceOf(NntpException.class)
                     .hasMessageContaining("raise maxConnections or borrowTimeout");
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(Duration.ofMillis(150));
             pool.release(held);
@@ -144,9 +171,10 @@ class NntpPoolTest {
         AtomicInteger calls = new AtomicInteger();
         try (NntpPool pool = new NntpPool(config(sim.server(), 2))) {
             assertThatThrownBy(() -> pool.withConnection(c -> {
-                calls.incrementAndGet();
-                return c.group("alt.nope");
-            })).isInstanceOf(UnknownGroupException.class);
+                        calls.incrementAndGet();
+                        return c.group("alt.nope");
+                    }))
+                    .isInstanceOf(UnknownGroupException.class);
             assertThat(calls.get()).isEqualTo(1);
             assertThat(pool.idleCount()).isEqualTo(1);
         }
@@ -158,14 +186,22 @@ class NntpPoolTest {
         try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = ss.getLocalPort();
         }
-        NntpPool.Config c = new NntpPool.Config(NntpServer.plain("127.0.0.1", port), 2, Duration.ofMillis(500),
-                Duration.ofSeconds(1), Duration.ofMillis(700), Duration.ofMillis(50), Duration.ofMillis(200));
+        NntpPool.Config c = new NntpPool.Config(
+                NntpServer.plain("127.0.0.1", port),
+                2,
+                Duration.ofMillis(500),
+                Duration.ofSeconds(1),
+                Duration.ofMillis(700),
+                Duration.ofMillis(50),
+                Duration.ofMillis(200));
         try (NntpPool pool = new NntpPool(c)) {
             long t0 = System.nanoTime();
-            assertThatThrownBy(pool::borrow).isInstanceOf(NntpException.class)
+            assertThatThrownBy(pool::borrow)
+                    .isInstanceOf(NntpException.class)
                     .hasMessageContaining("could not connect to nntp://127.0.0.1:" + port)
                     .hasMessageMatching("(?s).* in [3-9] attempts .*");
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isBetween(Duration.ofMillis(600), Duration.ofSeconds(3));
+            assertThat(Duration.ofNanos(System.nanoTime() - t0))
+                    .isBetween(Duration.ofMillis(600), Duration.ofSeconds(3));
         }
     }
 
@@ -175,8 +211,14 @@ class NntpPoolTest {
         try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = ss.getLocalPort();
         }
-        NntpPool.Config c = new NntpPool.Config(NntpServer.plain("127.0.0.1", port), 2, Duration.ofMillis(500),
-                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofMillis(50), Duration.ofMillis(200));
+        NntpPool.Config c = new NntpPool.Config(
+                NntpServer.plain("127.0.0.1", port),
+                2,
+                Duration.ofMillis(500),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(10),
+                Duration.ofMillis(50),
+                Duration.ofMillis(200));
         Thread late = new Thread(() -> {
             try {
                 Thread.sleep(400);
@@ -184,12 +226,15 @@ class NntpPoolTest {
                     ss.setReuseAddress(true);
                     ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
                     try (Socket s = ss.accept()) {
-                        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
+                        BufferedReader in = new BufferedReader(
+                                new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
                         OutputStream out = s.getOutputStream();
                         out.write("200 back\r\n".getBytes(StandardCharsets.ISO_8859_1));
                         String line;
                         while ((line = in.readLine()) != null) {
-                            String reply = line.startsWith("GROUP") ? "211 5 1 5 g" : line.startsWith("QUIT") ? "205 bye" : "500 ?";
+                            String reply = line.startsWith("GROUP")
+                                    ? "211 5 1 5 g"
+                                    : line.startsWith("QUIT") ? "205 bye" : "500 ?";
                             out.write((reply + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
                             out.flush();
                         }

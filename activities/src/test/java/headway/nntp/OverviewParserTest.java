@@ -11,10 +11,20 @@ class OverviewParserTest {
 
     @Test
     void parsesDefaultOrderAndStripsXrefName() {
-        OverviewLine l = rfc.parse("17\t[01/20] - \"a.part01.rar\" yEnc (1/30)\tposter <p@x.test>\t"
-                + "Wed, 02 Dec 2026 15:29:50 GMT\t<id17@x.test>\t<ref@x>\t612345\t4790\tXref: x.test alt.binaries.test:17");
-        assertThat(l).isEqualTo(new OverviewLine(17, "[01/20] - \"a.part01.rar\" yEnc (1/30)", "poster <p@x.test>",
-                "Wed, 02 Dec 2026 15:29:50 GMT", "<id17@x.test>", "<ref@x>", 612345, 4790, "x.test alt.binaries.test:17"));
+        OverviewLine l = rfc.parse(
+                "17\t[01/20] - \"a.part01.rar\" yEnc (1/30)\tposter <p@x.test>\t"
+                        + "Wed, 02 Dec 2026 15:29:50 GMT\t<id17@x.test>\t<ref@x>\t612345\t4790\tXref: x.test alt.binaries.test:17");
+        assertThat(l)
+                .isEqualTo(new OverviewLine(
+                        17,
+                        "[01/20] - \"a.part01.rar\" yEnc (1/30)",
+                        "poster <p@x.test>",
+                        "Wed, 02 Dec 2026 15:29:50 GMT",
+                        "<id17@x.test>",
+                        "<ref@x>",
+                        612345,
+                        4790,
+                        "x.test alt.binaries.test:17"));
     }
 
     @Test
@@ -30,8 +40,16 @@ class OverviewParserTest {
 
     @Test
     void honoursAnotherFieldOrderAndIgnoresUnknownFields() {
-        OverviewParser p = OverviewParser.forFormat(
-                List.of("From:", "Subject:", "Message-ID:", "Date:", "References:", ":lines", ":bytes", "X-Extra:full", "Xref:full"));
+        OverviewParser p = OverviewParser.forFormat(List.of(
+                "From:",
+                "Subject:",
+                "Message-ID:",
+                "Date:",
+                "References:",
+                ":lines",
+                ":bytes",
+                "X-Extra:full",
+                "Xref:full"));
         OverviewLine l = p.parse("5\tfrom\tsubj\t<m5>\tdate\t\t12\t3400\tX-Extra: junk\tXref: h g:5");
         assertThat(l.from()).isEqualTo("from");
         assertThat(l.subject()).isEqualTo("subj");
@@ -72,7 +90,9 @@ class OverviewParserTest {
                     assertThat(e.getMessage()).contains("too few fields");
                 });
         assertThatThrownBy(() -> rfc.parse("43"))
-                .isInstanceOfSatisfying(MalformedOverviewException.class, e -> assertThat(e.article()).isEqualTo(43));
+                .isInstanceOfSatisfying(
+                        MalformedOverviewException.class,
+                        e -> assertThat(e.article()).isEqualTo(43));
     }
 
     @Test
@@ -89,12 +109,13 @@ class OverviewParserTest {
                 });
         assertThatThrownBy(() -> rfc.parse("")).isInstanceOf(MalformedOverviewException.class);
         assertThatThrownBy(() -> rfc.parse("\ts\tf\td\t<m>\t\t1\t1"))
-                .isInstanceOfSatisfying(MalformedOverviewException.class, e -> assertThat(e.article()).isEqualTo(-1));
+                .isInstanceOfSatisfying(
+                        MalformedOverviewException.class,
+                        e -> assertThat(e.article()).isEqualTo(-1));
     }
 
     @Test
     void emptyFormatIsRejectedWithAFix() {
-        assertThatThrownBy(() -> OverviewParser.forFormat(List.of(" ")))
-                .hasMessageContaining("DEFAULT_FORMAT");
+        assertThatThrownBy(() -> OverviewParser.forFormat(List.of(" "))).hasMessageContaining("DEFAULT_FORMAT");
     }
 }

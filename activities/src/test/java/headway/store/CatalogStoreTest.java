@@ -3,6 +3,7 @@ package headway.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import headway.category.CategoryRules;
 import headway.index.CompletedBinary;
 import headway.index.NzbWriter;
 import headway.index.Segment;
@@ -41,9 +42,19 @@ class CatalogStoreTest {
         for (int p : parts) {
             segments.add(new Segment(p, 700_000 + p, file + "." + p + "@news.example"));
         }
-        return new CompletedBinary(group, POSTER, file, total, release, 3, "subject of " + file,
-                POSTED.plusSeconds(parts.length == 0 ? 0 : parts[0]), 1000 + (parts.length == 0 ? 0 : parts[0]),
-                2000 + (parts.length == 0 ? 0 : parts[parts.length - 1]), ruleVersion, segments);
+        return new CompletedBinary(
+                group,
+                POSTER,
+                file,
+                total,
+                release,
+                3,
+                "subject of " + file,
+                POSTED.plusSeconds(parts.length == 0 ? 0 : parts[0]),
+                1000 + (parts.length == 0 ? 0 : parts[0]),
+                2000 + (parts.length == 0 ? 0 : parts[parts.length - 1]),
+                ruleVersion,
+                segments);
     }
 
     @Test
@@ -66,8 +77,54 @@ class CatalogStoreTest {
         assertThat(r.filesExpected()).isEqualTo(3);
         assertThat(r.complete()).isFalse();
         assertThat(r.completionPercent()).isEqualByComparingTo(new BigDecimal("85.71"));
-        assertThat(r.bytes()).isEqualTo(batch.subList(0, 3).stream().mapToLong(CompletedBinary::bytes).sum());
+        assertThat(r.bytes())
+                .isEqualTo(batch.subList(0, 3).stream()
+                        .mapToLong(CompletedBinary::bytes)
+                        .sum());
         assertThat(r.posted()).isEqualTo(POSTED);
+    }
+
+    @Test
+    void writtenReleasesAreCategorizedAndAnImportRecategorizesOlderOnes() throws Exception {
+        String tvName = "Cat.Show.S02E03.1080p.WEB.h264-GRP";
+        String movieName = "Cat.Movie.2019.720p.BluRay.x264-GRP";
+        db.inTransaction(c -> store.writeBinaries(
+                c,
+                List.of(
+                        binary(G, tvName, "cat.show.mkv", 2, 0, 1, 2),
+                        binary(G, movieName, "cat.movie.mkv", 2, 0, 1))));
+        Release tv = store.release(db.ds, G, POSTER, tvName).orElseThrow();
+        assertThat(tv.category()).isEqualTo(5040);
+        assertThat(tv.title()).isEqualTo("Cat Show");
+        assertThat(tv.season()).isEqualTo(2);
+        assertThat(tv.episode()).isEqualTo("3");
+        assertThat(tv.resolution()).isEqualTo("1080p");
+        Release movie = store.release(db.ds, G, POSTER, movieName).orElseThrow();
+        assertThat(movie.category()).isEqualTo(2040);
+        assertThat(movie.year()).isEqualTo(2019);
+
+        CategoryRules everythingIsSport =
+                CategoryRules.ofRuleSet("{\"categories\": [{\"name\": \"all\", \"category\": 5060}]}");
+        String before = db.dump();
+        assertThat(store.recategorize(db.ds, everythingIsSport, 0, 1))
+                .as("nothing is older than version 0")
+                .isZero();
+        assertThat(db.dump()).isEqualTo(before);
+        assertThat(store.recategorize(db.ds, everythingIsSport, 7, 1)).isGreaterThanOrEqualTo(2);
+        assertThat(store.release(db.ds, G, POSTER, tvName).orElseThrow().category())
+                .isEqualTo(5060);
+        assertThat(store.recategorize(db.ds, everythingIsSport, 7, 1))
+                .as("a second pass finds nothing stale")
+                .isZero();
+
+        db.inTransaction(c -> store.writeBinaries(c, List.of(binary(G, tvName, "cat.show.mkv", 2, 0, 2))));
+        assertThat(store.release(db.ds, G, POSTER, tvName).orElseThrow().category())
+                .as("a holder still on version 0 does not undo version 7's category")
+                .isEqualTo(5060);
+        db.inTransaction(c -> store.writeBinaries(
+                c, List.of(binary(G, tvName, "cat.show.mkv", 2, 0, 2)), CategoryRules.defaults(), 8));
+        assertThat(store.release(db.ds, G, POSTER, tvName).orElseThrow().category())
+                .isEqualTo(5040);
     }
 
     @Test
@@ -90,7 +147,9 @@ class CatalogStoreTest {
             assertThat(b.complete()).isTrue();
             assertThat(b.firstArticle()).isEqualTo(1001);
             assertThat(b.lastArticle()).isEqualTo(2005);
-            assertThat(b.ruleVersion()).as("fixed by the first write, with the release name").isEqualTo(1);
+            assertThat(b.ruleVersion())
+                    .as("fixed by the first write, with the release name")
+                    .isEqualTo(1);
             assertThat(b.releaseName()).isEqualTo("Merge");
             assertThat(b.posted()).isEqualTo(POSTED.plusSeconds(1));
             assertThat(b.subject()).isEqualTo("subject of merge.mkv");
@@ -105,10 +164,12 @@ class CatalogStoreTest {
 
     @Test
     void mergedBinaryWithinOneBatchIsWrittenOnce() throws Exception {
-        db.inTransaction(c -> store.writeBinaries(c, List.of(
-                binary(G, "Twice", "twice.rar", 2, 1, 1), binary(G, "Twice", "twice.rar", 2, 1, 2))));
+        db.inTransaction(c -> store.writeBinaries(
+                c, List.of(binary(G, "Twice", "twice.rar", 2, 1, 1), binary(G, "Twice", "twice.rar", 2, 1, 2))));
         Release r = store.release(db.ds, G, POSTER, "Twice").orElseThrow();
-        assertThat(store.binaries(db.ds, r)).singleElement().satisfies(b -> assertThat(b.complete()).isTrue());
+        assertThat(store.binaries(db.ds, r))
+                .singleElement()
+                .satisfies(b -> assertThat(b.complete()).isTrue());
     }
 
     @Test
@@ -119,24 +180,32 @@ class CatalogStoreTest {
         });
         db.inTransaction(c -> store.recordMissing(c, "alt.binaries.other", 100, 199));
 
-        assertThat(store.missing(db.ds, "alt.binaries.other")).containsExactly(new MissingRun(100, 199), new MissingRun(500, 500));
+        assertThat(store.missing(db.ds, "alt.binaries.other"))
+                .containsExactly(new MissingRun(100, 199), new MissingRun(500, 500));
     }
 
     @Test
     void unknownGroupFailsNamingTheFix() {
-        assertThatThrownBy(() -> db.inTransaction(c -> store.writeBinaries(c, List.of(binary("alt.binaries.nowhere", "X", "x.rar", 1, 1, 1)))))
-                .isInstanceOf(SQLException.class).hasMessageContaining("add the group");
+        assertThatThrownBy(() -> db.inTransaction(
+                        c -> store.writeBinaries(c, List.of(binary("alt.binaries.nowhere", "X", "x.rar", 1, 1, 1)))))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("add the group");
         assertThatThrownBy(() -> db.inTransaction(c -> store.recordMissing(c, "alt.binaries.nowhere", 1, 2)))
-                .isInstanceOf(SQLException.class).hasMessageContaining("add the group");
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("add the group");
     }
 
     @Test
     void searchFindsByNameFragmentAndTreatsWildcardsLiterally() throws Exception {
-        db.inTransaction(c -> store.writeBinaries(c, List.of(
-                binary(G, "Some.Show.S01E01.720p", "s.rar", 1, 1, 1),
-                binary(G, "Other_100%", "o.rar", 1, 1, 1))));
+        db.inTransaction(c -> store.writeBinaries(
+                c,
+                List.of(
+                        binary(G, "Some.Show.S01E01.720p", "s.rar", 1, 1, 1),
+                        binary(G, "Other_100%", "o.rar", 1, 1, 1))));
 
-        assertThat(store.search(db.ds, "show.s01", 10)).extracting(Release::name).containsExactly("Some.Show.S01E01.720p");
+        assertThat(store.search(db.ds, "show.s01", 10))
+                .extracting(Release::name)
+                .containsExactly("Some.Show.S01E01.720p");
         assertThat(store.search(db.ds, "_100%", 10)).extracting(Release::name).containsExactly("Other_100%");
         assertThat(store.search(db.ds, "%", 10)).extracting(Release::name).containsExactly("Other_100%");
         assertThat(store.search(db.ds, "zzz", 10)).isEmpty();

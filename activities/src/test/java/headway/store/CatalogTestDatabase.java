@@ -21,7 +21,8 @@ final class CatalogTestDatabase implements AutoCloseable {
 
     static CatalogTestDatabase start(String... groups) throws SQLException {
         CatalogTestDatabase db = new CatalogTestDatabase(TestDatabase.migrated("catalog"));
-        try (Connection c = db.ds.getConnection(); var ps = c.prepareStatement("insert into groups (name) values (?)")) {
+        try (Connection c = db.ds.getConnection();
+                var ps = c.prepareStatement("insert into groups (name) values (?)")) {
             for (String g : groups) {
                 ps.setString(1, g);
                 ps.executeUpdate();
@@ -47,18 +48,23 @@ final class CatalogTestDatabase implements AutoCloseable {
     String dump() throws SQLException {
         StringBuilder sb = new StringBuilder();
         String[] queries = {
-                "select * from binaries order by group_name, poster, file_name, total_parts",
-                "select * from releases order by group_name, poster, name",
-                "select * from missing_articles order by group_name, first_article, last_article",
-                "select version, name, body from rule_sets order by version"};
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            "select * from binaries order by group_name, poster, file_name, total_parts",
+            "select * from releases order by group_name, poster, name",
+            "select * from missing_articles order by group_name, first_article, last_article",
+            "select version, name, body from rule_sets order by version"
+        };
+        try (Connection c = ds.getConnection();
+                Statement st = c.createStatement()) {
             for (String q : queries) {
                 sb.append(q).append('\n');
                 try (ResultSet rs = st.executeQuery(q)) {
                     ResultSetMetaData md = rs.getMetaData();
                     while (rs.next()) {
                         for (int i = 1; i <= md.getColumnCount(); i++) {
-                            sb.append(md.getColumnName(i)).append('=').append(rs.getString(i)).append(' ');
+                            sb.append(md.getColumnName(i))
+                                    .append('=')
+                                    .append(rs.getString(i))
+                                    .append(' ');
                         }
                         sb.append('\n');
                     }
@@ -69,8 +75,9 @@ final class CatalogTestDatabase implements AutoCloseable {
     }
 
     long count(String table) throws SQLException {
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("select count(*) from " + table)) {
+        try (Connection c = ds.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("select count(*) from " + table)) {
             rs.next();
             return rs.getLong(1);
         }

@@ -1,10 +1,8 @@
 package headway.store;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +16,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * 8 threads as 4 nodes lease, take over, heartbeat and finish the ranges of 20 groups with a TTL
@@ -38,7 +37,8 @@ class LeaseConcurrencyTest {
     @BeforeAll
     static void database() {
         ds = TestDatabase.migrated("concurrency");
-        TestDatabase.execute(ds, "create table test_writes (group_name text, epoch bigint, seq bigint, range_id bigint)");
+        TestDatabase.execute(
+                ds, "create table test_writes (group_name text, epoch bigint, seq bigint, range_id bigint)");
     }
 
     @AfterAll
@@ -50,6 +50,7 @@ class LeaseConcurrencyTest {
     void everyRangeIsDoneExactlyOnceAndNoStaleWriteLands() throws Exception {
         GroupStore groups = new GroupStore(ds);
         LeaseStore leases = new LeaseStore(ds, 0);
+        RangeStore ranges = new RangeStore(ds, 0);
         for (int g = 0; g < GROUPS; g++) {
             groups.add("alt.binaries.c" + g, g % 3);
             groups.plan("alt.binaries.c" + g, 1, RANGES_PER_GROUP * 50L, 50, g % 2 == 0 ? -1 : 1);
@@ -82,7 +83,7 @@ class LeaseConcurrencyTest {
                     }
                     Holder holder = outcome.get().holder();
                     try {
-                        work(leases, holder, random, finishes);
+                        work(leases, ranges, holder, random, finishes);
                         leases.release(holder);
                     } catch (LeaseLostException e) {
                         leaseLost.incrementAndGet();
@@ -96,10 +97,12 @@ class LeaseConcurrencyTest {
         }
         pool.shutdown();
 
-        assertThat(groups.list()).allSatisfy(g ->
-                assertThat(groups.ranges(g.name())).allSatisfy(r -> assertThat(r.status()).isEqualTo("done")));
+        assertThat(groups.list())
+                .allSatisfy(g -> assertThat(groups.ranges(g.name()))
+                        .allSatisfy(r -> assertThat(r.status()).isEqualTo("done")));
         assertThat(finishes).hasSize(GROUPS * RANGES_PER_GROUP);
-        assertThat(finishes.values()).allSatisfy(n -> assertThat(n.get()).as("finished exactly once").isEqualTo(1));
+        assertThat(finishes.values())
+                .allSatisfy(n -> assertThat(n.get()).as("finished exactly once").isEqualTo(1));
         long staleWrites = TestDatabase.queryLong(ds, """
                 select count(*) from test_writes w
                 where exists (select 1 from lease_events e
@@ -107,24 +110,31 @@ class LeaseConcurrencyTest {
                                 and e.epoch > w.epoch and e.id < w.seq)
                 """);
         assertThat(staleWrites).isZero();
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from test_writes")).isGreaterThan(GROUPS * RANGES_PER_GROUP);
-        System.out.printf("concurrency: takeovers=%d lease_lost=%d refused_writes=%d%n", takeovers.get(), leaseLost.get(),
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from test_writes"))
+                .isGreaterThan(GROUPS * RANGES_PER_GROUP);
+        System.out.printf(
+                "concurrency: takeovers=%d lease_lost=%d refused_writes=%d%n",
+                takeovers.get(),
+                leaseLost.get(),
                 TestDatabase.queryLong(ds, "select count(*) from lease_events where kind = 'lease_lost'"));
-        assertThat(takeovers.get() + leaseLost.get()).as("the run exercised takeovers").isPositive();
+        assertThat(takeovers.get() + leaseLost.get())
+                .as("the run exercised takeovers")
+                .isPositive();
     }
 
     /** Works through the group's ranges in a few fenced steps each, pausing past the TTL now and then. */
-    private static void work(LeaseStore leases, Holder holder, Random random, Map<Long, AtomicInteger> finishes)
+    private static void work(
+            LeaseStore leases, RangeStore ranges, Holder holder, Random random, Map<Long, AtomicInteger> finishes)
             throws InterruptedException {
-        for (int ranges = 0; ranges < 2; ranges++) {
-            Optional<RangeRow> next = leases.nextRange(holder, null);
+        for (int taken = 0; taken < 2; taken++) {
+            Optional<RangeRow> next = ranges.nextRange(holder, null);
             if (next.isEmpty()) {
                 return;
             }
             RangeRow range = next.get();
             for (long cursor = range.next(); cursor <= range.end(); cursor += 20) {
                 long to = Math.min(range.end() + 1, cursor + 20);
-                leases.fenced(holder, "test write", c -> {
+                leases.fence().run(holder, "test write", c -> {
                     try (PreparedStatement s = c.prepareStatement(
                             "insert into test_writes values (?, ?, nextval('lease_events_id_seq'), ?)")) {
                         s.setString(1, holder.group());
@@ -132,20 +142,22 @@ class LeaseConcurrencyTest {
                         s.setLong(3, range.id());
                         s.executeUpdate();
                     }
-                    leases.advance(c, holder, range.id(), to);
+                    ranges.advance(c, holder, range.id(), to);
                     return null;
                 });
                 if (random.nextInt(12) == 0) {
                     Thread.sleep(TTL.toMillis() + 50);
                 }
             }
-            if (leases.rangeDone(holder, range.id(), range.end() - range.start() + 1)) {
+            if (ranges.rangeDone(holder, range.id(), range.end() - range.start() + 1)) {
                 finishes.computeIfAbsent(range.id(), id -> new AtomicInteger()).incrementAndGet();
             }
         }
     }
 
     private static boolean allDone(GroupStore groups) {
-        return groups.list().stream().allMatch(g -> groups.ranges(g.name()).stream().allMatch(r -> r.status().equals("done")));
+        return groups.list().stream()
+                .allMatch(g -> groups.ranges(g.name()).stream()
+                        .allMatch(r -> r.status().equals("done")));
     }
 }

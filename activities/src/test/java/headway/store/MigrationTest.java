@@ -1,16 +1,15 @@
 package headway.store;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class MigrationTest {
 
@@ -39,7 +38,8 @@ class MigrationTest {
         long migrations = TestDatabase.queryLong(ds, "select count(*) from flyway_schema_history where success");
         assertThat(migrations).isGreaterThanOrEqualTo(1);
         assertThat(TestDatabase.queryLong(ds, "select count(*) from flyway_schema_history"))
-                .as("each migration applied exactly once").isEqualTo(migrations);
+                .as("each migration applied exactly once")
+                .isEqualTo(migrations);
         assertThat(Database.migrate(ds).migrationsExecuted).isZero();
         pools.forEach(HikariDataSource::close);
     }

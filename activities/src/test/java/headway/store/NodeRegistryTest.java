@@ -1,17 +1,16 @@
 package headway.store;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class NodeRegistryTest {
 
@@ -61,11 +60,15 @@ class NodeRegistryTest {
         NodeRegistry b = new NodeRegistry(ds, "b", "10.0.0.2:9000", TTL, clock);
         a.register();
         b.register();
-        TestDatabase.execute(ds, "insert into nodes (id, address, heartbeat_at) values ('old', 'x', hw_now() - interval '11 seconds')");
+        TestDatabase.execute(
+                ds,
+                "insert into nodes (id, address, heartbeat_at) values ('old', 'x', hw_now() - interval '11 seconds')");
 
         assertThat(a.peers()).extracting(NodeRegistry.Node::id).containsExactly("b");
-        assertThat(a.all()).extracting(NodeRegistry.Node::id, NodeRegistry.Node::live)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", true),
+        assertThat(a.all())
+                .extracting(NodeRegistry.Node::id, NodeRegistry.Node::live)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("a", true),
                         org.assertj.core.groups.Tuple.tuple("b", true),
                         org.assertj.core.groups.Tuple.tuple("old", false));
     }
@@ -106,10 +109,13 @@ class NodeRegistryTest {
                   ('dead', 'x', hw_now() - interval '31 seconds')
                 """);
         assertThat(NodeRegistry.prune(ds, TTL)).isEqualTo(1);
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from nodes where id in ('fresh', 'quiet')")).isEqualTo(2);
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from nodes where id in ('fresh', 'quiet')"))
+                .isEqualTo(2);
 
         TestDatabase.setClockSkew(ds, Duration.ofSeconds(2));
-        assertThat(NodeRegistry.prune(ds, TTL)).as("the database's clock decides").isEqualTo(1);
+        assertThat(NodeRegistry.prune(ds, TTL))
+                .as("the database's clock decides")
+                .isEqualTo(1);
         assertThat(TestDatabase.queryLong(ds, "select count(*) from nodes")).isEqualTo(1);
     }
 
@@ -120,7 +126,9 @@ class NodeRegistryTest {
         a.register();
         TestDatabase.execute(ds, "update nodes set heartbeat_at = hw_now() - interval '1 hour'");
         a.heartbeat();
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from nodes where heartbeat_at > hw_now() - interval '5 seconds'")).isEqualTo(1);
+        assertThat(TestDatabase.queryLong(
+                        ds, "select count(*) from nodes where heartbeat_at > hw_now() - interval '5 seconds'"))
+                .isEqualTo(1);
         a.deregister();
         assertThat(TestDatabase.queryLong(ds, "select count(*) from nodes")).isZero();
     }

@@ -8,10 +8,10 @@ import headway.index.RuleSetException;
 import headway.index.SubjectMatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RuleSetStoreTest {
@@ -54,12 +54,17 @@ class RuleSetStoreTest {
         RuleSet latest = rules.latest().orElseThrow();
         assertThat(latest.version()).isEqualTo(2);
         assertThat(latest.name()).isEqualTo("narrow");
-        assertThat(latest.match("alt.binaries.x", "p", "\"a.rar\" yEnc (1/2)")).isInstanceOf(SubjectMatch.Matched.class);
+        assertThat(latest.match("alt.binaries.x", "p", "\"a.rar\" yEnc (1/2)"))
+                .isInstanceOf(SubjectMatch.Matched.class);
         RuleSet first = rules.byVersion(1).orElseThrow();
-        assertThat(first.match("alt.binaries.x", "p", "[01/20] - \"file\" yEnc (3/50)")).isInstanceOf(SubjectMatch.Matched.class);
+        assertThat(first.match("alt.binaries.x", "p", "[01/20] - \"file\" yEnc (3/50)"))
+                .isInstanceOf(SubjectMatch.Matched.class);
         assertThat(rules.byVersion(99)).isEmpty();
-        assertThat(rules.list()).extracting(RuleSetInfo::version, RuleSetInfo::name)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, "default"), org.assertj.core.groups.Tuple.tuple(2, "narrow"));
+        assertThat(rules.list())
+                .extracting(RuleSetInfo::version, RuleSetInfo::name)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1, "default"),
+                        org.assertj.core.groups.Tuple.tuple(2, "narrow"));
     }
 
     @Test

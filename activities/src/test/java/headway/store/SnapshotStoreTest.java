@@ -1,13 +1,9 @@
 package headway.store;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,9 +15,12 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SnapshotStoreTest {
 
@@ -53,7 +52,9 @@ class SnapshotStoreTest {
     }
 
     private SnapshotStore store(String kind) {
-        return kind.equals("postgres") ? new PostgresSnapshotStore(ds, leases) : new DirectorySnapshotStore(dir, leases);
+        return kind.equals("postgres")
+                ? new PostgresSnapshotStore(ds, leases)
+                : new DirectorySnapshotStore(dir, leases);
     }
 
     @ParameterizedTest
@@ -71,7 +72,8 @@ class SnapshotStoreTest {
         assertThat(loaded.get().meta().next()).isEqualTo(500);
         assertThat(loaded.get().meta().epoch()).isEqualTo(h.epoch());
         assertThat(loaded.get().value()).isEqualTo(sha256OfRandom(size, 7));
-        assertThat(TestDatabase.queryLong(ds, "select snapshot_next from group_leases")).isEqualTo(500);
+        assertThat(TestDatabase.queryLong(ds, "select snapshot_next from group_leases"))
+                .isEqualTo(500);
     }
 
     @ParameterizedTest
@@ -81,11 +83,13 @@ class SnapshotStoreTest {
         Holder h = leases.lease(GROUP, "n1", TTL).holder();
         store.put(h, 100, out -> writeRandom(out, 1000, 1));
         store.put(h, 200, out -> writeRandom(out, 2000, 2));
-        SnapshotStore.Loaded<byte[]> loaded = store.get(GROUP, SnapshotStoreTest::sha256).orElseThrow();
+        SnapshotStore.Loaded<byte[]> loaded =
+                store.get(GROUP, SnapshotStoreTest::sha256).orElseThrow();
         assertThat(loaded.meta().next()).isEqualTo(200);
         assertThat(loaded.value()).isEqualTo(sha256OfRandom(2000, 2));
         if (kind.equals("postgres")) {
-            assertThat(TestDatabase.queryLong(ds, "select count(*) from snapshots")).isEqualTo(1);
+            assertThat(TestDatabase.queryLong(ds, "select count(*) from snapshots"))
+                    .isEqualTo(1);
         } else {
             try (var files = Files.list(dir)) {
                 assertThat(files.count()).as("no temporary files left").isEqualTo(1);
@@ -100,10 +104,12 @@ class SnapshotStoreTest {
         Holder h = leases.lease(GROUP, "n1", TTL).holder();
         store.put(h, 300, out -> writeRandom(out, PostgresSnapshotStore.CHUNK_BYTES + 10, 3));
         if (kind.equals("postgres")) {
-            TestDatabase.execute(ds, "update snapshot_chunks set data = overlay(data placing '\\xff'::bytea from 1000 for 1) where seq = 1");
+            TestDatabase.execute(
+                    ds,
+                    "update snapshot_chunks set data = overlay(data placing '\\xff'::bytea from 1000 for 1) where seq = 1");
         } else {
             try (FileChannel ch = FileChannel.open(dir.resolve(GROUP + ".snap"), StandardOpenOption.WRITE)) {
-                ch.write(java.nio.ByteBuffer.wrap(new byte[]{42, 43}), 5000);
+                ch.write(java.nio.ByteBuffer.wrap(new byte[] {42, 43}), 5000);
             }
         }
         assertThat(store.get(GROUP, SnapshotStoreTest::sha256)).isEmpty();
@@ -116,8 +122,9 @@ class SnapshotStoreTest {
         Holder h = leases.lease(GROUP, "n1", TTL).holder();
         store.put(h, 300, out -> writeRandom(out, 100, 3));
         assertThat(store.get(GROUP, in -> {
-            throw new IOException("not a window");
-        })).isEmpty();
+                    throw new IOException("not a window");
+                }))
+                .isEmpty();
         assertThat(store.get("alt.binaries.none", SnapshotStoreTest::sha256)).isEmpty();
     }
 
@@ -132,9 +139,11 @@ class SnapshotStoreTest {
         assertThatThrownBy(() -> store.put(zombie, 900, out -> writeRandom(out, 100, 5)))
                 .isInstanceOf(LeaseLostException.class);
 
-        SnapshotStore.Loaded<byte[]> loaded = store.get(GROUP, SnapshotStoreTest::sha256).orElseThrow();
+        SnapshotStore.Loaded<byte[]> loaded =
+                store.get(GROUP, SnapshotStoreTest::sha256).orElseThrow();
         assertThat(loaded.meta().next()).isEqualTo(400);
-        assertThat(TestDatabase.queryLong(ds, "select snapshot_next from group_leases")).isEqualTo(400);
+        assertThat(TestDatabase.queryLong(ds, "select snapshot_next from group_leases"))
+                .isEqualTo(400);
     }
 
     @ParameterizedTest
@@ -144,10 +153,15 @@ class SnapshotStoreTest {
         Holder h = leases.lease(GROUP, "n1", TTL).holder();
         store.put(h, 100, out -> writeRandom(out, 100, 6));
         assertThatThrownBy(() -> store.put(h, 200, out -> {
-            writeRandom(out, PostgresSnapshotStore.CHUNK_BYTES * 2L, 8);
-            throw new IOException("window serialization failed");
-        })).hasMessageContaining("snapshot");
-        assertThat(store.get(GROUP, SnapshotStoreTest::sha256).orElseThrow().meta().next()).isEqualTo(100);
+                    writeRandom(out, PostgresSnapshotStore.CHUNK_BYTES * 2L, 8);
+                    throw new IOException("window serialization failed");
+                }))
+                .hasMessageContaining("snapshot");
+        assertThat(store.get(GROUP, SnapshotStoreTest::sha256)
+                        .orElseThrow()
+                        .meta()
+                        .next())
+                .isEqualTo(100);
     }
 
     private static void writeRandom(OutputStream out, long size, long seed) throws IOException {
@@ -163,17 +177,20 @@ class SnapshotStoreTest {
 
     private static byte[] sha256OfRandom(long size, long seed) throws IOException {
         MessageDigest md = SnapshotDigest.sha256();
-        writeRandom(new OutputStream() {
-            @Override
-            public void write(int b) {
-                md.update((byte) b);
-            }
+        writeRandom(
+                new OutputStream() {
+                    @Override
+                    public void write(int b) {
+                        md.update((byte) b);
+                    }
 
-            @Override
-            public void write(byte[] b, int off, int len) {
-                md.update(b, off, len);
-            }
-        }, size, seed);
+                    @Override
+                    public void write(byte[] b, int off, int len) {
+                        md.update(b, off, len);
+                    }
+                },
+                size,
+                seed);
         return md.digest();
     }
 

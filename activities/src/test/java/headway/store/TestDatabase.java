@@ -1,13 +1,12 @@
 package headway.store;
 
 import com.zaxxer.hikari.HikariDataSource;
-
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 
 /**
  * One embedded PostgreSQL server per test JVM, and a fresh migrated database per caller, so test
@@ -18,8 +17,7 @@ public final class TestDatabase {
     private static final AtomicInteger counter = new AtomicInteger();
     private static EmbeddedDatabase server;
 
-    private TestDatabase() {
-    }
+    private TestDatabase() {}
 
     /** The shared server, started on first use and stopped when the JVM exits. */
     public static synchronized EmbeddedDatabase server() {
@@ -49,12 +47,15 @@ public final class TestDatabase {
 
     /** Moves the database's clock (hw_now()) to {@code skew} ahead of real time. */
     public static void setClockSkew(DataSource ds, Duration skew) {
-        execute(ds, "insert into clock_skew (id, skew) values (true, interval '" + skew.toMillis()
-                + " milliseconds') on conflict (id) do update set skew = excluded.skew");
+        execute(
+                ds,
+                "insert into clock_skew (id, skew) values (true, interval '" + skew.toMillis()
+                        + " milliseconds') on conflict (id) do update set skew = excluded.skew");
     }
 
     public static void execute(DataSource ds, String sql) {
-        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
             throw new StoreException(sql, e);
@@ -62,7 +63,9 @@ public final class TestDatabase {
     }
 
     public static long queryLong(DataSource ds, String sql) {
-        try (Connection c = ds.getConnection(); Statement s = c.createStatement(); var rs = s.executeQuery(sql)) {
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement();
+                var rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         } catch (SQLException e) {

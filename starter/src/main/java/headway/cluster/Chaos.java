@@ -1,15 +1,14 @@
 package headway.cluster;
 
+import headway.index.RuleSet;
+import headway.index.SubjectMatch;
 import headway.nntp.NewsSimulator;
 import headway.nntp.NntpClient;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
-import headway.index.RuleSet;
-import headway.index.SubjectMatch;
 import headway.starter.GroupStates;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -34,18 +33,29 @@ import java.util.Set;
 public final class Chaos {
 
     /** How hard to shake, and for how long at most. */
-    public record Settings(int groups, long articles, int workers, int kills, Duration killEvery, long seed,
-                           Duration settleLimit) {
+    public record Settings(
+            int groups, long articles, int workers, int kills, Duration killEvery, long seed, Duration settleLimit) {
         public Settings {
             if (groups < 1 || workers < 2 || kills < 1 || articles < 100) {
-                throw new IllegalArgumentException("chaos needs >= 1 group of >= 100 articles, >= 2 workers and >= 1 kill");
+                throw new IllegalArgumentException(
+                        "chaos needs >= 1 group of >= 100 articles, >= 2 workers and >= 1 kill");
             }
         }
     }
 
     /** What happened and what the check found. */
-    public record Result(int kills, int freezes, int dbRestarts, int nntpDrops, long articles, long lost, long duplicated,
-                         long staleWrites, long stuckOpen, boolean caughtUp, double seconds) {
+    public record Result(
+            int kills,
+            int freezes,
+            int dbRestarts,
+            int nntpDrops,
+            long articles,
+            long lost,
+            long duplicated,
+            long staleWrites,
+            long stuckOpen,
+            boolean caughtUp,
+            double seconds) {
         public boolean ok() {
             return lost == 0 && duplicated == 0 && staleWrites == 0 && stuckOpen == 0 && caughtUp;
         }
@@ -95,11 +105,14 @@ public final class Chaos {
         for (int i = 0; i < settings.groups(); i++) {
             specs.add(NewsSimulator.GroupSpec.of("alt.binaries.chaos.g" + i, settings.seed() + i, settings.articles()));
         }
-        try (Cluster cluster = Cluster.start("chaos", specs, NewsSimulator.Options.defaults().withOverLatency(OVER_LATENCY))) {
+        try (Cluster cluster =
+                Cluster.start("chaos", specs, NewsSimulator.Options.defaults().withOverLatency(OVER_LATENCY))) {
             cluster.execute(AUDIT);
             long rangeSize = Math.max(500, settings.articles() / 8);
-            cluster.workerEnv("HEADWAY_STUCK_RANGE", "8s").workerEnv("HEADWAY_STUCK_GROUP", "30s")
-                    .workerEnv("HEADWAY_RANGE_SIZE", Long.toString(rangeSize)).workerEnv("HEADWAY_BATCH", "500");
+            cluster.workerEnv("HEADWAY_STUCK_RANGE", "8s")
+                    .workerEnv("HEADWAY_STUCK_GROUP", "30s")
+                    .workerEnv("HEADWAY_RANGE_SIZE", Long.toString(rangeSize))
+                    .workerEnv("HEADWAY_BATCH", "500");
             List<String> live = new ArrayList<>();
             int serial = 0;
             for (int i = 0; i < settings.workers(); i++) {
@@ -112,8 +125,9 @@ public final class Chaos {
                 cluster.addAndPlan(g.name(), rangeSize);
                 cluster.startGroup(g.name(), 1, Duration.ofSeconds(10));
             }
-            out.printf("chaos: %d groups x %d articles, %d workers, ranges of %d, lease TTL %s%n", settings.groups(),
-                    settings.articles(), settings.workers(), rangeSize, Cluster.LEASE_TTL);
+            out.printf(
+                    "chaos: %d groups x %d articles, %d workers, ranges of %d, lease TTL %s%n",
+                    settings.groups(), settings.articles(), settings.workers(), rangeSize, Cluster.LEASE_TTL);
 
             Random random = new Random(settings.seed());
             int kills = 0;
@@ -157,14 +171,16 @@ public final class Chaos {
                     dbRestarts++;
                     out.println("chaos: restarted PostgreSQL");
                 }
-                out.printf("chaos: kill %d of %d (%s), started %s, %d NNTP drops so far%n", kills, settings.kills(), victim, fresh,
-                        drops);
+                out.printf(
+                        "chaos: kill %d of %d (%s), started %s, %d NNTP drops so far%n",
+                        kills, settings.kills(), victim, fresh, drops);
                 long left = settings.killEvery().toMillis() - (System.nanoTime() - tick) / 1_000_000;
                 if (left > 0) {
                     Cluster.sleep(left);
                 }
             }
-            out.printf("chaos: %d articles posted during the run; settling: planning the last of them, waiting until every group is caught up%n",
+            out.printf(
+                    "chaos: %d articles posted during the run; settling: planning the last of them, waiting until every group is caught up%n",
                     posted);
             for (NewsSimulator.GroupSpec g : specs) {
                 cluster.plan(g.name(), rangeSize);
@@ -175,22 +191,36 @@ public final class Chaos {
             Check check = check(cluster, specs);
             long stale = cluster.queryLong("select count(*) from stale_write_audit");
             long refused = cluster.queryLong("select count(*) from lease_events where kind = 'lease_lost'");
-            out.printf("chaos: %d refused stale writes were recorded (lease_lost), %d landed; %d takeovers%n", refused, stale,
-                    cluster.queryLong("select count(*) from lease_events where kind = 'takeover'"));
-            return new Result(kills, freezes, dbRestarts, drops, check.articles, check.lost, check.duplicated, stale, stuckOpen,
-                    caughtUp, (System.nanoTime() - t0) / 1e9);
+            out.printf(
+                    "chaos: %d refused stale writes were recorded (lease_lost), %d landed; %d takeovers%n",
+                    refused, stale, cluster.queryLong("select count(*) from lease_events where kind = 'takeover'"));
+            return new Result(
+                    kills,
+                    freezes,
+                    dbRestarts,
+                    drops,
+                    check.articles,
+                    check.lost,
+                    check.duplicated,
+                    stale,
+                    stuckOpen,
+                    caughtUp,
+                    (System.nanoTime() - t0) / 1e9);
         }
     }
 
     /** What the planner does after planning: wake the group's workflow. */
     private static void signalPlanned(Cluster cluster, String group) {
-        cluster.client().newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group)).planned();
+        cluster.client()
+                .newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group))
+                .planned();
     }
 
     /** A random worker among those holding a group right now (a kill there interrupts work), else any live one. */
     private static String pickVictim(Cluster cluster, List<String> live, Random random) {
         List<String> holders = new ArrayList<>();
-        for (Map<String, Object> row : cluster.rows("select distinct holder_node from group_leases where holder_node is not null")) {
+        for (Map<String, Object> row :
+                cluster.rows("select distinct holder_node from group_leases where holder_node is not null")) {
             String node = (String) row.get("holder_node");
             if (live.contains(node)) {
                 holders.add(node);
@@ -206,7 +236,10 @@ public final class Chaos {
         long deadline = System.nanoTime() + settings.settleLimit().toNanos();
         while (System.nanoTime() < deadline) {
             long open = cluster.queryLong("select count(*) from ranges where status <> 'done'");
-            if (GroupStates.caughtUp(cluster.client(), open, specs.stream().map(NewsSimulator.GroupSpec::name).toList())) {
+            if (GroupStates.caughtUp(
+                    cluster.client(),
+                    open,
+                    specs.stream().map(NewsSimulator.GroupSpec::name).toList())) {
                 return true;
             }
             Cluster.sleep(500);
@@ -225,8 +258,7 @@ public final class Chaos {
         return open;
     }
 
-    private record Check(long articles, long lost, long duplicated) {
-    }
+    private record Check(long articles, long lost, long duplicated) {}
 
     /**
      * Per group: the message-ids the simulator serves that the rules accept, against the
@@ -239,7 +271,8 @@ public final class Chaos {
         RuleSet rules = RuleSet.defaults(0);
         for (NewsSimulator.GroupSpec g : specs) {
             Set<String> served = new HashSet<>();
-            try (NntpClient client = NntpClient.connect(cluster.simulator().server(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
+            try (NntpClient client =
+                    NntpClient.connect(cluster.simulator().server(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
                 long high = client.group(g.name()).high();
                 client.over(1, high, new OverviewSink() {
                     @Override
@@ -250,26 +283,35 @@ public final class Chaos {
                     }
 
                     @Override
-                    public void malformed(long article, String reason) {
-                    }
+                    public void malformed(long article, String reason) {}
 
                     @Override
-                    public void missing(long from, long to) {
-                    }
+                    public void missing(long from, long to) {}
                 });
             }
             Map<String, Integer> catalog = new HashMap<>();
-            for (Map<String, Object> row : cluster.rows(
-                    "select unnest(message_ids) as id from binaries where group_name = ?", g.name())) {
+            for (Map<String, Object> row :
+                    cluster.rows("select unnest(message_ids) as id from binaries where group_name = ?", g.name())) {
                 catalog.merge((String) row.get("id"), 1, Integer::sum);
             }
-            long groupLost = served.stream().filter(id -> !catalog.containsKey(id)).count();
-            long groupDup = catalog.values().stream().filter(n -> n > 1).mapToLong(n -> n - 1).sum();
-            long extra = catalog.keySet().stream().filter(id -> !served.contains(id)).count();
+            long groupLost =
+                    served.stream().filter(id -> !catalog.containsKey(id)).count();
+            long groupDup = catalog.values().stream()
+                    .filter(n -> n > 1)
+                    .mapToLong(n -> n - 1)
+                    .sum();
+            long extra =
+                    catalog.keySet().stream().filter(id -> !served.contains(id)).count();
             long servedSum = served.stream().mapToLong(Chaos::hash).sum();
             long catalogSum = catalog.keySet().stream().mapToLong(Chaos::hash).sum();
-            out.printf("chaos: %s served=%d catalog=%d lost=%d duplicated=%d extra=%d checksum %s%n", g.name(), served.size(),
-                    catalog.values().stream().mapToLong(Integer::longValue).sum(), groupLost, groupDup, extra,
+            out.printf(
+                    "chaos: %s served=%d catalog=%d lost=%d duplicated=%d extra=%d checksum %s%n",
+                    g.name(),
+                    served.size(),
+                    catalog.values().stream().mapToLong(Integer::longValue).sum(),
+                    groupLost,
+                    groupDup,
+                    extra,
                     servedSum == catalogSum && extra == 0 ? "equal" : "DIFFERENT");
             articles += served.size();
             lost += groupLost + extra;

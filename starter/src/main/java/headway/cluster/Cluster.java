@@ -7,7 +7,6 @@ import headway.nntp.NewsSimulator;
 import headway.nntp.NntpPool;
 import headway.starter.GroupStarter;
 import headway.starter.Headway;
-import headway.workflow.GroupConfig;
 import headway.store.Database;
 import headway.store.EmbeddedDatabase;
 import headway.store.GroupStore;
@@ -15,11 +14,11 @@ import headway.worker.HeadwayWorker;
 import headway.worker.Schedules;
 import headway.worker.TemporalDevServer;
 import headway.worker.WorkerConfig;
+import headway.workflow.GroupConfig;
 import headway.workflow.SearchAttributes;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.SearchAttributeKey;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -55,6 +54,7 @@ public final class Cluster implements AutoCloseable {
 
     /** The TTLs every worker gets unless a test overrides them. */
     public static final Duration LEASE_TTL = Duration.ofSeconds(5);
+
     public static final Duration NODE_TTL = Duration.ofSeconds(3);
 
     private static final Duration WORKER_READY = Duration.ofSeconds(60);
@@ -77,11 +77,11 @@ public final class Cluster implements AutoCloseable {
     }
 
     /** What a CLI call printed and returned. */
-    public record CliResult(int exit, String out, String err) {
-    }
+    public record CliResult(int exit, String out, String err) {}
 
     private Cluster(String name) {
-        this.dir = Paths.get(System.getProperty("user.dir"), "target", "cluster", name + "-" + System.currentTimeMillis());
+        this.dir =
+                Paths.get(System.getProperty("user.dir"), "target", "cluster", name + "-" + System.currentTimeMillis());
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -96,12 +96,14 @@ public final class Cluster implements AutoCloseable {
     }
 
     /** As {@link #start(String, List)}, with the simulator's options (e.g. a latency per OVER). */
-    public static Cluster start(String name, List<NewsSimulator.GroupSpec> groups, NewsSimulator.Options simulatorOptions) {
+    public static Cluster start(
+            String name, List<NewsSimulator.GroupSpec> groups, NewsSimulator.Options simulatorOptions) {
         Cluster c = new Cluster(name);
         try {
             c.postgres = EmbeddedDatabase.start(c.dir.resolve("postgres"), 0);
             c.dbUrl = c.postgres.createDatabase("headway") + "?user=postgres";
-            c.dataSource = Database.pool(new Database.Settings(c.dbUrl, "postgres", null, 4, Duration.ofSeconds(10)), "cluster");
+            c.dataSource = Database.pool(
+                    new Database.Settings(c.dbUrl, "postgres", null, 4, Duration.ofSeconds(10)), "cluster");
             Database.migrate(c.dataSource);
             c.simulator = NewsSimulator.start(simulatorOptions, groups);
             Map<String, IndexedValueType> attributes = new LinkedHashMap<>();
@@ -189,7 +191,8 @@ public final class Cluster implements AutoCloseable {
             throw new IllegalStateException("worker " + id + " is already running");
         }
         Path log = dir.resolve("worker-" + id + (workers.containsKey(id) ? "-" + System.nanoTime() : "") + ".log");
-        List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        List<String> cmd =
+                new ArrayList<>(List.of(javaBinary(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
         var logback = Cluster.class.getClassLoader().getResource("logback.xml");
@@ -213,10 +216,12 @@ public final class Cluster implements AutoCloseable {
         long deadline = System.nanoTime() + WORKER_READY.toNanos();
         while (!read(log).contains("worker " + id + " running")) {
             if (!p.isAlive()) {
-                throw new IllegalStateException("worker " + id + " exited with " + p.exitValue() + " before it ran:\n" + tail(id, 40));
+                throw new IllegalStateException(
+                        "worker " + id + " exited with " + p.exitValue() + " before it ran:\n" + tail(id, 40));
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("worker " + id + " not running after " + WORKER_READY + ":\n" + tail(id, 40));
+                throw new IllegalStateException(
+                        "worker " + id + " not running after " + WORKER_READY + ":\n" + tail(id, 40));
             }
             sleep(100);
         }
@@ -293,8 +298,11 @@ public final class Cluster implements AutoCloseable {
     public Planner.Planned plan(String group, long rangeSize) {
         WorkerConfig.NntpServer server = WorkerConfig.fromEnvNntp(baseEnv);
         try (NntpPool pool = new NntpPool(HeadwayWorker.nntpConfig(server))) {
-            return new Planner(new GroupStore(dataSource), new NntpHeaderSource(pool),
-                    new Planner.Settings(rangeSize, Long.MAX_VALUE / 4)).plan(group);
+            return new Planner(
+                            new GroupStore(dataSource),
+                            new NntpHeaderSource(pool),
+                            new Planner.Settings(rangeSize, Long.MAX_VALUE / 4))
+                    .plan(group);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -307,14 +315,29 @@ public final class Cluster implements AutoCloseable {
 
     /** `headway start GROUP` with another lease TTL (give the workers the same HEADWAY_LEASE_TTL), on this JVM's client. */
     public void startGroup(String group, int snapshotEvery, Duration idleWait, Duration leaseTtl) {
-        GroupStarter.start(client(), new GroupConfig(group, leaseTtl, snapshotEvery, idleWait, 5,
-                GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET, "headway"));
+        GroupStarter.start(
+                client(),
+                new GroupConfig(
+                        group,
+                        leaseTtl,
+                        snapshotEvery,
+                        idleWait,
+                        5,
+                        GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET,
+                        "headway"));
     }
 
     /** `headway start GROUP` run through the CLI, as a user would. */
     public void startGroupWithCli(String group, int snapshotEvery, Duration idleWait, Duration leaseTtl) {
-        List<String> args = new ArrayList<>(List.of("start", group, "--lease-ttl", leaseTtl.toSeconds() + "s",
-                "--snapshot-every", Integer.toString(snapshotEvery), "--idle-wait", idleWait.toSeconds() + "s"));
+        List<String> args = new ArrayList<>(List.of(
+                "start",
+                group,
+                "--lease-ttl",
+                leaseTtl.toSeconds() + "s",
+                "--snapshot-every",
+                Integer.toString(snapshotEvery),
+                "--idle-wait",
+                idleWait.toSeconds() + "s"));
         args.addAll(connectionFlags());
         CliResult r = cli(args.toArray(String[]::new));
         if (r.exit() != 0) {
@@ -337,7 +360,8 @@ public final class Cluster implements AutoCloseable {
 
     /** Runs SQL statements (a script) on the cluster's database. */
     public void execute(String sql) {
-        try (Connection c = dataSource.getConnection(); java.sql.Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                java.sql.Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException("executing SQL: " + e.getMessage(), e);
@@ -353,7 +377,8 @@ public final class Cluster implements AutoCloseable {
     }
 
     public List<Map<String, Object>> rows(String sql, Object... args) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) {
                 s.setObject(i + 1, args[i]);
             }
@@ -453,7 +478,9 @@ public final class Cluster implements AutoCloseable {
 
     private static void signal(long pid, String signal) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
             if (!kill.waitFor(5, TimeUnit.SECONDS)) {
                 kill.destroyForcibly();
             }

@@ -3,7 +3,6 @@ package headway.cluster;
 import headway.nntp.NewsSimulator;
 import headway.workflow.GroupConfig;
 import io.temporal.client.WorkflowExecutionMetadata;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -20,8 +19,7 @@ import java.util.List;
 public final class ScaleBench {
 
     /** What the run measured; the history length of a running workflow comes from describing it (visibility leaves it 0). */
-    public record Result(int groups, long workerRssMb, double caughtUpSeconds, long maxHistoryEvents, long runs) {
-    }
+    public record Result(int groups, long workerRssMb, double caughtUpSeconds, long maxHistoryEvents, long runs) {}
 
     private final int groups;
     private final long articles;
@@ -62,8 +60,11 @@ public final class ScaleBench {
                 if (open > 0) {
                     return false;
                 }
-                return cluster.client().countWorkflows("WorkflowType = 'GroupWorkflow' AND ExecutionStatus = 'Running'"
-                        + " AND HeadwayState != 'IDLE'").getCount() == 0;
+                return cluster.client()
+                                .countWorkflows("WorkflowType = 'GroupWorkflow' AND ExecutionStatus = 'Running'"
+                                        + " AND HeadwayState != 'IDLE'")
+                                .getCount()
+                        == 0;
             });
             double seconds = (System.nanoTime() - t0) / 1e9;
             rssKb[0] = Math.max(rssKb[0], rssKb(worker.pid()));
@@ -71,14 +72,20 @@ public final class ScaleBench {
             long runs = 0;
             for (WorkflowExecutionMetadata m : (Iterable<WorkflowExecutionMetadata>)
                     cluster.client().listExecutions("WorkflowType = 'GroupWorkflow'")::iterator) {
-                long length = m.getHistoryLength() > 0 ? m.getHistoryLength()
-                        : cluster.client().newUntypedWorkflowStub(m.getExecution().getWorkflowId(),
-                                java.util.Optional.of(m.getExecution().getRunId()), java.util.Optional.empty())
-                        .describe().getHistoryLength();
+                long length = m.getHistoryLength() > 0
+                        ? m.getHistoryLength()
+                        : cluster.client()
+                                .newUntypedWorkflowStub(
+                                        m.getExecution().getWorkflowId(),
+                                        java.util.Optional.of(m.getExecution().getRunId()),
+                                        java.util.Optional.empty())
+                                .describe()
+                                .getHistoryLength();
                 maxHistory = Math.max(maxHistory, length);
                 runs++;
             }
-            out.printf("scale: caught up in %.1f s; worker peak RSS %d MB; %d workflow runs, longest history %d events (budget %d)%n",
+            out.printf(
+                    "scale: caught up in %.1f s; worker peak RSS %d MB; %d workflow runs, longest history %d events (budget %d)%n",
                     seconds, rssKb[0] / 1024, runs, maxHistory, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET);
             return new Result(groups, rssKb[0] / 1024, seconds, maxHistory, runs);
         }

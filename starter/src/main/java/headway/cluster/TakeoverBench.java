@@ -1,7 +1,6 @@
 package headway.cluster;
 
 import headway.nntp.NewsSimulator;
-
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,7 +68,8 @@ public final class TakeoverBench {
     public Result run() {
         List<Double> seconds = new ArrayList<>();
         List<Long> redo = new ArrayList<>();
-        try (Cluster cluster = Cluster.start("bench-takeover", List.of(NewsSimulator.GroupSpec.of(GROUP, 4242, articles)))) {
+        try (Cluster cluster =
+                Cluster.start("bench-takeover", List.of(NewsSimulator.GroupSpec.of(GROUP, 4242, articles)))) {
             cluster.workerEnv("HEADWAY_RANGE_SIZE", Long.toString(rangeSize));
             List<String> live = new ArrayList<>(List.of("w1", "w2"));
             live.forEach(cluster::startWorker);
@@ -80,11 +80,17 @@ public final class TakeoverBench {
             for (int round = 1; round <= kills; round++) {
                 long restartedFrom = round == 1 ? 0 : lastRestart(cluster);
                 long distance = distances.get(round - 1);
-                long doneBefore = cluster.queryLong("select count(*) from ranges where group_name = ? and status = 'done'", GROUP);
-                Cluster.await(Duration.ofMinutes(3), Duration.ofMillis(20),
-                        "the holder mid-range, past where it started and " + distance + " articles past the last snapshot,"
-                                + " with a range finished since the last kill",
-                        () -> cluster.queryLong("select count(*) from ranges where group_name = ? and status = 'done'", GROUP) > doneBefore
+                long doneBefore = cluster.queryLong(
+                        "select count(*) from ranges where group_name = ? and status = 'done'", GROUP);
+                Cluster.await(
+                        Duration.ofMinutes(3),
+                        Duration.ofMillis(20),
+                        "the holder mid-range, past where it started and " + distance
+                                + " articles past the last snapshot," + " with a range finished since the last kill",
+                        () -> cluster.queryLong(
+                                                "select count(*) from ranges where group_name = ? and status = 'done'",
+                                                GROUP)
+                                        > doneBefore
                                 && cluster.queryLong("""
                                 select count(*) from group_leases l join ranges r on r.group_name = l.group_name
                                  and r.status = 'leased' and r.node_id = l.holder_node
@@ -105,29 +111,31 @@ public final class TakeoverBench {
                 cluster.startWorker(replacement);
                 live.add(replacement);
                 long[] restart = {-1};
-                Cluster.await(Duration.ofMinutes(1), Duration.ofMillis(20), "a cursor advance by the new holder", () -> {
-                    if (restart[0] < 0) {
-                        String detail = cluster.queryString("""
+                Cluster.await(
+                        Duration.ofMinutes(1), Duration.ofMillis(20), "a cursor advance by the new holder", () -> {
+                            if (restart[0] < 0) {
+                                String detail = cluster.queryString("""
                                 select detail from lease_events where group_name = ? and kind in ('take', 'takeover') and epoch > ?
                                 order by id limit 1
                                 """, GROUP, epochAtKill);
-                        if (detail == null) {
-                            return false;
-                        }
-                        Matcher m = FROM_SNAPSHOT.matcher(detail);
-                        restart[0] = m.find() ? Long.parseLong(m.group(1)) : 0;
-                    }
-                    return cluster.queryLong("""
+                                if (detail == null) {
+                                    return false;
+                                }
+                                Matcher m = FROM_SNAPSHOT.matcher(detail);
+                                restart[0] = m.find() ? Long.parseLong(m.group(1)) : 0;
+                            }
+                            return cluster.queryLong("""
                             select count(*) from ranges r join group_leases l on l.group_name = r.group_name
                             where r.group_name = ? and r.node_id = l.holder_node and l.epoch > ?
                               and r.next_article > greatest(r.start_article, ?)
                             """, GROUP, epochAtKill, restart[0]) > 0;
-                });
+                        });
                 double s = (System.nanoTime() - killedAt) / 1e9;
                 long redone = Math.max(0, cursorAtKill - restart[0]);
                 seconds.add(s);
                 redo.add(redone);
-                out.printf("takeover: round %d: killed %s at cursor %d, taken over from snapshot %d in %.1f s, %d articles redone%n",
+                out.printf(
+                        "takeover: round %d: killed %s at cursor %d, taken over from snapshot %d in %.1f s, %d articles redone%n",
                         round, holder, cursorAtKill, restart[0], s, redone);
             }
             return new Result(kills, seconds, redo, Cluster.LEASE_TTL);

@@ -1,40 +1,58 @@
 package headway.starter;
 
 import headway.worker.WorkerConfig;
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
-import java.io.PrintWriter;
 
 /**
  * {@code headway bench <name>}: benchmarks that print their figures, the last line
  * {@code <name>: key=value ...} for scripts. Everything runs embedded and on loopback.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = "Run a benchmark and print its figures.",
-        subcommands = {BenchCommand.Throughput.class, BenchCommand.Overhead.class, BenchCommand.Scale.class,
-                BenchCommand.Takeover.class, BenchCommand.Subjects.class})
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        description = "Run a benchmark and print its figures.",
+        subcommands = {
+            BenchCommand.Throughput.class,
+            BenchCommand.Overhead.class,
+            BenchCommand.Scale.class,
+            BenchCommand.Takeover.class,
+            BenchCommand.Subjects.class
+        })
 final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a benchmark: throughput, overhead, scale, takeover or subjects");
+        throw new picocli.CommandLine.ParameterException(
+                spec.commandLine(), "name a benchmark: throughput, overhead, scale, takeover or subjects");
     }
 
-    @Command(name = "throughput", mixinStandardHelpOptions = true,
+    @Command(
+            name = "throughput",
+            mixinStandardHelpOptions = true,
             description = "Headers/s end to end beside the raw fetch and raw catalog write rates, measured in one run.")
     static final class Throughput implements Runnable {
         @Spec
         CommandSpec spec;
+
         @Option(names = "--groups", defaultValue = "4", description = "groups indexed in parallel (default 4)")
         int groups;
+
         @Option(names = "--articles", defaultValue = "1000000", description = "articles per group (default 1000000)")
         long articles;
-        @Option(names = "--batch", defaultValue = "5000", description = "articles per fetch and commit, for all three figures (default 5000, HEADWAY_BATCH's default)")
+
+        @Option(
+                names = "--batch",
+                defaultValue = "5000",
+                description =
+                        "articles per fetch and commit, for all three figures (default 5000, HEADWAY_BATCH's default)")
         int batch;
+
         @Option(names = "--in-process-temporal", description = "use the in-process Temporal test server")
         boolean inProcess;
 
@@ -49,7 +67,8 @@ final class BenchCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             try {
                 ThroughputBench.Result r = new ThroughputBench(groups, articles, batch, inProcess, out).run();
-                out.printf("throughput: end_to_end=%.0f raw_fetch=%.0f raw_write=%.0f ratio=%.2f%n",
+                out.printf(
+                        "throughput: end_to_end=%.0f raw_fetch=%.0f raw_write=%.0f ratio=%.2f%n",
                         r.endToEnd(), r.rawFetch(), r.rawWrite(), r.ratio());
             } catch (Exception e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
@@ -57,15 +76,23 @@ final class BenchCommand implements Runnable {
         }
     }
 
-    @Command(name = "overhead", mixinStandardHelpOptions = true,
+    @Command(
+            name = "overhead",
+            mixinStandardHelpOptions = true,
             description = "Temporal's overhead per range at the default range size, from the workflow history.")
     static final class Overhead implements Runnable {
         @Spec
         CommandSpec spec;
-        @Option(names = "--range-size", defaultValue = "" + WorkerConfig.DEFAULT_RANGE_SIZE, description = "articles per range (default ${DEFAULT-VALUE}, HEADWAY_RANGE_SIZE's default)")
+
+        @Option(
+                names = "--range-size",
+                defaultValue = "" + WorkerConfig.DEFAULT_RANGE_SIZE,
+                description = "articles per range (default ${DEFAULT-VALUE}, HEADWAY_RANGE_SIZE's default)")
         long rangeSize;
+
         @Option(names = "--ranges", defaultValue = "20", description = "ranges to index (default 20)")
         int ranges;
+
         @Option(names = "--in-process-temporal", description = "use the in-process Temporal test server")
         boolean inProcess;
 
@@ -77,25 +104,37 @@ final class BenchCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             try {
                 OverheadBench.Result r = new OverheadBench(rangeSize, ranges, inProcess, out).run();
-                out.printf("overhead: per range (median of %d): index %.1f ms, nextRange %.1f ms, dispatch %.1f ms%n",
+                out.printf(
+                        "overhead: per range (median of %d): index %.1f ms, nextRange %.1f ms, dispatch %.1f ms%n",
                         r.ranges(), r.rangeMs(), r.nextRangeMs(), r.dispatchMs());
-                out.printf("overhead: range_ms=%.1f temporal_ms=%.1f ratio=%.3f%n", r.rangeMs(), r.temporalMs(), r.ratio());
+                out.printf(
+                        "overhead: range_ms=%.1f temporal_ms=%.1f ratio=%.3f%n",
+                        r.rangeMs(), r.temporalMs(), r.ratio());
             } catch (Exception e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
             }
         }
     }
 
-    @Command(name = "scale", mixinStandardHelpOptions = true,
-            description = "Many groups on one worker JVM against the dev server: its memory, time to caught up, history length.")
+    @Command(
+            name = "scale",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Many groups on one worker JVM against the dev server: its memory, time to caught up, history length.")
     static final class Scale implements Runnable {
         @Spec
         CommandSpec spec;
+
         @Option(names = "--groups", defaultValue = "1000", description = "groups (default 1000)")
         int groups;
+
         @Option(names = "--articles", defaultValue = "2000", description = "articles per group (default 2000)")
         long articles;
-        @Option(names = "--max-groups", defaultValue = "64", description = "groups the worker holds at once (default 64)")
+
+        @Option(
+                names = "--max-groups",
+                defaultValue = "64",
+                description = "groups the worker holds at once (default 64)")
         int maxGroups;
 
         @Override
@@ -110,23 +149,40 @@ final class BenchCommand implements Runnable {
             } catch (RuntimeException e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
             }
-            out.printf("scale: groups=%d worker_rss_mb=%d caught_up_s=%.1f max_history_events=%d%n", r.groups(), r.workerRssMb(),
-                    r.caughtUpSeconds(), r.maxHistoryEvents());
+            out.printf(
+                    "scale: groups=%d worker_rss_mb=%d caught_up_s=%.1f max_history_events=%d%n",
+                    r.groups(), r.workerRssMb(), r.caughtUpSeconds(), r.maxHistoryEvents());
         }
     }
 
-    @Command(name = "takeover", mixinStandardHelpOptions = true,
-            description = "Kill the holder of a group mid-range again and again: time to the new holder's first article, articles redone.")
+    @Command(
+            name = "takeover",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Kill the holder of a group mid-range again and again: time to the new holder's first article, articles redone.")
     static final class Takeover implements Runnable {
         @Spec
         CommandSpec spec;
+
         @Option(names = "--kills", defaultValue = "10", description = "kills (default 10)")
         int kills;
-        @Option(names = "--articles", description = "articles in the group (default enough for every round: (kills x (snapshot-every + 1) + 2) ranges)")
+
+        @Option(
+                names = "--articles",
+                description =
+                        "articles in the group (default enough for every round: (kills x (snapshot-every + 1) + 2) ranges)")
         Long articles;
-        @Option(names = "--range-size", defaultValue = "" + WorkerConfig.DEFAULT_RANGE_SIZE, description = "articles per range (default ${DEFAULT-VALUE}, HEADWAY_RANGE_SIZE's default)")
+
+        @Option(
+                names = "--range-size",
+                defaultValue = "" + WorkerConfig.DEFAULT_RANGE_SIZE,
+                description = "articles per range (default ${DEFAULT-VALUE}, HEADWAY_RANGE_SIZE's default)")
         long rangeSize;
-        @Option(names = "--snapshot-every", defaultValue = "2", description = "ranges between snapshots (default 2, the default)")
+
+        @Option(
+                names = "--snapshot-every",
+                defaultValue = "2",
+                description = "ranges between snapshots (default 2, the default)")
         int snapshotEvery;
 
         @Override
@@ -142,16 +198,25 @@ final class BenchCommand implements Runnable {
             } catch (RuntimeException e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
             }
-            out.printf("takeover: redo articles median %d, max %d; the most a takeover can redo is snapshot-every x range-size = %d%n",
+            out.printf(
+                    "takeover: redo articles median %d, max %d; the most a takeover can redo is snapshot-every x range-size = %d%n",
                     r.redoMedian(), r.redoMax(), snapshotEvery * rangeSize);
-            out.printf("takeover: kills=%d seconds_max=%.1f seconds_median=%.1f redo_articles_max=%d ttl_s=%d%n", r.kills(),
-                    r.secondsMax(), r.secondsMedian(), r.redoMax(), r.ttl().toSeconds());
+            out.printf(
+                    "takeover: kills=%d seconds_max=%.1f seconds_median=%.1f redo_articles_max=%d ttl_s=%d%n",
+                    r.kills(),
+                    r.secondsMax(),
+                    r.secondsMedian(),
+                    r.redoMax(),
+                    r.ttl().toSeconds());
         }
     }
 
-    @Command(name = "subjects", mixinStandardHelpOptions = true,
-            description = "Microseconds to classify one subject with the shipped rules: the mean over real-shaped subjects and the worst"
-                    + " over crafted subjects of up to 1,000 characters built to stall a backtracking matcher.")
+    @Command(
+            name = "subjects",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Microseconds to classify one subject with the shipped rules: the mean over real-shaped subjects and the worst"
+                            + " over crafted subjects of up to 1,000 characters built to stall a backtracking matcher.")
     static final class Subjects implements Runnable {
         @Spec
         CommandSpec spec;
@@ -160,7 +225,12 @@ final class BenchCommand implements Runnable {
         public void run() {
             PrintWriter out = spec.commandLine().getOut();
             SubjectBench.Result r = new SubjectBench(out).run();
-            out.printf(java.util.Locale.ROOT, "subjects: per_parse_us=%.2f worst_us=%.2f crafted=%d%n", r.meanMicros(), r.worstMicros(), r.crafted());
+            out.printf(
+                    java.util.Locale.ROOT,
+                    "subjects: per_parse_us=%.2f worst_us=%.2f crafted=%d%n",
+                    r.meanMicros(),
+                    r.worstMicros(),
+                    r.crafted());
         }
     }
 }

@@ -9,7 +9,6 @@ import headway.worker.HeadwayWorker;
 import headway.worker.WorkerConfig;
 import headway.workflow.GroupConfig;
 import io.temporal.client.WorkflowClient;
-
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,8 +34,7 @@ final class BenchRig implements AutoCloseable {
     final WorkerConfig config;
 
     /** What indexing took: headers indexed and wall seconds from start to every group caught up. */
-    record Run(long headers, double seconds) {
-    }
+    record Run(long headers, double seconds) {}
 
     private BenchRig(HikariDataSource ds, TemporalServer temporal, HeadwayWorker worker, WorkerConfig config) {
         this.ds = ds;
@@ -45,10 +43,16 @@ final class BenchRig implements AutoCloseable {
         this.config = config;
     }
 
-    static BenchRig start(EmbeddedDatabase postgres, String database, NewsSimulator simulator, boolean inProcessTemporal,
-                          PrintWriter out, Map<String, String> overrides) {
+    static BenchRig start(
+            EmbeddedDatabase postgres,
+            String database,
+            NewsSimulator simulator,
+            boolean inProcessTemporal,
+            PrintWriter out,
+            Map<String, String> overrides) {
         String url = postgres.createDatabase(database);
-        HikariDataSource ds = Database.pool(new Database.Settings(url, "postgres", null, 30, Duration.ofSeconds(10)), "bench");
+        HikariDataSource ds =
+                Database.pool(new Database.Settings(url, "postgres", null, 30, Duration.ofSeconds(10)), "bench");
         Database.migrate(ds);
         TemporalServer temporal = TemporalServer.startForDemo(inProcessTemporal, msg -> out.println("bench: " + msg));
         Map<String, String> env = new HashMap<>();
@@ -84,8 +88,16 @@ final class BenchRig implements AutoCloseable {
         }
         long t0 = System.nanoTime();
         for (NewsSimulator.GroupSpec g : specs) {
-            GroupStarter.start(client(), new GroupConfig(g.name(), config.leaseTtl(), 2, Duration.ofMinutes(10), 5,
-                    GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET, config.taskQueue()));
+            GroupStarter.start(
+                    client(),
+                    new GroupConfig(
+                            g.name(),
+                            config.leaseTtl(),
+                            2,
+                            Duration.ofMinutes(10),
+                            5,
+                            GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET,
+                            config.taskQueue()));
         }
         waitCaughtUp(specs.stream().map(NewsSimulator.GroupSpec::name).toList(), limit);
         double seconds = (System.nanoTime() - t0) / 1e9;
@@ -96,7 +108,8 @@ final class BenchRig implements AutoCloseable {
     private long headers(List<NewsSimulator.GroupSpec> specs) {
         String[] names = specs.stream().map(NewsSimulator.GroupSpec::name).toArray(String[]::new);
         try (Connection c = ds.getConnection();
-             PreparedStatement s = c.prepareStatement("select coalesce(sum(headers), 0) from group_leases where group_name = any(?)")) {
+                PreparedStatement s = c.prepareStatement(
+                        "select coalesce(sum(headers), 0) from group_leases where group_name = any(?)")) {
             s.setArray(1, c.createArrayOf("text", names));
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
@@ -128,7 +141,9 @@ final class BenchRig implements AutoCloseable {
     }
 
     long queryLong(String sql) {
-        try (Connection c = ds.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         } catch (SQLException e) {

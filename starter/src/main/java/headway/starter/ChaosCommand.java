@@ -2,13 +2,12 @@ package headway.starter;
 
 import headway.cluster.Chaos;
 import headway.worker.Settings;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.io.PrintWriter;
 import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code headway chaos}: worker JVMs index the simulator's groups while they are killed, frozen,
@@ -17,24 +16,40 @@ import java.time.Duration;
  * duplicated=<> stale_writes=<>}; the exit code is 1 on any loss, duplicate, stale write, open
  * stuck record or group not caught up.
  */
-@Command(name = "chaos", mixinStandardHelpOptions = true,
-        description = "Kill, freeze and cut off workers while they index, then check nothing was lost or written twice.")
+@Command(
+        name = "chaos",
+        mixinStandardHelpOptions = true,
+        description =
+                "Kill, freeze and cut off workers while they index, then check nothing was lost or written twice.")
 final class ChaosCommand implements Runnable {
     @Spec
     CommandSpec spec;
-    @Option(names = "--kills", defaultValue = "30", description = "worker kills (SIGKILL), one every --every (default 30)")
+
+    @Option(
+            names = "--kills",
+            defaultValue = "30",
+            description = "worker kills (SIGKILL), one every --every (default 30)")
     int kills;
+
     @Option(names = "--every", defaultValue = "3s", description = "time between kills (default 3s)")
     String every;
+
     @Option(names = "--groups", defaultValue = "20", description = "simulator groups (default 20)")
     int groups;
+
     @Option(names = "--articles", defaultValue = "20000", description = "articles per group (default 20000)")
     long articles;
+
     @Option(names = "--workers", defaultValue = "3", description = "worker JVMs (default 3)")
     int workers;
+
     @Option(names = "--seed", defaultValue = "42", description = "random seed (default 42)")
     long seed;
-    @Option(names = "--settle", defaultValue = "5m", description = "how long groups may take to catch up after the chaos (default 5m)")
+
+    @Option(
+            names = "--settle",
+            defaultValue = "5m",
+            description = "how long groups may take to catch up after the chaos (default 5m)")
     String settle;
 
     @Override
@@ -49,17 +64,36 @@ final class ChaosCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         Chaos.Result r;
         try {
-            r = new Chaos(new Chaos.Settings(groups, articles, workers, kills, interval, seed,
-                    Settings.parseDuration("--settle", settle)), out).run();
+            r = new Chaos(
+                            new Chaos.Settings(
+                                    groups,
+                                    articles,
+                                    workers,
+                                    kills,
+                                    interval,
+                                    seed,
+                                    Settings.parseDuration("--settle", settle)),
+                            out)
+                    .run();
         } catch (Exception e) {
             throw new CliException(Exit.FAILED, "chaos run failed: " + e, e);
         }
         out.printf("chaos: caught_up=%s stuck_open=%d seconds=%.0f%n", r.caughtUp(), r.stuckOpen(), r.seconds());
-        out.printf("chaos: kills=%d freezes=%d db_restarts=%d nntp_drops=%d articles=%d lost=%d duplicated=%d stale_writes=%d%n",
-                r.kills(), r.freezes(), r.dbRestarts(), r.nntpDrops(), r.articles(), r.lost(), r.duplicated(), r.staleWrites());
+        out.printf(
+                "chaos: kills=%d freezes=%d db_restarts=%d nntp_drops=%d articles=%d lost=%d duplicated=%d stale_writes=%d%n",
+                r.kills(),
+                r.freezes(),
+                r.dbRestarts(),
+                r.nntpDrops(),
+                r.articles(),
+                r.lost(),
+                r.duplicated(),
+                r.staleWrites());
         if (!r.ok()) {
-            throw new CliException(Exit.FAILED, "chaos found a problem: lost=" + r.lost() + " duplicated=" + r.duplicated()
-                    + " stale_writes=" + r.staleWrites() + " stuck_open=" + r.stuckOpen() + " caught_up=" + r.caughtUp());
+            throw new CliException(
+                    Exit.FAILED,
+                    "chaos found a problem: lost=" + r.lost() + " duplicated=" + r.duplicated() + " stale_writes="
+                            + r.staleWrites() + " stuck_open=" + r.stuckOpen() + " caught_up=" + r.caughtUp());
         }
     }
 }

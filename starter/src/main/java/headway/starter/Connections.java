@@ -1,23 +1,22 @@
 package headway.starter;
 
+import com.uber.m3.tally.RootScopeBuilder;
 import com.zaxxer.hikari.HikariDataSource;
 import headway.store.Database;
 import headway.worker.Settings;
 import headway.worker.WorkerConfig;
-import com.uber.m3.tally.RootScopeBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.client.WorkflowClient;
-import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.client.WorkflowClientOptions;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The database and Temporal connections of one CLI command, opened on first use from flags or
@@ -29,7 +28,9 @@ final class Connections implements AutoCloseable {
     @Option(names = "--db-url", description = "PostgreSQL JDBC URL (env HEADWAY_DB_URL)")
     String dbUrl;
 
-    @Option(names = "--temporal", description = "Temporal frontend host:port (env HEADWAY_TEMPORAL, default 127.0.0.1:7233)")
+    @Option(
+            names = "--temporal",
+            description = "Temporal frontend host:port (env HEADWAY_TEMPORAL, default 127.0.0.1:7233)")
     String temporal;
 
     @Option(names = "--namespace", description = "Temporal namespace (env HEADWAY_NAMESPACE, default \"default\")")
@@ -70,12 +71,17 @@ final class Connections implements AutoCloseable {
                 throw CliException.badInput(e.getMessage());
             }
             try {
-                dataSource = Database.pool(new Database.Settings(settings.jdbcUrl(), settings.user(), settings.password(), 2,
-                        Duration.ofSeconds(5)), "headway-cli");
+                dataSource = Database.pool(
+                        new Database.Settings(
+                                settings.jdbcUrl(), settings.user(), settings.password(), 2, Duration.ofSeconds(5)),
+                        "headway-cli");
                 Database.migrate(dataSource);
             } catch (RuntimeException e) {
-                throw new CliException(Exit.UNREACHABLE, "cannot reach the database at " + settings.jdbcUrl() + ": "
-                        + rootMessage(e) + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)", e);
+                throw new CliException(
+                        Exit.UNREACHABLE,
+                        "cannot reach the database at " + settings.jdbcUrl() + ": " + rootMessage(e)
+                                + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)",
+                        e);
             }
         }
         return dataSource;
@@ -88,20 +94,27 @@ final class Connections implements AutoCloseable {
             String target = s.string("HEADWAY_TEMPORAL", "127.0.0.1:7233");
             String ns = s.string("HEADWAY_NAMESPACE", "default");
             if (!target.matches(WorkerConfig.TEMPORAL_TARGET)) {
-                throw CliException.badInput("HEADWAY_TEMPORAL=" + target + " must be host:port, e.g. 127.0.0.1:7233 (set it or --temporal)");
+                throw CliException.badInput("HEADWAY_TEMPORAL=" + target
+                        + " must be host:port, e.g. 127.0.0.1:7233 (set it or --temporal)");
             }
             try {
-                WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder().setTarget(target);
+                WorkflowServiceStubsOptions.Builder options =
+                        WorkflowServiceStubsOptions.newBuilder().setTarget(target);
                 if (metrics != null) {
-                    options.setMetricsScope(new RootScopeBuilder().reporter(new MicrometerClientStatsReporter(metrics))
+                    options.setMetricsScope(new RootScopeBuilder()
+                            .reporter(new MicrometerClientStatsReporter(metrics))
                             .reportEvery(com.uber.m3.util.Duration.ofSeconds(10)));
                 }
                 stubs = WorkflowServiceStubs.newConnectedServiceStubs(options.build(), Duration.ofSeconds(5));
             } catch (RuntimeException e) {
-                throw new CliException(Exit.UNREACHABLE, "cannot reach Temporal at " + target + ": " + rootMessage(e)
-                        + " (start it with `temporal server start-dev`, or set HEADWAY_TEMPORAL or --temporal)", e);
+                throw new CliException(
+                        Exit.UNREACHABLE,
+                        "cannot reach Temporal at " + target + ": " + rootMessage(e)
+                                + " (start it with `temporal server start-dev`, or set HEADWAY_TEMPORAL or --temporal)",
+                        e);
             }
-            client = WorkflowClient.newInstance(stubs, WorkflowClientOptions.newBuilder().setNamespace(ns).build());
+            client = WorkflowClient.newInstance(
+                    stubs, WorkflowClientOptions.newBuilder().setNamespace(ns).build());
         }
         return client;
     }

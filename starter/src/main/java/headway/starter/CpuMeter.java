@@ -19,15 +19,18 @@ final class CpuMeter {
         /** What happened since {@code start}, in words and seconds. */
         String since(Sample start) {
             double wall = (wallNanos - start.wallNanos) / 1e9;
-            return String.format(java.util.Locale.ROOT,
+            return String.format(
+                    java.util.Locale.ROOT,
                     "%.1f s wall on %d cores; CPU s: this JVM %.1f, postgres %.1f, temporal server %.1f",
-                    wall, Runtime.getRuntime().availableProcessors(), jvm - start.jvm, postgres - start.postgres,
+                    wall,
+                    Runtime.getRuntime().availableProcessors(),
+                    jvm - start.jvm,
+                    postgres - start.postgres,
                     children - start.children);
         }
     }
 
-    private CpuMeter() {
-    }
+    private CpuMeter() {}
 
     /** Samples now; {@code postgresPort} names the PostgreSQL server by the port its postmaster listens on. */
     static Sample sample(int postgresPort) {
@@ -37,12 +40,18 @@ final class CpuMeter {
         double children = seconds(ProcessHandle.current().descendants());
         String portArg = "-p " + postgresPort + " ";
         double postgres = seconds(ProcessHandle.allProcesses()
-                .filter(p -> p.info().commandLine().map(c -> c.contains("postgres") && c.contains(portArg)).orElse(false))
+                .filter(p -> p.info()
+                        .commandLine()
+                        .map(c -> c.contains("postgres") && c.contains(portArg))
+                        .orElse(false))
                 .flatMap(p -> Stream.concat(Stream.of(p), p.descendants())));
         return new Sample(System.nanoTime(), jvm, children, postgres);
     }
 
     private static double seconds(Stream<ProcessHandle> processes) {
-        return processes.mapToDouble(p -> p.info().totalCpuDuration().orElse(Duration.ZERO).toNanos() / 1e9).sum();
+        return processes
+                .mapToDouble(
+                        p -> p.info().totalCpuDuration().orElse(Duration.ZERO).toNanos() / 1e9)
+                .sum();
     }
 }

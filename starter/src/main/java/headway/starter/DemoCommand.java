@@ -15,11 +15,6 @@ import headway.worker.Settings;
 import headway.worker.WorkerConfig;
 import headway.workflow.GroupConfig;
 import headway.workflow.GroupState;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +25,10 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code headway demo}: the whole pipeline on embedded defaults. It starts PostgreSQL (embedded),
@@ -38,23 +37,35 @@ import java.util.Map;
  * marks, starts their workflows, shows their progress live, and when every group is caught up
  * writes an NZB and prints its summary line. Ctrl-C stops it cleanly at any time.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true, description = "Run the whole pipeline on embedded defaults, then stop.")
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = "Run the whole pipeline on embedded defaults, then stop.")
 final class DemoCommand implements Runnable {
     @Spec
     CommandSpec spec;
+
     @Option(names = "--groups", defaultValue = "3", description = "demo groups (default 3)")
     int groups;
+
     @Option(names = "--articles", defaultValue = "20000", description = "articles per demo group (default 20000)")
     long articles;
+
     @Option(names = "--range-size", defaultValue = "2000", description = "articles per range (default 2000)")
     long rangeSize;
+
     @Option(names = "--out", defaultValue = "demo-out", description = "where the NZB goes (default ./demo-out)")
     Path out;
+
     @Option(names = "--serve", description = "keep running after the groups are caught up (Ctrl-C stops)")
     boolean serve;
+
     @Option(names = "--timeout", defaultValue = "10m", description = "give up when not caught up by then (default 10m)")
     String timeout;
-    @Option(names = "--in-process-temporal", description = "use the in-process Temporal test server even when a temporal binary is found")
+
+    @Option(
+            names = "--in-process-temporal",
+            description = "use the in-process Temporal test server even when a temporal binary is found")
     boolean inProcess;
 
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
@@ -89,13 +100,15 @@ final class DemoCommand implements Runnable {
         EmbeddedDatabase postgres = EmbeddedDatabase.start(null);
         opened.push(postgres);
         String url = postgres.createDatabase("headway");
-        HikariDataSource ds = Database.pool(new Database.Settings(url, "postgres", null, 20, Duration.ofSeconds(10)), "demo");
+        HikariDataSource ds =
+                Database.pool(new Database.Settings(url, "postgres", null, 20, Duration.ofSeconds(10)), "demo");
         opened.push(ds);
         Database.migrate(ds);
 
         List<NewsSimulator.GroupSpec> specs = new ArrayList<>();
         for (int i = 0; i < groups; i++) {
-            specs.add(NewsSimulator.GroupSpec.of("alt.binaries.demo." + (char) ('a' + i % 26) + (i >= 26 ? i : ""), 1000 + i, articles));
+            specs.add(NewsSimulator.GroupSpec.of(
+                    "alt.binaries.demo." + (char) ('a' + i % 26) + (i >= 26 ? i : ""), 1000 + i, articles));
         }
         NewsSimulator simulator;
         try {
@@ -104,7 +117,8 @@ final class DemoCommand implements Runnable {
             throw new CliException(Exit.FAILED, "cannot start the news simulator: " + e.getMessage(), e);
         }
         opened.push(simulator);
-        o.println("demo: news simulator on 127.0.0.1:" + simulator.port() + " with " + groups + " groups of " + articles + " articles");
+        o.println("demo: news simulator on 127.0.0.1:" + simulator.port() + " with " + groups + " groups of " + articles
+                + " articles");
 
         TemporalServer temporal = TemporalServer.startForDemo(inProcess, msg -> o.println("demo: " + msg));
         opened.push(temporal);
@@ -132,32 +146,42 @@ final class DemoCommand implements Runnable {
             for (NewsSimulator.GroupSpec g : specs) {
                 groupStore.add(g.name(), 0);
                 Planner.Planned p = planner.plan(g.name());
-                o.printf("demo: planned %s articles %d..%d: %d tail + %d history ranges%n", g.name(), p.low(), p.high(),
-                        p.tailRanges(), p.historyRanges());
+                o.printf(
+                        "demo: planned %s articles %d..%d: %d tail + %d history ranges%n",
+                        g.name(), p.low(), p.high(), p.tailRanges(), p.historyRanges());
             }
         } catch (java.io.IOException e) {
             throw new CliException(Exit.FAILED, "planning from the simulator failed: " + e.getMessage(), e);
         }
         for (NewsSimulator.GroupSpec g : specs) {
-            GroupConfig gc = new GroupConfig(g.name(), config.leaseTtl(), 3, Duration.ofMinutes(1), 5,
-                    GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET, config.taskQueue());
+            GroupConfig gc = new GroupConfig(
+                    g.name(),
+                    config.leaseTtl(),
+                    3,
+                    Duration.ofMinutes(1),
+                    5,
+                    GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET,
+                    config.taskQueue());
             GroupStarter.start(temporal.client(), gc);
         }
         if (temporal.hasSchedules()) {
             Map<String, String> scheduleEnv = new HashMap<>(env);
             scheduleEnv.put("HEADWAY_PLAN_EVERY", "20s");
             scheduleEnv.put("HEADWAY_WATCH_EVERY", "10s");
-            for (headway.worker.Schedules.Installed s : headway.worker.Schedules.install(temporal.client(), config.taskQueue(),
-                    headway.worker.Schedules.Intervals.fromEnv(scheduleEnv))) {
+            for (headway.worker.Schedules.Installed s : headway.worker.Schedules.install(
+                    temporal.client(), config.taskQueue(), headway.worker.Schedules.Intervals.fromEnv(scheduleEnv))) {
                 o.println("demo: schedule " + s.id() + " every " + Settings.show(s.every()));
             }
         } else {
-            o.println("demo: the in-process Temporal server has no Schedules; planner, watchman and prune are not scheduled");
+            o.println(
+                    "demo: the in-process Temporal server has no Schedules; planner, watchman and prune are not scheduled");
         }
         if (temporal.uiUrl() != null) {
             o.println("demo: Web UI: " + temporal.uiUrl() + "/namespaces/default/workflows?query="
-                    + java.net.URLEncoder.encode("HeadwayGroup STARTS_WITH \"alt.binaries.demo\"", java.nio.charset.StandardCharsets.UTF_8)
-                    .replace("+", "%20"));
+                    + java.net.URLEncoder.encode(
+                                    "HeadwayGroup STARTS_WITH \"alt.binaries.demo\"",
+                                    java.nio.charset.StandardCharsets.UTF_8)
+                            .replace("+", "%20"));
         }
 
         StatusStore status = new StatusStore(ds);
@@ -165,28 +189,40 @@ final class DemoCommand implements Runnable {
         boolean caughtUp = false;
         while (!caughtUp) {
             if (System.nanoTime() > deadline) {
-                throw new CliException(Exit.FAILED, "the demo groups were not caught up within " + limit
-                        + "; see `headway status` or the worker log above");
+                throw new CliException(
+                        Exit.FAILED,
+                        "the demo groups were not caught up within " + limit
+                                + "; see `headway status` or the worker log above");
             }
             sleep(Duration.ofSeconds(2));
             caughtUp = true;
             StringBuilder line = new StringBuilder("demo:");
             for (StatusStore.GroupStatus g : status.groups(config.leaseTtl())) {
                 GroupState state = GroupStates.state(temporal.client(), g.name());
-                line.append(String.format(" | %s cursor=%s lag=%d %.0f/s %s", g.name().substring("alt.binaries.".length()),
-                        g.cursor() == null ? "end" : g.cursor(), g.lag(), g.articlesPerSecond(), state));
+                line.append(String.format(
+                        " | %s cursor=%s lag=%d %.0f/s %s",
+                        g.name().substring("alt.binaries.".length()),
+                        g.cursor() == null ? "end" : g.cursor(),
+                        g.lag(),
+                        g.articlesPerSecond(),
+                        state));
                 caughtUp &= g.lag() == 0 && g.leased() == 0 && state == GroupState.IDLE;
             }
             o.println(line);
         }
         DemoSummary summary = DemoSummary.write(ds, out);
-        o.printf("demo: caught up in %.1f s; %d binaries, %d releases in the catalog%n",
+        o.printf(
+                "demo: caught up in %.1f s; %d binaries, %d releases in the catalog%n",
                 (System.nanoTime() - t0) / 1e9, summary.binaries(), summary.releases());
         if (serve) {
             o.println("demo: serving (--serve); Ctrl-C stops");
             sleep(Duration.ofDays(365));
         }
-        o.printf("demo: groups=%d articles=%d releases=%d nzb=%s%n", groups, summary.articles(), summary.releases(),
+        o.printf(
+                "demo: groups=%d articles=%d releases=%d nzb=%s%n",
+                groups,
+                summary.articles(),
+                summary.releases(),
                 summary.nzb() == null ? "-" : summary.nzb().toAbsolutePath());
     }
 
@@ -215,7 +251,8 @@ final class DemoCommand implements Runnable {
         try {
             return Files.createDirectories(dir);
         } catch (java.io.IOException e) {
-            throw CliException.badInput("cannot create " + dir + ": " + e.getMessage() + " (give --out a writable directory)");
+            throw CliException.badInput(
+                    "cannot create " + dir + ": " + e.getMessage() + " (give --out a writable directory)");
         }
     }
 }

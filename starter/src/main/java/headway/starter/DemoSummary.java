@@ -1,8 +1,6 @@
 package headway.starter;
 
 import headway.store.Release;
-
-import javax.sql.DataSource;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -10,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
 import java.util.List;
+import javax.sql.DataSource;
 
 /**
  * What the demo did: headers indexed (the groups' lease counters), binaries and releases in the
@@ -28,7 +27,9 @@ record DemoSummary(long articles, long binaries, long releases, Path nzb) {
         long articles;
         long binaries;
         long releases;
-        try (Connection c = ds.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(COUNTS)) {
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(COUNTS)) {
             rs.next();
             articles = rs.getLong(1);
             binaries = rs.getLong(2);
@@ -40,7 +41,9 @@ record DemoSummary(long articles, long binaries, long releases, Path nzb) {
         try {
             List<Release> all = new headway.store.CatalogStore().search(ds, "", 10_000);
             Release best = all.stream()
-                    .max(Comparator.comparing(Release::complete).thenComparing(Release::filesComplete).thenComparing(Release::name))
+                    .max(Comparator.comparing(Release::complete)
+                            .thenComparing(Release::filesComplete)
+                            .thenComparing(Release::name))
                     .orElse(null);
             if (best != null) {
                 nzb = Releases.writeNzb(ds, best, DemoCommand.ensureDir(outDir).resolve(Releases.fileName(best)));

@@ -7,6 +7,5 @@ final class Exit {
     static final int BAD_INPUT = 2;
     static final int UNREACHABLE = 3;
 
-    private Exit() {
-    }
+    private Exit() {}
 }

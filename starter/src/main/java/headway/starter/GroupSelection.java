@@ -1,14 +1,12 @@
 package headway.starter;
 
 import headway.store.GroupStore;
-
 import java.util.List;
 
 /** The groups a command acts on: the ones named, or with {@code --all} every active group; an unknown name is bad input. */
 final class GroupSelection {
 
-    private GroupSelection() {
-    }
+    private GroupSelection() {}
 
     /** Checks the shape of the choice before anything is opened: names or --all, not both, not neither. */
     static void check(boolean all, List<String> names) {
@@ -20,11 +18,15 @@ final class GroupSelection {
     /** The chosen groups, each known to the store. */
     static List<String> resolve(GroupStore store, boolean all, List<String> names) {
         List<String> chosen = all
-                ? store.list().stream().filter(GroupStore.Group::active).map(GroupStore.Group::name).toList()
+                ? store.list().stream()
+                        .filter(GroupStore.Group::active)
+                        .map(GroupStore.Group::name)
+                        .toList()
                 : names;
         for (String g : chosen) {
             if (!store.exists(g)) {
-                throw CliException.badInput("unknown group '" + g + "': add it first with `headway groups add " + g + "`");
+                throw CliException.badInput(
+                        "unknown group '" + g + "': add it first with `headway groups add " + g + "`");
             }
         }
         return chosen;

@@ -9,7 +9,6 @@ import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributes.Builder;
-
 import java.util.Map;
 
 /**
@@ -18,22 +17,23 @@ import java.util.Map;
  */
 public final class GroupStarter {
 
-    private GroupStarter() {
-    }
+    private GroupStarter() {}
 
     /** Starts (or finds) the group's workflow; returns its run id. */
     public static String start(WorkflowClient client, GroupConfig config) {
         Builder attributes = io.temporal.common.SearchAttributes.newBuilder()
                 .set(SearchAttributes.GROUP, config.group())
                 .set(SearchAttributes.STATE, "STARTING");
-        GroupWorkflow workflow = client.newWorkflowStub(GroupWorkflow.class, WorkflowOptions.newBuilder()
-                .setWorkflowId(TaskQueues.workflowId(config.group()))
-                .setTaskQueue(config.sharedTaskQueue())
-                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-                .setTypedSearchAttributes(attributes.build())
-                .setMemo(memo(config))
-                .setStaticSummary("Indexes " + config.group() + " in article order")
-                .build());
+        GroupWorkflow workflow = client.newWorkflowStub(
+                GroupWorkflow.class,
+                WorkflowOptions.newBuilder()
+                        .setWorkflowId(TaskQueues.workflowId(config.group()))
+                        .setTaskQueue(config.sharedTaskQueue())
+                        .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                        .setTypedSearchAttributes(attributes.build())
+                        .setMemo(memo(config))
+                        .setStaticSummary("Indexes " + config.group() + " in article order")
+                        .build());
         return WorkflowClient.start(workflow::run, GroupRun.start(config)).getRunId();
     }
 

@@ -4,19 +4,19 @@ import headway.workflow.GroupState;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
 import io.temporal.client.WorkflowClient;
-
 import java.util.List;
 
 /** What group workflows say of themselves, for the demo, the benchmarks and chaos runs that wait for them. */
 public final class GroupStates {
 
-    private GroupStates() {
-    }
+    private GroupStates() {}
 
     /** The group workflow's state from its progress query; LEASING while it cannot answer yet. */
     public static GroupState state(WorkflowClient client, String group) {
         try {
-            return client.newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group)).progress().state();
+            return client.newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group))
+                    .progress()
+                    .state();
         } catch (RuntimeException e) {
             return GroupState.LEASING;
         }

@@ -1,17 +1,19 @@
 package headway.starter;
 
 import headway.store.GroupStore;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
-import java.util.List;
 
 /** {@code headway groups add|list|remove}. */
-@Command(name = "groups", mixinStandardHelpOptions = true, description = "Add, list and remove newsgroups.",
+@Command(
+        name = "groups",
+        mixinStandardHelpOptions = true,
+        description = "Add, list and remove newsgroups.",
         subcommands = {GroupsCommand.Add.class, GroupsCommand.ListGroups.class, GroupsCommand.Remove.class})
 final class GroupsCommand implements Runnable {
     @Spec
@@ -26,10 +28,13 @@ final class GroupsCommand implements Runnable {
     static final class Add implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Option(names = "--priority", defaultValue = "0", description = "lower is more urgent (default 0)")
         int priority;
+
         @Parameters(arity = "1..*", paramLabel = "GROUP", description = "newsgroup names, e.g. alt.binaries.example")
         List<String> groups;
 
@@ -49,8 +54,10 @@ final class GroupsCommand implements Runnable {
     static final class ListGroups implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
@@ -63,18 +70,25 @@ final class GroupsCommand implements Runnable {
                     return;
                 }
                 for (GroupStore.Group g : groups) {
-                    spec.commandLine().getOut().printf("%-40s priority %d%s%n", g.name(), g.priority(), g.active() ? "" : " (inactive)");
+                    spec.commandLine()
+                            .getOut()
+                            .printf("%-40s priority %d%s%n", g.name(), g.priority(), g.active() ? "" : " (inactive)");
                 }
             }
         }
     }
 
-    @Command(name = "remove", mixinStandardHelpOptions = true, description = "Remove groups with their ranges and snapshot (the catalog stays).")
+    @Command(
+            name = "remove",
+            mixinStandardHelpOptions = true,
+            description = "Remove groups with their ranges and snapshot (the catalog stays).")
     static final class Remove implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Parameters(arity = "1..*", paramLabel = "GROUP")
         List<String> groups;
 
@@ -84,7 +98,8 @@ final class GroupsCommand implements Runnable {
                 GroupStore store = new GroupStore(connections.database());
                 for (String g : groups) {
                     if (!store.remove(g)) {
-                        throw CliException.badInput("unknown group '" + g + "': `headway groups list` shows the groups");
+                        throw CliException.badInput(
+                                "unknown group '" + g + "': `headway groups list` shows the groups");
                     }
                     spec.commandLine().getOut().println("removed " + g);
                 }

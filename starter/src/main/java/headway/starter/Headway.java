@@ -1,54 +1,54 @@
 package headway.starter;
 
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-import java.io.InputStream;
-import java.io.PrintWriter;
-import java.util.Map;
-
 /** The {@code headway} command: every subcommand, with the exit codes of {@link Exit}. */
-@Command(name = "headway", mixinStandardHelpOptions = true, version = "headway 0.1.0",
+@Command(
+        name = "headway",
+        mixinStandardHelpOptions = true,
+        version = "headway 0.1.0",
         description = "Indexes Usenet newsgroups on Temporal: each group is a long-lived workflow.",
         subcommands = {
-                WorkerCommand.class,
-                GroupsCommand.class,
-                StartCommand.class,
-                PlanCommand.class,
-                StatusCommand.class,
-                SignalCommands.Pause.class,
-                SignalCommands.Resume.class,
-                SignalCommands.Drain.class,
-                SchedulesCommand.class,
-                SearchAttributesCommand.class,
-                RulesCommand.class,
-                SearchCommand.class,
-                NzbCommand.class,
-                DemoCommand.class,
-                BenchCommand.class,
-                ChaosCommand.class,
-                CommandLine.HelpCommand.class
+            WorkerCommand.class,
+            GroupsCommand.class,
+            StartCommand.class,
+            PlanCommand.class,
+            StatusCommand.class,
+            SignalCommands.Pause.class,
+            SignalCommands.Resume.class,
+            SignalCommands.Drain.class,
+            SchedulesCommand.class,
+            SearchAttributesCommand.class,
+            RulesCommand.class,
+            SearchCommand.class,
+            NzbCommand.class,
+            DemoCommand.class,
+            BenchCommand.class,
+            ChaosCommand.class,
+            CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-                "0:done",
-                "1:failed",
-                "2:bad input (usage, unknown group or release, bad rule)",
-                "3:a dependency (database, Temporal, NNTP server) is unreachable"
+            "0:done",
+            "1:failed",
+            "2:bad input (usage, unknown group or release, bad rule)",
+            "3:a dependency (database, Temporal, NNTP server) is unreachable"
         })
 public final class Headway implements Runnable {
 
     /** The environment the HEADWAY_* settings are read from; flags override it. */
     final Map<String, String> environment;
-    /** What commands that read lines ({@code rules test}) read. */
-    final InputStream stdin;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    Headway(Map<String, String> environment, InputStream stdin) {
+    Headway(Map<String, String> environment) {
         this.environment = Map.copyOf(environment);
-        this.stdin = stdin;
     }
 
     @Override
@@ -57,7 +57,10 @@ public final class Headway implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        System.exit(run(
+                args,
+                new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+                new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
     }
 
     /** Runs the CLI with the given streams and returns its exit code (tests call this). */
@@ -67,12 +70,7 @@ public final class Headway implements Runnable {
 
     /** Runs the CLI with {@code environment} in place of the process environment (tests set HEADWAY_* this way). */
     static int run(String[] args, Map<String, String> environment, PrintWriter out, PrintWriter err) {
-        return run(args, environment, System.in, out, err);
-    }
-
-    /** Runs the CLI with {@code stdin} in place of the process's standard input (tests pipe subjects this way). */
-    static int run(String[] args, Map<String, String> environment, InputStream stdin, PrintWriter out, PrintWriter err) {
-        CommandLine cli = new CommandLine(new Headway(environment, stdin));
+        CommandLine cli = new CommandLine(new Headway(environment));
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

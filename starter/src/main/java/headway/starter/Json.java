@@ -3,7 +3,6 @@ package headway.starter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-
 import java.io.PrintWriter;
 
 /** JSON output of the read commands ({@code --json}): one document, stable field names. */
@@ -13,8 +12,7 @@ final class Json {
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .enable(SerializationFeature.INDENT_OUTPUT);
 
-    private Json() {
-    }
+    private Json() {}
 
     static void print(PrintWriter out, Object value) {
         try {

@@ -1,28 +1,34 @@
 package headway.starter;
 
 import headway.store.Release;
+import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
-import java.nio.file.Path;
 
 /** {@code headway nzb RELEASE}: writes the release's NZB 1.1 file. */
 @Command(name = "nzb", mixinStandardHelpOptions = true, description = "Write the NZB file of a release.")
 final class NzbCommand implements Runnable {
     @Mixin
     Connections connections;
+
     @Spec
     CommandSpec spec;
+
     @Option(names = "--group", description = "the release's group, when the name is in several")
     String group;
+
     @Option(names = "--poster", description = "the release's poster, when the name is in a group several times")
     String poster;
-    @Option(names = {"-o", "--output"}, description = "the file to write (default <release>.nzb in the current directory)")
+
+    @Option(
+            names = {"-o", "--output"},
+            description = "the file to write (default <release>.nzb in the current directory)")
     Path output;
+
     @Parameters(paramLabel = "RELEASE", description = "the release name, as `headway search` shows it")
     String name;
 
@@ -30,8 +36,11 @@ final class NzbCommand implements Runnable {
     public void run() {
         try (Connections open = connections) {
             Release release = Releases.find(connections.database(), name, group, poster);
-            Path file = Releases.writeNzb(connections.database(), release, output != null ? output : Path.of(Releases.fileName(release)));
-            spec.commandLine().getOut().println("wrote " + file.toAbsolutePath() + " (" + release.filesPresent() + " files)");
+            Path file = Releases.writeNzb(
+                    connections.database(), release, output != null ? output : Path.of(Releases.fileName(release)));
+            spec.commandLine()
+                    .getOut()
+                    .println("wrote " + file.toAbsolutePath() + " (" + release.filesPresent() + " files)");
         }
     }
 }

@@ -7,7 +7,6 @@ import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.History;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.common.WorkflowExecutionHistory;
-
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,13 +43,21 @@ public final class OverheadBench {
     }
 
     public Result run() throws Exception {
-        NewsSimulator.GroupSpec spec = NewsSimulator.GroupSpec.of("alt.binaries.bench.overhead", 91, rangeSize * ranges);
+        NewsSimulator.GroupSpec spec =
+                NewsSimulator.GroupSpec.of("alt.binaries.bench.overhead", 91, rangeSize * ranges);
         try (EmbeddedDatabase postgres = EmbeddedDatabase.start(null);
-             NewsSimulator simulator = NewsSimulator.start(NewsSimulator.Options.defaults(), List.of(spec));
-             BenchRig rig = BenchRig.start(postgres, "overhead", simulator, inProcessTemporal, out,
-                     Map.of("HEADWAY_RANGE_SIZE", Long.toString(rangeSize)))) {
+                NewsSimulator simulator = NewsSimulator.start(NewsSimulator.Options.defaults(), List.of(spec));
+                BenchRig rig = BenchRig.start(
+                        postgres,
+                        "overhead",
+                        simulator,
+                        inProcessTemporal,
+                        out,
+                        Map.of("HEADWAY_RANGE_SIZE", Long.toString(rangeSize)))) {
             BenchRig.Run run = rig.indexAll(List.of(spec), rangeSize, Duration.ofMinutes(20));
-            out.printf("overhead: indexed %d headers in %d ranges of %d in %.1f s%n", run.headers(), ranges, rangeSize, run.seconds());
+            out.printf(
+                    "overhead: indexed %d headers in %d ranges of %d in %.1f s%n",
+                    run.headers(), ranges, rangeSize, run.seconds());
             WorkflowExecutionHistory history = rig.client().fetchHistory(TaskQueues.workflowId(spec.name()));
             printGaps(history.getHistory(), out);
             return measure(history.getHistory());
@@ -97,15 +104,15 @@ public final class OverheadBench {
                         cycleStart = e;
                         headwayWorkInCycle = 0;
                     }
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
         }
         if (range.isEmpty()) {
             throw new IllegalStateException("no indexRange activity in the history");
         }
-        return new Result(range.size(), median(range), median(temporal), next.isEmpty() ? 0 : median(next), median(dispatch));
+        return new Result(
+                range.size(), median(range), median(temporal), next.isEmpty() ? 0 : median(next), median(dispatch));
     }
 
     /** The median gap between consecutive event types, to show where Temporal's share goes. */
@@ -124,14 +131,23 @@ public final class OverheadBench {
         Map<String, Long> kinds = new java.util.TreeMap<>();
         for (HistoryEvent e : history.getEventsList()) {
             if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
-                kinds.merge(e.getWorkflowTaskScheduledEventAttributes().getTaskQueue().getKind().name(), 1L, Long::sum);
+                kinds.merge(
+                        e.getWorkflowTaskScheduledEventAttributes()
+                                .getTaskQueue()
+                                .getKind()
+                                .name(),
+                        1L,
+                        Long::sum);
             }
         }
         out.println("overhead: workflow tasks by queue kind " + kinds);
     }
 
     private static String type(HistoryEvent scheduled) {
-        return scheduled.getActivityTaskScheduledEventAttributes().getActivityType().getName();
+        return scheduled
+                .getActivityTaskScheduledEventAttributes()
+                .getActivityType()
+                .getName();
     }
 
     private static double millis(HistoryEvent from, HistoryEvent to) {

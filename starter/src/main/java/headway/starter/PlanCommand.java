@@ -9,44 +9,60 @@ import headway.worker.WorkerConfig;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
 import io.temporal.client.WorkflowNotFoundException;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code headway plan}: plans ranges, from the NNTP server's high-water mark (the planner's own
  * pass) or by hand with {@code --from/--to}, then signals {@code planned} to the running group
  * workflows that got work.
  */
-@Command(name = "plan", mixinStandardHelpOptions = true,
+@Command(
+        name = "plan",
+        mixinStandardHelpOptions = true,
         description = "Plan new ranges: from the NNTP server's marks, or by hand with --from/--to.")
 final class PlanCommand implements Runnable {
     @Mixin
     Connections connections;
+
     @Spec
     CommandSpec spec;
+
     @Option(names = "--all", description = "every active group")
     boolean all;
+
     @Option(names = "--from", description = "first article of a hand-planned range")
     Long from;
+
     @Option(names = "--to", description = "last article of a hand-planned range")
     Long to;
+
     @Option(names = "--tail", description = "plan the hand-planned range as tail (before history)")
     boolean tail;
-    @Option(names = "--size", description = "articles per range (env HEADWAY_RANGE_SIZE, default " + WorkerConfig.DEFAULT_RANGE_SIZE + ")")
+
+    @Option(
+            names = "--size",
+            description =
+                    "articles per range (env HEADWAY_RANGE_SIZE, default " + WorkerConfig.DEFAULT_RANGE_SIZE + ")")
     Long size;
-    @Option(names = "--backfill", description = "history goes this many articles below the high-water mark (env HEADWAY_BACKFILL, default 1000000)")
+
+    @Option(
+            names = "--backfill",
+            description =
+                    "history goes this many articles below the high-water mark (env HEADWAY_BACKFILL, default 1000000)")
     Long backfill;
+
     @Option(names = "--no-signal", description = "do not signal the group workflows")
     boolean noSignal;
+
     @Parameters(arity = "0..*", paramLabel = "GROUP")
     List<String> groups = new ArrayList<>();
 
@@ -56,8 +72,14 @@ final class PlanCommand implements Runnable {
      */
     static NntpPool.Config interactive(NntpPool.Config c) {
         Duration giveUp = Duration.ofSeconds(10);
-        return new NntpPool.Config(c.server(), c.maxConnections(), c.connectTimeout(), c.readTimeout(), giveUp,
-                c.backoffInitial(), Duration.ofSeconds(2));
+        return new NntpPool.Config(
+                c.server(),
+                c.maxConnections(),
+                c.connectTimeout(),
+                c.readTimeout(),
+                giveUp,
+                c.backoffInitial(),
+                Duration.ofSeconds(2));
     }
 
     @Override
@@ -70,8 +92,11 @@ final class PlanCommand implements Runnable {
             throw CliException.badInput("bad range --from " + from + " --to " + to + ": need 0 <= from <= to");
         }
         Settings s = new Settings(connections.env());
-        long rangeSize = size != null ? size : s.longValue("HEADWAY_RANGE_SIZE", WorkerConfig.DEFAULT_RANGE_SIZE, 1, Long.MAX_VALUE);
-        long backfillArticles = backfill != null ? backfill : s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE);
+        long rangeSize = size != null
+                ? size
+                : s.longValue("HEADWAY_RANGE_SIZE", WorkerConfig.DEFAULT_RANGE_SIZE, 1, Long.MAX_VALUE);
+        long backfillArticles =
+                backfill != null ? backfill : s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE);
         if (rangeSize < 1) {
             throw CliException.badInput("--size must be >= 1, was " + rangeSize);
         }
@@ -90,11 +115,15 @@ final class PlanCommand implements Runnable {
             } else {
                 WorkerConfig.NntpServer server = WorkerConfig.fromEnvNntp(connections.env());
                 try (NntpPool pool = new NntpPool(interactive(headway.worker.HeadwayWorker.nntpConfig(server)))) {
-                    Planner planner = new Planner(store, new NntpHeaderSource(pool), new Planner.Settings(rangeSize, backfillArticles));
+                    Planner planner = new Planner(
+                            store, new NntpHeaderSource(pool), new Planner.Settings(rangeSize, backfillArticles));
                     for (String g : names) {
                         Planner.Planned p = planner.plan(g);
-                        spec.commandLine().getOut().printf("%s: server %d..%d, planned %d tail and %d history range(s)%n",
-                                g, p.low(), p.high(), p.tailRanges(), p.historyRanges());
+                        spec.commandLine()
+                                .getOut()
+                                .printf(
+                                        "%s: server %d..%d, planned %d tail and %d history range(s)%n",
+                                        g, p.low(), p.high(), p.tailRanges(), p.historyRanges());
                         if (p.total() > 0) {
                             gotWork.add(g);
                         }
@@ -102,16 +131,24 @@ final class PlanCommand implements Runnable {
                 } catch (headway.nntp.UnknownGroupException e) {
                     throw CliException.badInput(e.getMessage());
                 } catch (IOException e) {
-                    throw new CliException(Exit.UNREACHABLE, "cannot read the NNTP server " + server.host() + ":" + server.port() + ": " + e.getMessage()
-                            + " (set HEADWAY_NNTP_HOST and HEADWAY_NNTP_PORT)", e);
+                    throw new CliException(
+                            Exit.UNREACHABLE,
+                            "cannot read the NNTP server " + server.host() + ":" + server.port() + ": " + e.getMessage()
+                                    + " (set HEADWAY_NNTP_HOST and HEADWAY_NNTP_PORT)",
+                            e);
                 }
             }
             if (!noSignal && !gotWork.isEmpty()) {
                 for (String g : gotWork) {
                     try {
-                        connections.temporal().newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(g)).planned();
+                        connections
+                                .temporal()
+                                .newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(g))
+                                .planned();
                     } catch (WorkflowNotFoundException e) {
-                        spec.commandLine().getOut().println(g + ": no running workflow to signal (headway start " + g + ")");
+                        spec.commandLine()
+                                .getOut()
+                                .println(g + ": no running workflow to signal (headway start " + g + ")");
                     }
                 }
             }

@@ -4,8 +4,6 @@ import headway.index.CompletedBinary;
 import headway.index.NzbWriter;
 import headway.store.CatalogStore;
 import headway.store.Release;
-
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -13,13 +11,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
 import java.util.List;
+import javax.sql.DataSource;
 
 /** Finding releases by name and writing their NZB files. */
 final class Releases {
     private static final CatalogStore catalog = new CatalogStore();
 
-    private Releases() {
-    }
+    private Releases() {}
 
     /** The one release named {@code name} (optionally in {@code group}, by {@code poster}); bad input when none or several match. */
     static Release find(DataSource ds, String name, String group, String poster) {
@@ -30,11 +28,13 @@ final class Releases {
                     .filter(r -> poster == null || r.poster().equals(poster))
                     .toList();
             if (exact.isEmpty()) {
-                throw CliException.badInput("no release named '" + name + "'" + (group == null ? "" : " in " + group) + (poster == null ? "" : " by " + poster)
-                        + ": `headway search " + name + "` lists similar ones");
+                throw CliException.badInput("no release named '" + name + "'" + (group == null ? "" : " in " + group)
+                        + (poster == null ? "" : " by " + poster) + ": `headway search " + name
+                        + "` lists similar ones");
             }
             if (exact.size() > 1) {
-                StringBuilder sb = new StringBuilder("release name '" + name + "' is ambiguous; give --group or --poster:");
+                StringBuilder sb =
+                        new StringBuilder("release name '" + name + "' is ambiguous; give --group or --poster:");
                 for (Release r : exact) {
                     sb.append("\n  ").append(r.group()).append("  ").append(r.poster());
                 }

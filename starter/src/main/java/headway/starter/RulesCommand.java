@@ -2,21 +2,22 @@ package headway.starter;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import headway.category.Category;
+import headway.category.CategoryRules;
+import headway.category.CategoryTree;
+import headway.category.Classification;
+import headway.category.ReleaseAttributes;
 import headway.index.ParsedSubject;
 import headway.index.RuleSet;
 import headway.index.RuleSetException;
 import headway.index.SubjectMatch;
+import headway.store.CatalogStore;
 import headway.store.RuleSetInfo;
 import headway.store.RuleSetStore;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -26,28 +27,56 @@ import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code headway rules import FILE | list | defaults | test}: versioned subject rule sets. */
-@Command(name = "rules", mixinStandardHelpOptions = true, description = "Import, list and try rule sets.",
-        subcommands = {RulesCommand.Import.class, RulesCommand.ListRules.class, RulesCommand.Defaults.class, RulesCommand.Test.class})
+/**
+ * {@code headway rules import FILE | list | defaults | classify | categories | test}: versioned subject and category
+ * rule sets.
+ */
+@Command(
+        name = "rules",
+        mixinStandardHelpOptions = true,
+        description = "Import, list and try rule sets.",
+        subcommands = {
+            RulesCommand.Import.class,
+            RulesCommand.ListRules.class,
+            RulesCommand.Defaults.class,
+            RulesCommand.Classify.class,
+            RulesCommand.Categories.class,
+            RulesCommand.Test.class
+        })
 final class RulesCommand implements Runnable {
+    /** Releases re-categorized per transaction after an import. */
+    static final int RECATEGORIZE_BATCH = 1000;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a subcommand: import, list, defaults or test");
+        throw new picocli.CommandLine.ParameterException(
+                spec.commandLine(), "name a subcommand: import, list, defaults, classify, categories or test");
     }
 
-    @Command(name = "import", mixinStandardHelpOptions = true,
+    @Command(
+            name = "import",
+            mixinStandardHelpOptions = true,
             description = "Import a rule set from a JSON file; it becomes the newest version (new leases use it).")
     static final class Import implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Option(names = "--name", description = "a name for this version (default: the file name)")
         String name;
+
         @Parameters(paramLabel = "FILE")
         Path file;
 
@@ -60,8 +89,16 @@ final class RulesCommand implements Runnable {
                 throw CliException.badInput("cannot read rule file " + file + ": " + e.getMessage());
             }
             try (Connections open = connections) {
-                int version = new RuleSetStore(connections.database()).importRuleSet(name != null ? name : file.getFileName().toString(), json);
+                int version = new RuleSetStore(connections.database())
+                        .importRuleSet(name != null ? name : file.getFileName().toString(), json);
                 spec.commandLine().getOut().println("imported " + file + " as rule set version " + version);
+                long changed = new CatalogStore()
+                        .recategorize(
+                                connections.database(),
+                                RuleSet.parse(version, json).categories(),
+                                version,
+                                RECATEGORIZE_BATCH);
+                spec.commandLine().getOut().println("recategorized " + changed + " releases");
             } catch (RuleSetException e) {
                 throw CliException.badInput("rule file " + file + ": " + e.getMessage());
             } catch (SQLException e) {
@@ -74,8 +111,10 @@ final class RulesCommand implements Runnable {
     static final class ListRules implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
@@ -88,7 +127,9 @@ final class RulesCommand implements Runnable {
                     return;
                 }
                 if (sets.isEmpty()) {
-                    spec.commandLine().getOut().println("no rule sets imported: the built-in defaults (version 0) are in use");
+                    spec.commandLine()
+                            .getOut()
+                            .println("no rule sets imported: the built-in defaults (version 0) are in use");
                 }
                 for (RuleSetInfo r : sets) {
                     spec.commandLine().getOut().printf("%5d  %-40s %s%n", r.version(), r.name(), r.createdAt());
@@ -99,35 +140,171 @@ final class RulesCommand implements Runnable {
         }
     }
 
+    @Command(
+            name = "defaults",
+            mixinStandardHelpOptions = true,
+            description = "Print the built-in rule set with its categories section, a starting point for your own.")
+    static final class Defaults implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            ObjectMapper mapper = new ObjectMapper();
+            try {
+                ObjectNode doc = (ObjectNode) mapper.readTree(RuleSet.defaultJson());
+                if (!doc.has("categories")) {
+                    doc.set(
+                            "categories",
+                            mapper.readTree(CategoryRules.defaultJson()).get("categories"));
+                }
+                spec.commandLine()
+                        .getOut()
+                        .println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(doc));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("the built-in rule set is not valid JSON: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Command(
+            name = "classify",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Read release names on standard input, one a line; print one JSON object a line with",
+                "name, category, category_name, title, season, episode, year, resolution (null where unknown;",
+                "a daily show's season is its year and its episode MM-DD)."
+            })
+    static final class Classify implements Runnable {
+        private static final ObjectMapper JSON = new ObjectMapper();
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(
+                names = "--group",
+                paramLabel = "G",
+                description = "the newsgroup the releases come from (for rules with a group glob)")
+        String group;
+
+        @Option(names = "--rules", paramLabel = "FILE", description = "a rule set file (default: the built-in rules)")
+        Path rules;
+
+        /** Standard input; tests replace it. */
+        InputStream in = System.in;
+
+        @Override
+        public void run() {
+            CategoryRules categories = CategoryRules.defaults();
+            if (rules != null) {
+                try {
+                    categories = RuleSet.parse(0, Files.readString(rules)).categories();
+                } catch (IOException e) {
+                    throw CliException.badInput("cannot read rule file " + rules + ": " + e.getMessage());
+                } catch (RuleSetException e) {
+                    throw CliException.badInput("rule file " + rules + ": " + e.getMessage());
+                }
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    String name = line.strip();
+                    if (!name.isEmpty()) {
+                        out.println(line(name, categories.classify(group, name)));
+                    }
+                }
+            } catch (IOException e) {
+                throw new CliException(Exit.FAILED, "reading release names from standard input: " + e.getMessage(), e);
+            }
+            out.flush();
+        }
+
+        static String line(String name, Classification c) {
+            ReleaseAttributes a = c.attributes();
+            ObjectNode o = JSON.createObjectNode();
+            o.put("name", name);
+            o.put("category", c.category().id());
+            o.put("category_name", c.category().name());
+            o.put("title", a.title() == null || a.title().isEmpty() ? null : a.title());
+            o.put("season", a.season());
+            if (a.episodeNumber() != null) {
+                o.put("episode", a.episodeNumber());
+            } else {
+                o.put("episode", a.episode());
+            }
+            o.put("year", a.year());
+            o.put("resolution", a.resolution());
+            try {
+                return JSON.writeValueAsString(o);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Command(
+            name = "categories",
+            mixinStandardHelpOptions = true,
+            description = "List the newznab categories (id, name).")
+    static final class Categories implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            for (Category c : CategoryTree.standard().all()) {
+                spec.commandLine().getOut().printf("%d  %s%n", c.id(), c.name());
+            }
+        }
+    }
+
     /**
      * {@code headway rules test}: what a rule set (the shipped one, or {@code --rules FILE}) makes of
      * subjects read on stdin, one JSON object per line, so that an operator tries rules before
      * importing them. The keys are fixed; absent counters are null, never a made-up 1.
      */
-    @Command(name = "test", mixinStandardHelpOptions = true,
-            description = "Read subjects on stdin, one per line, and print what the rules make of each as one JSON object per line:"
-                    + " subject, matched, rule, file, part, total, fileno, files, release, reason.")
+    @Command(
+            name = "test",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Read subjects on stdin, one per line, and print what the rules make of each as one JSON object per line:"
+                            + " subject, matched, rule, file, part, total, fileno, files, release, reason.")
     static final class Test implements Runnable {
         private static final ObjectMapper JSON = new ObjectMapper();
         private static final String UNMATCHED = "no rule matched and the built-in parser found no file name";
 
         @Spec
         CommandSpec spec;
-        @Option(names = "--rules", paramLabel = "FILE", description = "a rule set file (default: the shipped rules, as `rules defaults` prints them)")
+
+        @Option(
+                names = "--rules",
+                paramLabel = "FILE",
+                description = "a rule set file (default: the shipped rules, as `rules defaults` prints them)")
         Path rules;
-        @Option(names = "--group", defaultValue = "alt.binaries.test", description = "the newsgroup the subjects are from (default ${DEFAULT-VALUE})")
+
+        @Option(
+                names = "--group",
+                defaultValue = "alt.binaries.test",
+                description = "the newsgroup the subjects are from (default ${DEFAULT-VALUE})")
         String group;
-        @Option(names = "--poster", defaultValue = "", description = "the poster (From) the subjects are from, for poster lists (default none)")
+
+        @Option(
+                names = "--poster",
+                defaultValue = "",
+                description = "the poster (From) the subjects are from, for poster lists (default none)")
         String poster;
+
+        /** Standard input; tests replace it. */
+        InputStream in = System.in;
 
         @Override
         public void run() {
             RuleSet set = ruleSet();
             PrintWriter out = spec.commandLine().getOut();
-            Headway root = (Headway) spec.root().userObject();
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(root.stdin, StandardCharsets.UTF_8))) {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
-                while ((line = in.readLine()) != null) {
+                while ((line = reader.readLine()) != null) {
                     out.println(JSON.writeValueAsString(row(line, set.match(group, poster, line))));
                 }
             } catch (JsonProcessingException e) {
@@ -169,17 +346,6 @@ final class RulesCommand implements Runnable {
             row.put("release", p == null ? null : p.releaseName());
             row.put("reason", match instanceof SubjectMatch.Rejected r ? r.reason() : p == null ? UNMATCHED : null);
             return row;
-        }
-    }
-
-    @Command(name = "defaults", mixinStandardHelpOptions = true, description = "Print the built-in rule set, a starting point for your own.")
-    static final class Defaults implements Runnable {
-        @Spec
-        CommandSpec spec;
-
-        @Override
-        public void run() {
-            spec.commandLine().getOut().println(headway.index.RuleSet.defaultJson());
         }
     }
 }

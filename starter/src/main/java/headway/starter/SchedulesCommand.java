@@ -2,16 +2,18 @@ package headway.starter;
 
 import headway.worker.Schedules;
 import headway.worker.Settings;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
-import java.util.List;
 
 /** {@code headway schedules install|list}: registry prune, planner and watchman as Temporal Schedules. */
-@Command(name = "schedules", mixinStandardHelpOptions = true, description = "Install or list headway's Temporal Schedules.",
+@Command(
+        name = "schedules",
+        mixinStandardHelpOptions = true,
+        description = "Install or list headway's Temporal Schedules.",
         subcommands = {SchedulesCommand.Install.class, SchedulesCommand.ListSchedules.class})
 final class SchedulesCommand implements Runnable {
     @Spec
@@ -22,17 +24,23 @@ final class SchedulesCommand implements Runnable {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a subcommand: install or list");
     }
 
-    @Command(name = "install", mixinStandardHelpOptions = true,
+    @Command(
+            name = "install",
+            mixinStandardHelpOptions = true,
             description = "Create the schedules, or update them to the configured intervals (idempotent).")
     static final class Install implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Option(names = "--prune-every", description = "registry prune interval (env HEADWAY_NODE_TTL, default 15s)")
         String pruneEvery;
+
         @Option(names = "--plan-every", description = "planner interval (env HEADWAY_PLAN_EVERY, default 1m)")
         String planEvery;
+
         @Option(names = "--watch-every", description = "watchman interval (env HEADWAY_WATCH_EVERY, default 30s)")
         String watchEvery;
 
@@ -43,7 +51,9 @@ final class SchedulesCommand implements Runnable {
                 try {
                     Schedules.Intervals env = Schedules.Intervals.fromEnv(connections.env());
                     intervals = new Schedules.Intervals(
-                            pruneEvery == null ? env.registryPrune() : Settings.parseDuration("--prune-every", pruneEvery),
+                            pruneEvery == null
+                                    ? env.registryPrune()
+                                    : Settings.parseDuration("--prune-every", pruneEvery),
                             planEvery == null ? env.planner() : Settings.parseDuration("--plan-every", planEvery),
                             watchEvery == null ? env.watchman() : Settings.parseDuration("--watch-every", watchEvery));
                 } catch (IllegalArgumentException e) {
@@ -51,18 +61,27 @@ final class SchedulesCommand implements Runnable {
                 }
                 String queue = new Settings(connections.env()).string("HEADWAY_TASK_QUEUE", "headway");
                 for (Schedules.Installed s : Schedules.install(connections.temporal(), queue, intervals)) {
-                    spec.commandLine().getOut().printf("%s %s (every %s)%n", s.created() ? "created" : "updated", s.id(), Settings.show(s.every()));
+                    spec.commandLine()
+                            .getOut()
+                            .printf(
+                                    "%s %s (every %s)%n",
+                                    s.created() ? "created" : "updated", s.id(), Settings.show(s.every()));
                 }
             }
         }
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "List headway's schedules and their recent runs.")
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
+            description = "List headway's schedules and their recent runs.")
     static final class ListSchedules implements Runnable {
         @Mixin
         Connections connections;
+
         @Spec
         CommandSpec spec;
+
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
@@ -75,10 +94,14 @@ final class SchedulesCommand implements Runnable {
                     return;
                 }
                 if (listed.isEmpty()) {
-                    spec.commandLine().getOut().println("no headway schedules: install them with `headway schedules install`");
+                    spec.commandLine()
+                            .getOut()
+                            .println("no headway schedules: install them with `headway schedules install`");
                 }
                 for (Schedules.Listed s : listed) {
-                    spec.commandLine().getOut().printf("%-26s %-24s last runs %s%n", s.id(), s.workflowType(), s.recentActions());
+                    spec.commandLine()
+                            .getOut()
+                            .printf("%-26s %-24s last runs %s%n", s.id(), s.workflowType(), s.recentActions());
                 }
             }
         }

@@ -2,28 +2,31 @@ package headway.starter;
 
 import headway.store.CatalogStore;
 import headway.store.Release;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code headway search QUERY}: releases whose name contains the query. */
 @Command(name = "search", mixinStandardHelpOptions = true, description = "Search releases by name.")
 final class SearchCommand implements Runnable {
     @Mixin
     Connections connections;
+
     @Spec
     CommandSpec spec;
+
     @Option(names = "--limit", defaultValue = "50", description = "at most this many (default 50)")
     int limit;
+
     @Option(names = "--json", description = "print JSON")
     boolean json;
+
     @Parameters(paramLabel = "QUERY")
     String query;
 
@@ -44,8 +47,14 @@ final class SearchCommand implements Runnable {
             }
             out.printf("%-60s %-28s %7s %12s %6s%n", "RELEASE", "GROUP", "FILES", "BYTES", "DONE%");
             for (Release r : found) {
-                out.printf("%-60s %-28s %3d/%-3s %12d %6.1f%n", r.name(), r.group(), r.filesPresent(),
-                        r.filesExpected() < 0 ? "?" : Integer.toString(r.filesExpected()), r.bytes(), r.completionPercent());
+                out.printf(
+                        "%-60s %-28s %3d/%-3s %12d %6.1f%n",
+                        r.name(),
+                        r.group(),
+                        r.filesPresent(),
+                        r.filesExpected() < 0 ? "?" : Integer.toString(r.filesExpected()),
+                        r.bytes(),
+                        r.completionPercent());
             }
         } catch (SQLException e) {
             throw new CliException(Exit.FAILED, "searching the catalog: " + e.getMessage(), e);

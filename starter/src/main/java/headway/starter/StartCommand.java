@@ -1,27 +1,30 @@
 package headway.starter;
 
 import headway.store.GroupStore;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /** {@code headway start GROUP...|--all}: starts group workflows; starting a running group changes nothing. */
 @Command(name = "start", mixinStandardHelpOptions = true, description = "Start the workflows of groups (idempotent).")
 final class StartCommand implements Runnable {
     @Mixin
     Connections connections;
+
     @Mixin
     GroupOptions options;
+
     @Spec
     CommandSpec spec;
+
     @Option(names = "--all", description = "every active group")
     boolean all;
+
     @Parameters(arity = "0..*", paramLabel = "GROUP")
     List<String> groups = new ArrayList<>();
 

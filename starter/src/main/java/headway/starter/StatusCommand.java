@@ -7,12 +7,6 @@ import headway.workflow.GroupProgress;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
 import io.temporal.client.WorkflowClient;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +14,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code headway status}: each group's holder, state, cursor, lag, ranges, rate and whether the
@@ -30,19 +29,34 @@ import java.util.Map;
 final class StatusCommand implements Runnable {
     @Mixin
     Connections connections;
+
     @Spec
     CommandSpec spec;
+
     @Option(names = "--json", description = "print JSON")
     boolean json;
+
     @Option(names = "--conflicts", description = "list takeovers and refused stale writes")
     boolean conflicts;
+
     @Option(names = "--limit", defaultValue = "50", description = "conflicts to list (default 50)")
     int limit;
 
     /** One group's line of status. */
-    record GroupLine(String group, String holder, String state, Long cursor, long lag, long planned, long leased, long done,
-                     long headers, double articlesPerSecond, Long snapshot, long epoch, boolean stuck) {
-    }
+    record GroupLine(
+            String group,
+            String holder,
+            String state,
+            Long cursor,
+            long lag,
+            long planned,
+            long leased,
+            long done,
+            long headers,
+            double articlesPerSecond,
+            Long snapshot,
+            long epoch,
+            boolean stuck) {}
 
     @Override
     public void run() {
@@ -58,10 +72,20 @@ final class StatusCommand implements Runnable {
                     Json.print(out, rows);
                     return;
                 }
-                out.printf("%-24s %-30s %-10s %-24s %6s %-24s %6s %s%n", "AT", "GROUP", "KIND", "NODE", "EPOCH", "OTHER", "EPOCH", "DETAIL");
+                out.printf(
+                        "%-24s %-30s %-10s %-24s %6s %-24s %6s %s%n",
+                        "AT", "GROUP", "KIND", "NODE", "EPOCH", "OTHER", "EPOCH", "DETAIL");
                 for (StatusStore.Conflict c : rows) {
-                    out.printf("%-24s %-30s %-10s %-24s %6d %-24s %6s %s%n", c.at(), c.group(), c.kind(), c.node(), c.epoch(),
-                            c.otherNode() == null ? "-" : c.otherNode(), c.otherEpoch() == null ? "-" : c.otherEpoch(), c.detail());
+                    out.printf(
+                            "%-24s %-30s %-10s %-24s %6d %-24s %6s %s%n",
+                            c.at(),
+                            c.group(),
+                            c.kind(),
+                            c.node(),
+                            c.epoch(),
+                            c.otherNode() == null ? "-" : c.otherNode(),
+                            c.otherEpoch() == null ? "-" : c.otherEpoch(),
+                            c.detail());
                 }
                 return;
             }
@@ -77,10 +101,23 @@ final class StatusCommand implements Runnable {
             for (StatusStore.GroupStatus g : groups) {
                 String state = client == null ? "?" : workflowState(client, g.name());
                 String holder = g.holder() == null ? null : g.holder() + (g.holderLive() ? "" : " (quiet)");
-                lines.add(new GroupLine(g.name(), holder, state, g.cursor(), g.lag(), g.planned(), g.leased(), g.done(),
-                        g.headers(), g.articlesPerSecond(), g.snapshotNext(), g.epoch(), g.openStuck() > 0));
+                lines.add(new GroupLine(
+                        g.name(),
+                        holder,
+                        state,
+                        g.cursor(),
+                        g.lag(),
+                        g.planned(),
+                        g.leased(),
+                        g.done(),
+                        g.headers(),
+                        g.articlesPerSecond(),
+                        g.snapshotNext(),
+                        g.epoch(),
+                        g.openStuck() > 0));
             }
-            List<NodeRegistry.Node> nodes = new NodeRegistry(connections.database(), "status", "-", nodeTtl, Clock.systemUTC()).all();
+            List<NodeRegistry.Node> nodes =
+                    new NodeRegistry(connections.database(), "status", "-", nodeTtl, Clock.systemUTC()).all();
             if (json) {
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("groups", lines);
@@ -94,17 +131,29 @@ final class StatusCommand implements Runnable {
                 Json.print(out, doc);
                 return;
             }
-            out.printf("%-32s %-28s %-10s %10s %10s %5s %5s %5s %10s %9s %5s%n", "GROUP", "HOLDER", "STATE", "CURSOR", "LAG",
-                    "PLAN", "LEASE", "DONE", "HEADERS", "ART/S", "STUCK");
+            out.printf(
+                    "%-32s %-28s %-10s %10s %10s %5s %5s %5s %10s %9s %5s%n",
+                    "GROUP", "HOLDER", "STATE", "CURSOR", "LAG", "PLAN", "LEASE", "DONE", "HEADERS", "ART/S", "STUCK");
             for (GroupLine l : lines) {
-                out.printf("%-32s %-28s %-10s %10s %10d %5d %5d %5d %10d %9.0f %5s%n", l.group(), l.holder() == null ? "-" : l.holder(),
-                        l.state(), l.cursor() == null ? "-" : l.cursor(), l.lag(), l.planned(), l.leased(), l.done(), l.headers(),
-                        l.articlesPerSecond(), l.stuck() ? "yes" : "-");
+                out.printf(
+                        "%-32s %-28s %-10s %10s %10d %5d %5d %5d %10d %9.0f %5s%n",
+                        l.group(),
+                        l.holder() == null ? "-" : l.holder(),
+                        l.state(),
+                        l.cursor() == null ? "-" : l.cursor(),
+                        l.lag(),
+                        l.planned(),
+                        l.leased(),
+                        l.done(),
+                        l.headers(),
+                        l.articlesPerSecond(),
+                        l.stuck() ? "yes" : "-");
             }
             out.println();
             out.printf("%-40s %-28s %-8s %s%n", "NODE", "ADDRESS", "STATE", "LAST HEARTBEAT");
             for (NodeRegistry.Node n : nodes) {
-                out.printf("%-40s %-28s %-8s %s%n", n.id(), n.address(), n.live() ? "online" : "offline", n.heartbeatAt());
+                out.printf(
+                        "%-40s %-28s %-8s %s%n", n.id(), n.address(), n.live() ? "online" : "offline", n.heartbeatAt());
             }
             if (client != null) {
                 out.println();
@@ -122,7 +171,8 @@ final class StatusCommand implements Runnable {
     /** The workflow's state from its progress query, or "not started" when it has no workflow. */
     static String workflowState(WorkflowClient client, String group) {
         try {
-            GroupProgress p = client.newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group)).progress();
+            GroupProgress p = client.newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group))
+                    .progress();
             return p.state().name();
         } catch (io.temporal.client.WorkflowNotFoundException e) {
             return "-";

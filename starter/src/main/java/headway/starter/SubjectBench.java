@@ -42,13 +42,13 @@ final class SubjectBench {
             "[N3wZ] _mC3M3U14246___[PRiVATE]-[EnCrYpTnZb]-[[SubsPlease].Some.file.name.-.20.(1080p).[64032D13].mkv]-[1_1] - \"\" yEnc  1454715270 (1/2030)",
             "Patterson flood - Mobi -  15/45  \"James Patterson - AC 13 - Double Cross.mobi\" yEnc (1/1)");
 
-    record Result(double meanMicros, double worstMicros, int crafted, String worstSubject) {
-    }
+    record Result(double meanMicros, double worstMicros, int crafted, String worstSubject) {}
 
     private static final int WARMUP = 20;
     private static final int ROUNDS = 15;
     /** Calls timed together, each on its own rule set, so the clock's own cost (a few microseconds here) is spread over them. */
     private static final int BATCH = 20;
+
     private static final String GROUP = "alt.binaries.bench";
     private static final String POSTER = "bench <bench@example.invalid>";
 
@@ -100,9 +100,17 @@ final class SubjectBench {
                 worstSubject = all.get(i);
             }
         }
-        out.printf("subjects: %d real-shaped subjects, %d crafted (up to %d characters), %d rounds after %d warm-up; %d matched%n",
-                REAL.size(), crafted.size(), SubjectParser.MAX_LENGTH, ROUNDS, WARMUP, seen / (BATCH * (WARMUP + ROUNDS)));
-        out.printf("subjects: slowest crafted subject (%d characters): %s%n", worstSubject.length(),
+        out.printf(
+                "subjects: %d real-shaped subjects, %d crafted (up to %d characters), %d rounds after %d warm-up; %d matched%n",
+                REAL.size(),
+                crafted.size(),
+                SubjectParser.MAX_LENGTH,
+                ROUNDS,
+                WARMUP,
+                seen / (BATCH * (WARMUP + ROUNDS)));
+        out.printf(
+                "subjects: slowest crafted subject (%d characters): %s%n",
+                worstSubject.length(),
                 worstSubject.length() > 60 ? worstSubject.substring(0, 60).replace("\n", " ") + "..." : worstSubject);
         return new Result(sum / REAL.size() / 1000.0, worst / 1000.0, crafted.size(), worstSubject);
     }
@@ -116,9 +124,45 @@ final class SubjectBench {
     /** Subjects built to stall a backtracking matcher, each at 250, 500 and 1,000 characters. */
     static List<String> crafted() {
         List<String> out = new ArrayList<>();
-        String[] units = {" ", "\"", "[", "]", "(", ")", "<", ">", "{", "}", "0", "1/", "[1/2]", "(1/2) ", " - ", "yEnc ",
-                ".r00", "a.", "]-[", "[PRiVATE]-[", "1 of 2 ", "File 1 of ", "&quot;", "#34;", "www.", "\" \"", "x.mkv ",
-                "-", "..", "\"a\"", "[[", "((", "9999999999", "1,2 GB ", "<<1/2>> ", "(1|2)", "[1_1]"};
+        String[] units = {
+            " ",
+            "\"",
+            "[",
+            "]",
+            "(",
+            ")",
+            "<",
+            ">",
+            "{",
+            "}",
+            "0",
+            "1/",
+            "[1/2]",
+            "(1/2) ",
+            " - ",
+            "yEnc ",
+            ".r00",
+            "a.",
+            "]-[",
+            "[PRiVATE]-[",
+            "1 of 2 ",
+            "File 1 of ",
+            "&quot;",
+            "#34;",
+            "www.",
+            "\" \"",
+            "x.mkv ",
+            "-",
+            "..",
+            "\"a\"",
+            "[[",
+            "((",
+            "9999999999",
+            "1,2 GB ",
+            "<<1/2>> ",
+            "(1|2)",
+            "[1_1]"
+        };
         for (int length : new int[] {250, 500, 1000}) {
             for (String unit : units) {
                 out.add(repeat(unit, length));

@@ -7,7 +7,6 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.common.SearchAttributeKey;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;

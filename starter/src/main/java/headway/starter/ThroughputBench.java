@@ -13,7 +13,6 @@ import headway.store.Database;
 import headway.store.EmbeddedDatabase;
 import headway.store.GroupStore;
 import headway.worker.WorkerConfig;
-
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.time.Duration;
@@ -63,24 +62,34 @@ public final class ThroughputBench {
         List<NewsSimulator.GroupSpec> all = new ArrayList<>(warmUp);
         all.addAll(specs);
         try (EmbeddedDatabase postgres = EmbeddedDatabase.start(null);
-             NewsSimulator simulator = NewsSimulator.start(NewsSimulator.Options.defaults(), all)) {
+                NewsSimulator simulator = NewsSimulator.start(NewsSimulator.Options.defaults(), all)) {
             int pg = postgres.port();
             double fetch = rawFetch(simulator, warmUp, specs, pg);
-            out.printf("throughput: raw fetch %.0f headers/s (%d groups x %d articles, parsed, no Temporal, no database)%n",
+            out.printf(
+                    "throughput: raw fetch %.0f headers/s (%d groups x %d articles, parsed, no Temporal, no database)%n",
                     fetch, groups, articles);
             double write = rawWrite(postgres, simulator, warmUp, specs, pg);
             out.printf("throughput: raw catalog write %.0f headers/s%n", write);
             BenchRig.Run e2e;
-            try (BenchRig rig = BenchRig.start(postgres, "e2e", simulator, inProcessTemporal, out,
+            try (BenchRig rig = BenchRig.start(
+                    postgres,
+                    "e2e",
+                    simulator,
+                    inProcessTemporal,
+                    out,
                     java.util.Map.of("HEADWAY_BATCH", Integer.toString(batch)))) {
                 BenchRig.Run warm = rig.indexAll(warmUp, WorkerConfig.DEFAULT_RANGE_SIZE, Duration.ofMinutes(20));
-                out.printf("throughput: warm-up end to end %.0f headers/s (not counted)%n", warm.headers() / warm.seconds());
+                out.printf(
+                        "throughput: warm-up end to end %.0f headers/s (not counted)%n",
+                        warm.headers() / warm.seconds());
                 CpuMeter.Sample before = CpuMeter.sample(pg);
                 e2e = rig.indexAll(specs, WorkerConfig.DEFAULT_RANGE_SIZE, Duration.ofMinutes(20));
                 out.println("throughput: end to end took " + CpuMeter.sample(pg).since(before));
             }
             double endToEnd = e2e.headers() / e2e.seconds();
-            out.printf("throughput: end to end %.0f headers/s (%d headers in %.1f s)%n", endToEnd, e2e.headers(), e2e.seconds());
+            out.printf(
+                    "throughput: end to end %.0f headers/s (%d headers in %.1f s)%n",
+                    endToEnd, e2e.headers(), e2e.seconds());
             return new Result(e2e.headers(), endToEnd, fetch, write, e2e.seconds());
         }
     }
@@ -94,8 +103,9 @@ public final class ThroughputBench {
     }
 
     /** The OVER streams of every group, read and parsed in parallel, one connection per group; the warm-up groups first, untimed. */
-    private double rawFetch(NewsSimulator simulator, List<NewsSimulator.GroupSpec> warmUp, List<NewsSimulator.GroupSpec> specs,
-                            int pg) throws Exception {
+    private double rawFetch(
+            NewsSimulator simulator, List<NewsSimulator.GroupSpec> warmUp, List<NewsSimulator.GroupSpec> specs, int pg)
+            throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(specs.size());
         try {
             inParallel(pool, warmUp, g -> fetch(simulator, g));
@@ -111,7 +121,8 @@ public final class ThroughputBench {
 
     private long fetch(NewsSimulator simulator, NewsSimulator.GroupSpec g) throws Exception {
         long lines = 0;
-        try (NntpClient client = NntpClient.connect(simulator.server(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
+        try (NntpClient client =
+                NntpClient.connect(simulator.server(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
             client.group(g.name());
             for (long lo = 1; lo <= g.initialArticles(); lo += batch) {
                 lines += client.over(lo, Math.min(g.initialArticles(), lo + batch - 1), new CountingSink());
@@ -126,15 +137,21 @@ public final class ThroughputBench {
      * in parallel; the warm-up groups' binaries first, untimed, so that the figure is the
      * steady rate of a warm JVM as the end-to-end figure is.
      */
-    private double rawWrite(EmbeddedDatabase postgres, NewsSimulator simulator, List<NewsSimulator.GroupSpec> warmUp,
-                            List<NewsSimulator.GroupSpec> specs, int pg) throws Exception {
+    private double rawWrite(
+            EmbeddedDatabase postgres,
+            NewsSimulator simulator,
+            List<NewsSimulator.GroupSpec> warmUp,
+            List<NewsSimulator.GroupSpec> specs,
+            int pg)
+            throws Exception {
         List<NewsSimulator.GroupSpec> all = new ArrayList<>(warmUp);
         all.addAll(specs);
         Map<String, List<List<CompletedBinary>>> batches = new ConcurrentHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(specs.size());
         String url = postgres.createDatabase("rawwrite");
-        try (HikariDataSource ds = Database.pool(new Database.Settings(url, "postgres", null, specs.size() + 2,
-                Duration.ofSeconds(10)), "bench-write")) {
+        try (HikariDataSource ds = Database.pool(
+                new Database.Settings(url, "postgres", null, specs.size() + 2, Duration.ofSeconds(10)),
+                "bench-write")) {
             inParallel(pool, all, g -> {
                 batches.put(g.name(), assemble(simulator, g));
                 return 0;
@@ -159,7 +176,8 @@ public final class ThroughputBench {
         List<List<CompletedBinary>> out = new ArrayList<>();
         Window window = new Window(g.name(), 50_000);
         RuleSet rules = RuleSet.defaults(0);
-        try (NntpClient client = NntpClient.connect(simulator.server(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
+        try (NntpClient client =
+                NntpClient.connect(simulator.server(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
             client.group(g.name());
             for (long lo = 1; lo <= g.initialArticles(); lo += batch) {
                 long hi = Math.min(g.initialArticles(), lo + batch - 1);
@@ -177,7 +195,8 @@ public final class ThroughputBench {
     }
 
     /** Writes a group's batches, one transaction each; returns the segments written. */
-    private static long write(HikariDataSource ds, CatalogStore catalog, List<List<CompletedBinary>> batches) throws Exception {
+    private static long write(HikariDataSource ds, CatalogStore catalog, List<List<CompletedBinary>> batches)
+            throws Exception {
         long segments = 0;
         for (List<CompletedBinary> batch : batches) {
             try (Connection c = ds.getConnection()) {
@@ -191,7 +210,8 @@ public final class ThroughputBench {
     }
 
     /** Runs {@code work} for every group at once and sums what it returns. */
-    private static long inParallel(ExecutorService pool, List<NewsSimulator.GroupSpec> groups, GroupWork work) throws Exception {
+    private static long inParallel(ExecutorService pool, List<NewsSimulator.GroupSpec> groups, GroupWork work)
+            throws Exception {
         List<Future<Long>> done = new ArrayList<>();
         for (NewsSimulator.GroupSpec g : groups) {
             done.add(pool.submit(() -> work.run(g)));
@@ -211,15 +231,12 @@ public final class ThroughputBench {
     /** Counts nothing itself; the client returns the number of good headers. */
     private static class CountingSink implements OverviewSink {
         @Override
-        public void header(OverviewLine line) {
-        }
+        public void header(OverviewLine line) {}
 
         @Override
-        public void malformed(long article, String reason) {
-        }
+        public void malformed(long article, String reason) {}
 
         @Override
-        public void missing(long fromInclusive, long toInclusive) {
-        }
+        public void missing(long fromInclusive, long toInclusive) {}
     }
 }

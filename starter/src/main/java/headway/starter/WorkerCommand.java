@@ -5,14 +5,13 @@ import headway.worker.HeadwayWorker;
 import headway.worker.WorkerConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.temporal.client.WorkflowClient;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code headway worker}: runs a worker until SIGTERM or Ctrl-C (or an interrupt of the calling
@@ -23,16 +22,26 @@ import java.util.concurrent.CountDownLatch;
 final class WorkerCommand implements Runnable {
     @Mixin
     Connections connections;
+
     @Spec
     CommandSpec spec;
+
     @Option(names = "--task-queue", description = "the shared task queue (env HEADWAY_TASK_QUEUE, default headway)")
     String taskQueue;
-    @Option(names = "--node-id", description = "this node's id, unique per process (env HEADWAY_NODE_ID, default host-pid-random)")
+
+    @Option(
+            names = "--node-id",
+            description = "this node's id, unique per process (env HEADWAY_NODE_ID, default host-pid-random)")
     String nodeId;
-    @Option(names = "--concurrency", description = "activity slots per task queue (env HEADWAY_ACTIVITY_CONCURRENCY, default 16)")
+
+    @Option(
+            names = "--concurrency",
+            description = "activity slots per task queue (env HEADWAY_ACTIVITY_CONCURRENCY, default 16)")
     Integer concurrency;
+
     @Option(names = "--max-groups", description = "groups held at once (env HEADWAY_MAX_GROUPS, default 8)")
     Integer maxGroups;
+
     @Option(names = "--metrics-port", description = "Prometheus port, 0 = off (env HEADWAY_METRICS_PORT, default 9464)")
     Integer metricsPort;
 
@@ -51,17 +60,22 @@ final class WorkerCommand implements Runnable {
             throw CliException.badInput(e.getMessage());
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        try (Connections open = connections; HikariDataSource ds = openDatabase(config)) {
+        try (Connections open = connections;
+                HikariDataSource ds = openDatabase(config)) {
             PrometheusMeterRegistry registry = HeadwayWorker.newRegistry();
             connections.metrics = registry;
             WorkflowClient client = connections.temporal();
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, registry);
-            Thread hook = new Thread(() -> {
-                worker.close();
-                stopped.countDown();
-            }, "worker-shutdown");
+            Thread hook = new Thread(
+                    () -> {
+                        worker.close();
+                        stopped.countDown();
+                    },
+                    "worker-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
-            spec.commandLine().getOut().println("worker " + config.nodeId() + " running; SIGTERM or Ctrl-C stops it cleanly");
+            spec.commandLine()
+                    .getOut()
+                    .println("worker " + config.nodeId() + " running; SIGTERM or Ctrl-C stops it cleanly");
             try {
                 stopped.await();
             } catch (InterruptedException e) {
@@ -81,8 +95,11 @@ final class WorkerCommand implements Runnable {
         try {
             return HeadwayWorker.openDatabase(config);
         } catch (RuntimeException e) {
-            throw new CliException(Exit.UNREACHABLE, "cannot reach the database at " + config.database().jdbcUrl() + ": "
-                    + Connections.rootMessage(e) + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)", e);
+            throw new CliException(
+                    Exit.UNREACHABLE,
+                    "cannot reach the database at " + config.database().jdbcUrl() + ": " + Connections.rootMessage(e)
+                            + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)",
+                    e);
         }
     }
 

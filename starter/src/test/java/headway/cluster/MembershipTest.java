@@ -1,16 +1,15 @@
 package headway.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import headway.nntp.NewsSimulator;
 import headway.worker.Schedules;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The node registry across real processes: a worker stopped by SIGTERM hands its group back
@@ -27,14 +26,19 @@ class MembershipTest {
     void sigtermHandsBackAndLeavesAtOnceAndSigkillLeavesARowThatIsPrunedAfterThreeTtls() {
         try (Cluster cluster = Cluster.start("membership", List.of(NewsSimulator.GroupSpec.of(GROUP, 11, 150_000)))) {
             cluster.workerEnv("HEADWAY_BATCH", "250");
-            Schedules.install(cluster.client(), "headway",
+            Schedules.install(
+                    cluster.client(),
+                    "headway",
                     new Schedules.Intervals(Duration.ofSeconds(1), Duration.ofHours(1), Duration.ofHours(1)));
             cluster.startWorker("w1");
             cluster.addAndPlan(GROUP, 10_000);
             cluster.startGroup(GROUP, 1, Duration.ofMinutes(10));
 
             // SIGTERM while holding mid-range, with no other worker to take the group
-            Cluster.await(Duration.ofSeconds(60), Duration.ofMillis(50), "w1 holds the group mid-range",
+            Cluster.await(
+                    Duration.ofSeconds(60),
+                    Duration.ofMillis(50),
+                    "w1 holds the group mid-range",
                     () -> cluster.queryLong("""
                             select count(*) from ranges where group_name = ? and status = 'leased' and node_id = 'w1'
                               and next_article > start_article + 1000 and next_article < end_article - 3000
@@ -52,26 +56,47 @@ class MembershipTest {
             });
             int exit = cluster.stop("w1");
             double exitedAfter = (System.nanoTime() - signalled) / 1e9;
-            Map<String, Object> lease = cluster.row("select holder_node, snapshot_next from group_leases where group_name = ?", GROUP);
-            long frontier = cluster.queryLong("select min(next_article) from ranges where group_name = ? and status <> 'done'", GROUP);
+            Map<String, Object> lease =
+                    cluster.row("select holder_node, snapshot_next from group_leases where group_name = ?", GROUP);
+            long frontier = cluster.queryLong(
+                    "select min(next_article) from ranges where group_name = ? and status <> 'done'", GROUP);
             Long snapshotEpoch = cluster.queryLong("select epoch from snapshots where group_name = ?", GROUP);
-            System.out.printf("membership: sigterm row_gone_after=%.2fs exited_after=%.2fs exit=%d snapshot_next=%s cursor=%d%n",
+            System.out.printf(
+                    "membership: sigterm row_gone_after=%.2fs exited_after=%.2fs exit=%d snapshot_next=%s cursor=%d%n",
                     rowGoneAfter[0], exitedAfter, exit, lease.get("snapshot_next"), frontier);
             assertThat(cluster.log("w1")).contains("worker w1 handed back " + GROUP);
-            assertThat(lease.get("holder_node")).as("holder cleared by the hand-back").isNull();
-            assertThat(snapshotEpoch).as("the snapshot was written by w1 at hand-back").isEqualTo(epoch);
-            assertThat(((Number) lease.get("snapshot_next")).longValue()).as("the snapshot covers w1's cursor").isEqualTo(frontier);
-            assertThat(cluster.queryLong("select count(*) from ranges where group_name = ? and status = 'leased'", GROUP))
-                    .as("no range left leased").isZero();
-            assertThat(rowGoneAfter[0]).as("row deleted by the worker itself, before it exited").isLessThanOrEqualTo(exitedAfter);
-            assertThat(rowGoneAfter[0]).as("row deleted within the shutdown's wait for work in flight (one lease TTL) + 2 s")
+            assertThat(lease.get("holder_node"))
+                    .as("holder cleared by the hand-back")
+                    .isNull();
+            assertThat(snapshotEpoch)
+                    .as("the snapshot was written by w1 at hand-back")
+                    .isEqualTo(epoch);
+            assertThat(((Number) lease.get("snapshot_next")).longValue())
+                    .as("the snapshot covers w1's cursor")
+                    .isEqualTo(frontier);
+            assertThat(cluster.queryLong(
+                            "select count(*) from ranges where group_name = ? and status = 'leased'", GROUP))
+                    .as("no range left leased")
+                    .isZero();
+            assertThat(rowGoneAfter[0])
+                    .as("row deleted by the worker itself, before it exited")
+                    .isLessThanOrEqualTo(exitedAfter);
+            assertThat(rowGoneAfter[0])
+                    .as("row deleted within the shutdown's wait for work in flight (one lease TTL) + 2 s")
                     .isLessThanOrEqualTo(Cluster.LEASE_TTL.toSeconds() + 2.0);
 
             // the next worker takes the group as a plain take, from that snapshot: nothing redone
             cluster.startWorker("w2");
             cluster.startWorker("w3");
-            Cluster.await(Duration.ofSeconds(30), Duration.ofMillis(100), "the group taken again",
-                    () -> cluster.queryLong("select count(*) from lease_events where group_name = ? and epoch > ?", GROUP, epoch) > 0);
+            Cluster.await(
+                    Duration.ofSeconds(30),
+                    Duration.ofMillis(100),
+                    "the group taken again",
+                    () -> cluster.queryLong(
+                                    "select count(*) from lease_events where group_name = ? and epoch > ?",
+                                    GROUP,
+                                    epoch)
+                            > 0);
             Map<String, Object> take = cluster.row("""
                     select kind, node_id, detail from lease_events where group_name = ? and epoch > ? order by id limit 1
                     """, GROUP, epoch);
@@ -88,19 +113,26 @@ class MembershipTest {
             double[] lastSeenAge = {-1};
             Cluster.await(Duration.ofSeconds(30), Duration.ofMillis(100), victim + "'s row pruned", () -> {
                 Long ageMillis = cluster.queryLong(
-                        "select (extract(epoch from hw_now() - heartbeat_at) * 1000)::bigint from nodes where id = ?", victim);
+                        "select (extract(epoch from hw_now() - heartbeat_at) * 1000)::bigint from nodes where id = ?",
+                        victim);
                 if (ageMillis != null) {
                     lastSeenAge[0] = ageMillis / 1e3;
                 }
                 return ageMillis == null;
             });
             double prunedAfter = (System.nanoTime() - killed) / 1e9;
-            System.out.printf("membership: sigkill row_pruned_after_kill=%.1fs last_seen_heartbeat_age=%.1fs (3x node TTL = %.0fs)%n",
+            System.out.printf(
+                    "membership: sigkill row_pruned_after_kill=%.1fs last_seen_heartbeat_age=%.1fs (3x node TTL = %.0fs)%n",
                     prunedAfter, lastSeenAge[0], threeTtls);
-            assertThat(lastSeenAge[0]).as("the dead row is kept until 3x the node TTL").isGreaterThanOrEqualTo(threeTtls - 0.5);
-            assertThat(prunedAfter).as("pruned within 3x TTL + the prune interval + slack")
+            assertThat(lastSeenAge[0])
+                    .as("the dead row is kept until 3x the node TTL")
+                    .isGreaterThanOrEqualTo(threeTtls - 0.5);
+            assertThat(prunedAfter)
+                    .as("pruned within 3x TTL + the prune interval + slack")
                     .isLessThanOrEqualTo(threeTtls + 1 + 3);
-            assertThat(cluster.queryLong("select count(*) from nodes where id = ?", holder)).as("the live node stays").isEqualTo(1);
+            assertThat(cluster.queryLong("select count(*) from nodes where id = ?", holder))
+                    .as("the live node stays")
+                    .isEqualTo(1);
         }
     }
 }

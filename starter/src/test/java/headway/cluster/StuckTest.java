@@ -1,20 +1,19 @@
 package headway.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import headway.nntp.NewsSimulator;
 import headway.worker.Schedules;
 import headway.workflow.SearchAttributes;
 import headway.workflow.TaskQueues;
 import io.temporal.common.SearchAttributeKey;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The watchman across real processes. The holder of a group is frozen with SIGSTOP; the watchman
@@ -38,6 +37,7 @@ class StuckTest {
     private static final String GROUP = "alt.binaries.stuck";
     /** Long enough that a thaw within a few seconds keeps the lease (the index heartbeat timeout is half of it). */
     private static final Duration TTL = Duration.ofSeconds(20);
+
     private static final Duration STUCK_RANGE = Duration.ofSeconds(2);
     private static final Duration WATCH_EVERY = Duration.ofSeconds(1);
     /**
@@ -47,6 +47,7 @@ class StuckTest {
      * later than bound + interval on a quiet machine, 4.4 s later while a build ran beside it.
      */
     private static final Duration SLACK = Duration.ofSeconds(6);
+
     private static final String OPEN_RANGE_RECORD = """
             select id, subject, since, detected_at, moved_at, moved_how from stuck_moves
             where kind = 'range' and group_name = ? and id > ? order by id limit 1
@@ -59,7 +60,10 @@ class StuckTest {
             cluster.workerEnv("HEADWAY_BATCH", "250")
                     .workerEnv("HEADWAY_LEASE_TTL", TTL.toSeconds() + "s")
                     .workerEnv("HEADWAY_STUCK_RANGE", STUCK_RANGE.toSeconds() + "s");
-            Schedules.install(cluster.client(), "headway", new Schedules.Intervals(Duration.ofHours(1), Duration.ofHours(1), WATCH_EVERY));
+            Schedules.install(
+                    cluster.client(),
+                    "headway",
+                    new Schedules.Intervals(Duration.ofHours(1), Duration.ofHours(1), WATCH_EVERY));
             cluster.startWorker("w1");
             cluster.startWorker("w2");
             cluster.addAndPlan(GROUP, 10_000);
@@ -75,22 +79,28 @@ class StuckTest {
             double detectedAfter = (System.nanoTime() - frozenAt) / 1e9;
             long rangeId = Long.parseLong((String) stuck.get("subject"));
             long cursorWhenStuck = cluster.queryLong("select next_article from ranges where id = ?", rangeId);
-            assertThat(cluster.queryString("select node_id from ranges where id = ?", rangeId)).isEqualTo(holder);
+            assertThat(cluster.queryString("select node_id from ranges where id = ?", rangeId))
+                    .isEqualTo(holder);
             assertDetectedInTime(stuck, detectedAfter);
             cluster.thaw(holder);
             long thawedAt = System.nanoTime();
             Map<String, Object> moved = awaitMoved(cluster, (Long) stuck.get("id"));
             double movedAfter = (System.nanoTime() - thawedAt) / 1e9;
-            System.out.printf("stuck: frozen %s range %d stuck_after=%.1fs; thawed, moved_after=%.1fs how=%s%n",
+            System.out.printf(
+                    "stuck: frozen %s range %d stuck_after=%.1fs; thawed, moved_after=%.1fs how=%s%n",
                     holder, rangeId, detectedAfter, movedAfter, moved.get("moved_how"));
             // the next scan sees the cursor moved, or the range already finished by the thawed holder
             assertThat(moved.get("moved_how")).isIn("cursor moved", "range done");
-            assertThat(cluster.queryString("select node_id from ranges where id = ?", rangeId)).as("moved by the same holder")
+            assertThat(cluster.queryString("select node_id from ranges where id = ?", rangeId))
+                    .as("moved by the same holder")
                     .isEqualTo(holder);
             assertThat(cluster.queryLong("select epoch from group_leases where group_name = ?", GROUP))
-                    .as("no takeover: the thawed holder kept its lease").isEqualTo(epoch);
-            assertThat(cluster.queryString("select holder_node from group_leases where group_name = ?", GROUP)).isEqualTo(holder);
-            assertThat(cluster.queryLong("select next_article from ranges where id = ?", rangeId)).isGreaterThan(cursorWhenStuck);
+                    .as("no takeover: the thawed holder kept its lease")
+                    .isEqualTo(epoch);
+            assertThat(cluster.queryString("select holder_node from group_leases where group_name = ?", GROUP))
+                    .isEqualTo(holder);
+            assertThat(cluster.queryLong("select next_article from ranges where id = ?", rangeId))
+                    .isGreaterThan(cursorWhenStuck);
             // unset until the first stuck signal, so false means the group was told stuck, then un-stuck
             awaitStuckAttribute(cluster, false);
 
@@ -110,23 +120,33 @@ class StuckTest {
             Map<String, Object> takeover = cluster.row("""
                     select node_id, at from lease_events where group_name = ? and kind = 'takeover' and epoch > ? order by id limit 1
                     """, GROUP, epoch);
-            System.out.printf("stuck: frozen %s stuck_after=%.1fs HeadwayStuck_after=%.1fs; left frozen, moved_after=%.1fs how=%s takeover=%s%n",
+            System.out.printf(
+                    "stuck: frozen %s stuck_after=%.1fs HeadwayStuck_after=%.1fs; left frozen, moved_after=%.1fs how=%s takeover=%s%n",
                     holder, detectedAfter, flaggedAfter, movedAfter, moved.get("moved_how"), takeover);
             assertDetectedInTime(stuck, detectedAfter);
-            assertThat(takeover.get("node_id")).as("the other worker took the group over").isEqualTo(other);
+            assertThat(takeover.get("node_id"))
+                    .as("the other worker took the group over")
+                    .isEqualTo(other);
             // the scan that sees it move may come while re-planned, leased by the other worker, or already done by it
             assertThat(moved.get("moved_how")).isIn("range released", "range leased again", "range done");
             long stuckRange = Long.parseLong((String) stuck.get("subject"));
-            Cluster.await(Duration.ofSeconds(30), Duration.ofMillis(100), "range " + stuckRange + " leased by " + other,
+            Cluster.await(
+                    Duration.ofSeconds(30),
+                    Duration.ofMillis(100),
+                    "range " + stuckRange + " leased by " + other,
                     () -> other.equals(cluster.queryString("select node_id from ranges where id = ?", stuckRange)));
-            assertThat(instant(moved.get("moved_at"))).as("moved no earlier than the takeover")
+            assertThat(instant(moved.get("moved_at")))
+                    .as("moved no earlier than the takeover")
                     .isAfterOrEqualTo(instant(takeover.get("at")));
             assertThat(movedAfter).as("moved after the lease TTL").isGreaterThanOrEqualTo(TTL.toSeconds() - 1.0);
             awaitStuckAttribute(cluster, false);
             cluster.thaw(holder);
 
-            assertThat(cluster.queryLong("select count(*) from stuck_moves where kind = 'range' and group_name = ? and moved_at is not null",
-                    GROUP)).as("both records kept, closed").isGreaterThanOrEqualTo(2);
+            assertThat(cluster.queryLong(
+                            "select count(*) from stuck_moves where kind = 'range' and group_name = ? and moved_at is not null",
+                            GROUP))
+                    .as("both records kept, closed")
+                    .isGreaterThanOrEqualTo(2);
         }
     }
 
@@ -139,11 +159,14 @@ class StuckTest {
         Instant detected = instant(stuck.get("detected_at"));
         double sinceLastMove = Duration.between(since, detected).toMillis() / 1e3;
         double limit = STUCK_RANGE.plus(WATCH_EVERY).toMillis() / 1e3 + SLACK.toMillis() / 1e3;
-        System.out.printf("stuck: detected %.1fs after the last move, %.1fs after the freeze (limit %.1fs)%n",
+        System.out.printf(
+                "stuck: detected %.1fs after the last move, %.1fs after the freeze (limit %.1fs)%n",
                 sinceLastMove, detectedAfterFreeze, limit);
-        assertThat(sinceLastMove).as("stuck within bound + one watchman interval + slack of the last move").isBetween(
-                STUCK_RANGE.toMillis() / 1e3, limit);
-        assertThat(detectedAfterFreeze).as("stuck within bound + one watchman interval + slack of the freeze")
+        assertThat(sinceLastMove)
+                .as("stuck within bound + one watchman interval + slack of the last move")
+                .isBetween(STUCK_RANGE.toMillis() / 1e3, limit);
+        assertThat(detectedAfterFreeze)
+                .as("stuck within bound + one watchman interval + slack of the freeze")
                 .isLessThanOrEqualTo(limit + 1.0);
     }
 
@@ -153,7 +176,11 @@ class StuckTest {
 
     /** The current holder, once its leased range is well inside (so it keeps moving until frozen). */
     private static String awaitMidRange(Cluster cluster) {
-        Cluster.await(Duration.ofSeconds(60), Duration.ofMillis(50), "the holder mid-range", () -> cluster.queryLong("""
+        Cluster.await(
+                Duration.ofSeconds(60),
+                Duration.ofMillis(50),
+                "the holder mid-range",
+                () -> cluster.queryLong("""
                 select count(*) from group_leases l join ranges r on r.group_name = l.group_name
                  and r.status = 'leased' and r.node_id = l.holder_node
                 where l.group_name = ? and r.next_article >= r.start_article + 1000 and r.next_article <= r.end_article - 4000
@@ -163,12 +190,21 @@ class StuckTest {
 
     private static Map<String, Object> awaitRecord(Cluster cluster, long afterId, Duration limit) {
         try {
-            Cluster.await(limit, Duration.ofMillis(100), "a stuck range record",
+            Cluster.await(
+                    limit,
+                    Duration.ofMillis(100),
+                    "a stuck range record",
                     () -> !cluster.row(OPEN_RANGE_RECORD, GROUP, afterId).isEmpty());
         } catch (AssertionError e) {
-            for (var info : cluster.temporal().serviceStubs().blockingStub().listWorkflowExecutions(
-                    io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest.newBuilder().setNamespace("default")
-                            .setQuery("WorkflowType = 'WatchmanWorkflow'").build()).getExecutionsList()) {
+            for (var info : cluster.temporal()
+                    .serviceStubs()
+                    .blockingStub()
+                    .listWorkflowExecutions(
+                            io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest.newBuilder()
+                                    .setNamespace("default")
+                                    .setQuery("WorkflowType = 'WatchmanWorkflow'")
+                                    .build())
+                    .getExecutionsList()) {
                 System.out.println("watchman run " + info.getExecution().getWorkflowId() + " " + info.getStatus()
                         + " started " + info.getStartTime() + " closed " + info.getCloseTime());
             }
@@ -182,14 +218,23 @@ class StuckTest {
     private static Map<String, Object> awaitMoved(Cluster cluster, long id) {
         String sql = "select id, moved_at, moved_how from stuck_moves where id = ?";
         try {
-            Cluster.await(Duration.ofSeconds(75), Duration.ofMillis(100), "stuck record " + id + " marked moved",
+            Cluster.await(
+                    Duration.ofSeconds(75),
+                    Duration.ofMillis(100),
+                    "stuck record " + id + " marked moved",
                     () -> cluster.row(sql, id).get("moved_at") != null);
         } catch (AssertionError e) {
-            var d = cluster.temporal().serviceStubs().blockingStub().describeWorkflowExecution(
-                    io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest.newBuilder().setNamespace("default")
-                            .setExecution(io.temporal.api.common.v1.WorkflowExecution.newBuilder()
-                                    .setWorkflowId(TaskQueues.workflowId(GROUP))).build());
-            System.out.println("group workflow pending: " + d.getPendingActivitiesList() + " wft: " + d.getPendingWorkflowTask());
+            var d = cluster.temporal()
+                    .serviceStubs()
+                    .blockingStub()
+                    .describeWorkflowExecution(
+                            io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest.newBuilder()
+                                    .setNamespace("default")
+                                    .setExecution(io.temporal.api.common.v1.WorkflowExecution.newBuilder()
+                                            .setWorkflowId(TaskQueues.workflowId(GROUP)))
+                                    .build());
+            System.out.println(
+                    "group workflow pending: " + d.getPendingActivitiesList() + " wft: " + d.getPendingWorkflowTask());
             System.out.println("lease events: " + cluster.rows("select * from lease_events order by id"));
             throw e;
         }
@@ -200,7 +245,9 @@ class StuckTest {
         SearchAttributeKey<Boolean> key = SearchAttributes.STUCK;
         Cluster.await(Duration.ofSeconds(15), Duration.ofMillis(200), "HeadwayStuck=" + stuck, () -> {
             io.temporal.common.SearchAttributes attributes = cluster.client()
-                    .newUntypedWorkflowStub(TaskQueues.workflowId(GROUP)).describe().getTypedSearchAttributes();
+                    .newUntypedWorkflowStub(TaskQueues.workflowId(GROUP))
+                    .describe()
+                    .getTypedSearchAttributes();
             return attributes.containsKey(key) && attributes.get(key) == stuck;
         });
     }

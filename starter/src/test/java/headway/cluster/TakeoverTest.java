@@ -1,5 +1,7 @@
 package headway.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import headway.activity.NntpHeaderSource;
 import headway.index.CompletedBinary;
 import headway.index.RuleSet;
@@ -15,9 +17,6 @@ import headway.store.PostgresSnapshotStore;
 import headway.store.SnapshotStore;
 import headway.worker.HeadwayWorker;
 import headway.worker.WorkerConfig;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -29,8 +28,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Two worker JVMs; the one holding the group is killed with SIGKILL in the middle of a range. The
@@ -56,7 +55,10 @@ class TakeoverTest {
             cluster.startGroupWithCli(GROUP, 1, Duration.ofSeconds(60), Cluster.LEASE_TTL);
 
             // mid-range after at least one snapshot: the holder's leased range has moved but is not near its end
-            Cluster.await(Duration.ofSeconds(60), Duration.ofMillis(50), "a snapshot and a leased range half indexed",
+            Cluster.await(
+                    Duration.ofSeconds(60),
+                    Duration.ofMillis(50),
+                    "a snapshot and a leased range half indexed",
                     () -> cluster.queryLong("""
                             select count(*) from group_leases l join ranges r on r.group_name = l.group_name
                              and r.status = 'leased' and r.node_id = l.holder_node
@@ -69,11 +71,14 @@ class TakeoverTest {
             long killedAt = System.nanoTime();
 
             long epochAtKill = cluster.queryLong("select epoch from group_leases where group_name = ?", GROUP);
-            long snapshotAtKill = cluster.queryLong("select snapshot_next from group_leases where group_name = ?", GROUP);
+            long snapshotAtKill =
+                    cluster.queryLong("select snapshot_next from group_leases where group_name = ?", GROUP);
             long cursorAtKill = cluster.queryLong("""
                     select max(next_article) from ranges where group_name = ? and node_id = ? and status = 'leased'
                     """, GROUP, holder);
-            assertThat(snapshotAtKill).as("the snapshot is behind the killed holder's cursor").isLessThanOrEqualTo(cursorAtKill);
+            assertThat(snapshotAtKill)
+                    .as("the snapshot is behind the killed holder's cursor")
+                    .isLessThanOrEqualTo(cursorAtKill);
 
             // the takeover: the other node holds the group and has moved a cursor past where it restarted
             Long[] restart = {null};
@@ -87,7 +92,9 @@ class TakeoverTest {
                         return false;
                     }
                     Matcher m = FROM_SNAPSHOT.matcher(detail);
-                    assertThat(m.find()).as("the takeover re-planned from a snapshot: " + detail).isTrue();
+                    assertThat(m.find())
+                            .as("the takeover re-planned from a snapshot: " + detail)
+                            .isTrue();
                     restart[0] = Long.parseLong(m.group(1));
                 }
                 Long advanced = cluster.queryLong("""
@@ -97,19 +104,31 @@ class TakeoverTest {
             });
             double takeoverSeconds = (System.nanoTime() - killedAt) / 1e9;
             long redo = cursorAtKill - restart[0];
-            System.out.printf("takeover: seconds=%.1f redo_articles=%d (killed %s at cursor %d, snapshot %d, %s restarted at %d)%n",
+            System.out.printf(
+                    "takeover: seconds=%.1f redo_articles=%d (killed %s at cursor %d, snapshot %d, %s restarted at %d)%n",
                     takeoverSeconds, redo, holder, cursorAtKill, snapshotAtKill, other, restart[0]);
 
-            assertThat(cluster.log(other)).as(other + " loaded the snapshot").contains("window from snapshot " + restart[0]);
+            assertThat(cluster.log(other))
+                    .as(other + " loaded the snapshot")
+                    .contains("window from snapshot " + restart[0]);
             assertThat(restart[0]).as("restart point is the newest snapshot").isEqualTo(snapshotAtKill);
-            assertThat(redo).as("redo is at most what the snapshot did not cover")
+            assertThat(redo)
+                    .as("redo is at most what the snapshot did not cover")
                     .isBetween(0L, cursorAtKill - snapshotAtKill);
-            assertThat(takeoverSeconds).as("takeover within lease TTL + 5 s")
+            assertThat(takeoverSeconds)
+                    .as("takeover within lease TTL + 5 s")
                     .isLessThanOrEqualTo(Cluster.LEASE_TTL.toSeconds() + 5.0);
 
-            Cluster.await(Duration.ofSeconds(90), Duration.ofMillis(500), "the group caught up and handed back",
-                    () -> cluster.queryLong("select count(*) from ranges where group_name = ? and status <> 'done'", GROUP) == 0
-                            && cluster.queryString("select holder_node from group_leases where group_name = ?", GROUP) == null);
+            Cluster.await(
+                    Duration.ofSeconds(90),
+                    Duration.ofMillis(500),
+                    "the group caught up and handed back",
+                    () -> cluster.queryLong(
+                                            "select count(*) from ranges where group_name = ? and status <> 'done'",
+                                            GROUP)
+                                    == 0
+                            && cluster.queryString("select holder_node from group_leases where group_name = ?", GROUP)
+                                    == null);
             assertExactlyOnce(cluster);
         }
     }
@@ -118,10 +137,12 @@ class TakeoverTest {
     private static void assertExactlyOnce(Cluster cluster) throws IOException {
         long high = cluster.simulator().high(GROUP);
         Map<String, Long> cataloged = new HashMap<>();
-        for (Map<String, Object> row : cluster.rows("select m from binaries, unnest(message_ids) m where group_name = ?", GROUP)) {
+        for (Map<String, Object> row :
+                cluster.rows("select m from binaries, unnest(message_ids) m where group_name = ?", GROUP)) {
             cataloged.merge((String) row.get("m"), 1L, Long::sum);
         }
-        SnapshotStore snapshots = new PostgresSnapshotStore(cluster.dataSource(), new LeaseStore(cluster.dataSource(), 0));
+        SnapshotStore snapshots =
+                new PostgresSnapshotStore(cluster.dataSource(), new LeaseStore(cluster.dataSource(), 0));
         Optional<SnapshotStore.Loaded<Window>> last = snapshots.get(GROUP, in -> {
             try {
                 return Window.readFrom(in);
@@ -130,12 +151,16 @@ class TakeoverTest {
             }
         });
         assertThat(last).as("the final snapshot").isPresent();
-        assertThat(last.get().meta().next()).as("the final snapshot covers every article").isEqualTo(high + 1);
+        assertThat(last.get().meta().next())
+                .as("the final snapshot covers every article")
+                .isEqualTo(high + 1);
         Window window = last.get().value();
         window.closeAll();
         for (CompletedBinary b : window.drain()) {
             for (Segment s : b.segments()) {
-                assertThat(cataloged).as("the final snapshot wrote its open binaries to the catalog").containsKey(s.messageId());
+                assertThat(cataloged)
+                        .as("the final snapshot wrote its open binaries to the catalog")
+                        .containsKey(s.messageId());
             }
         }
         long twice = cataloged.values().stream().filter(n -> n > 1).count();
@@ -169,14 +194,25 @@ class TakeoverTest {
         Set<String> extra = new HashSet<>(cataloged.keySet());
         extra.removeAll(expected);
         long missingRecorded = cluster.queryLong(
-                "select coalesce(sum(last_article - first_article + 1), 0) from missing_articles where group_name = ?", GROUP);
-        System.out.printf("takeover: catalog segments=%d expected=%d twice=%d lost=%d extra=%d missing_recorded=%d "
-                        + "(gaps %d, malformed %d)%n", cataloged.size(), expected.size(), twice, lost.size(), extra.size(),
-                missingRecorded, notCounted[0], notCounted[1]);
+                "select coalesce(sum(last_article - first_article + 1), 0) from missing_articles where group_name = ?",
+                GROUP);
+        System.out.printf(
+                "takeover: catalog segments=%d expected=%d twice=%d lost=%d extra=%d missing_recorded=%d "
+                        + "(gaps %d, malformed %d)%n",
+                cataloged.size(),
+                expected.size(),
+                twice,
+                lost.size(),
+                extra.size(),
+                missingRecorded,
+                notCounted[0],
+                notCounted[1]);
         assertThat(twice).as("message ids cataloged more than once").isZero();
         assertThat(lost).as("accepted articles not in the catalog").isEmpty();
         assertThat(extra).as("cataloged ids the server never served").isEmpty();
-        assertThat(missingRecorded).as("articles recorded missing = gaps + malformed").isEqualTo(notCounted[0] + notCounted[1]);
+        assertThat(missingRecorded)
+                .as("articles recorded missing = gaps + malformed")
+                .isEqualTo(notCounted[0] + notCounted[1]);
     }
 
     private static String bare(String messageId) {

@@ -1,7 +1,5 @@
 package headway.starter;
 
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -49,14 +47,13 @@ final class Cli {
 
     /** Runs {@code headway <args>} with the connection flags appended (picocli takes options after positionals). */
     Result run(String... args) {
-        return runWithInput(new ByteArrayInputStream(new byte[0]), args);
-    }
-
-    /** Runs {@code headway <args>} with {@code stdin} as its standard input. */
-    Result runWithInput(InputStream stdin, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         boolean connects = !all.get(0).equals("demo")
-                && !(all.get(0).equals("rules") && (all.contains("defaults") || all.contains("test")));
+                && !(all.get(0).equals("rules")
+                        && (all.contains("defaults")
+                                || all.contains("classify")
+                                || all.contains("categories")
+                                || all.contains("test")));
         if (connects && dbUrl != null && !all.contains("--db-url")) {
             all.addAll(List.of("--db-url", dbUrl));
         }
@@ -65,7 +62,7 @@ final class Cli {
         }
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Headway.run(all.toArray(String[]::new), env, stdin, new PrintWriter(out, true), new PrintWriter(err, true));
+        int code = Headway.run(all.toArray(String[]::new), env, new PrintWriter(out, true), new PrintWriter(err, true));
         return new Result(code, out.toString(), err.toString());
     }
 }

@@ -1,5 +1,7 @@
 package headway.starter;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import headway.nntp.NewsSimulator;
@@ -10,18 +12,9 @@ import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.w3c.dom.Document;
-
-import javax.xml.parsers.DocumentBuilderFactory;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,8 +22,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
 
 /**
  * Every subcommand through {@link Headway#run}: its happy path, and its bad input with the exact
@@ -48,9 +45,11 @@ class CliTest {
     @BeforeAll
     static void servers() throws IOException {
         temporal = DevServer.shared();
-        simulator = NewsSimulator.start(NewsSimulator.Options.defaults(), List.of(
-                NewsSimulator.GroupSpec.of("alt.binaries.cli.plan", 7, 5000),
-                NewsSimulator.GroupSpec.of("alt.binaries.cli.index", 11, 3000)));
+        simulator = NewsSimulator.start(
+                NewsSimulator.Options.defaults(),
+                List.of(
+                        NewsSimulator.GroupSpec.of("alt.binaries.cli.plan", 7, 5000),
+                        NewsSimulator.GroupSpec.of("alt.binaries.cli.index", 11, 3000)));
     }
 
     @AfterAll
@@ -71,13 +70,18 @@ class CliTest {
     @Test
     void groupsAddListRemove() throws Exception {
         Cli cli = cli();
-        assertOk(cli.run("groups", "add", "alt.binaries.a", "alt.binaries.b"), "added alt.binaries.a (priority 0)\nadded alt.binaries.b (priority 0)\n");
-        assertOk(cli.run("groups", "add", "--priority", "-5", "alt.binaries.b"), "added alt.binaries.b (priority -5)\n");
+        assertOk(
+                cli.run("groups", "add", "alt.binaries.a", "alt.binaries.b"),
+                "added alt.binaries.a (priority 0)\nadded alt.binaries.b (priority 0)\n");
+        assertOk(
+                cli.run("groups", "add", "--priority", "-5", "alt.binaries.b"), "added alt.binaries.b (priority -5)\n");
         Cli.Result list = cli.run("groups", "list");
         assertThat(list.code()).as(list.toString()).isZero();
-        assertThat(list.lines()).as("most urgent first").containsExactly(
-                String.format("%-40s priority %d", "alt.binaries.b", -5),
-                String.format("%-40s priority %d", "alt.binaries.a", 0));
+        assertThat(list.lines())
+                .as("most urgent first")
+                .containsExactly(
+                        String.format("%-40s priority %d", "alt.binaries.b", -5),
+                        String.format("%-40s priority %d", "alt.binaries.a", 0));
         JsonNode asJson = json.readTree(cli.run("groups", "list", "--json").out());
         assertThat(asJson.size()).isEqualTo(2);
         assertThat(asJson.get(0).get("name").asText()).isEqualTo("alt.binaries.b");
@@ -88,13 +92,17 @@ class CliTest {
 
     @Test
     void groupsAddRejectsABadName() {
-        assertFails(cli().run("groups", "add", "alt..binaries"), Exit.BAD_INPUT,
+        assertFails(
+                cli().run("groups", "add", "alt..binaries"),
+                Exit.BAD_INPUT,
                 "headway: bad group name 'alt..binaries': use dot-separated letters, digits, '+', '_' or '-', e.g. alt.binaries.example\n");
     }
 
     @Test
     void groupsRemoveRejectsAnUnknownGroup() {
-        assertFails(cli().run("groups", "remove", "alt.binaries.nowhere"), Exit.BAD_INPUT,
+        assertFails(
+                cli().run("groups", "remove", "alt.binaries.nowhere"),
+                Exit.BAD_INPUT,
                 "headway: unknown group 'alt.binaries.nowhere': `headway groups list` shows the groups\n");
     }
 
@@ -109,7 +117,9 @@ class CliTest {
 
     @Test
     void aMissingDatabaseUrlIsBadInput() {
-        assertFails(Cli.of(null, null).run("groups", "list"), Exit.BAD_INPUT,
+        assertFails(
+                Cli.of(null, null).run("groups", "list"),
+                Exit.BAD_INPUT,
                 "headway: HEADWAY_DB_URL is not set: set it (or --db-url) to a PostgreSQL JDBC URL, "
                         + "e.g. jdbc:postgresql://localhost:5432/headway; `headway demo` runs on an embedded database instead\n");
     }
@@ -118,8 +128,11 @@ class CliTest {
     void anUnreachableDatabaseExitsThree() throws IOException {
         String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/headway";
         Cli.Result r = Cli.of(url, null).run("groups", "list");
-        assertFails(r, Exit.UNREACHABLE, "headway: cannot reach the database at " + url
-                + ": Connection refused (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)\n");
+        assertFails(
+                r,
+                Exit.UNREACHABLE,
+                "headway: cannot reach the database at " + url
+                        + ": Connection refused (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)\n");
     }
 
     @Test
@@ -128,9 +141,12 @@ class CliTest {
         Cli cli = Cli.of(TestDatabase.emptyDatabase("cli"), target);
         Cli.Result r = cli.run("schedules", "list");
         assertThat(r.code()).as(r.toString()).isEqualTo(Exit.UNREACHABLE);
-        assertThat(r.err()).startsWith("headway: cannot reach Temporal at " + target + ": ")
+        assertThat(r.err())
+                .startsWith("headway: cannot reach Temporal at " + target + ": ")
                 .endsWith(" (start it with `temporal server start-dev`, or set HEADWAY_TEMPORAL or --temporal)\n");
-        assertOk(cli.run("groups", "add", "alt.binaries.cli.unreachable"), "added alt.binaries.cli.unreachable (priority 0)\n");
+        assertOk(
+                cli.run("groups", "add", "alt.binaries.cli.unreachable"),
+                "added alt.binaries.cli.unreachable (priority 0)\n");
         Cli.Result start = cli.run("start", "alt.binaries.cli.unreachable");
         assertThat(start.code()).as(start.toString()).isEqualTo(Exit.UNREACHABLE);
         assertThat(start.err()).startsWith("headway: cannot reach Temporal at " + target + ": ");
@@ -138,7 +154,9 @@ class CliTest {
 
     @Test
     void aTemporalTargetThatIsNotHostPortIsBadInput() {
-        assertFails(cli().run("schedules", "list", "--temporal", "localhost"), Exit.BAD_INPUT,
+        assertFails(
+                cli().run("schedules", "list", "--temporal", "localhost"),
+                Exit.BAD_INPUT,
                 "headway: HEADWAY_TEMPORAL=localhost must be host:port, e.g. 127.0.0.1:7233 (set it or --temporal)\n");
     }
 
@@ -146,19 +164,25 @@ class CliTest {
 
     @Test
     void workerRejectsALeaseTtlUnderTwoSeconds() {
-        assertFails(cli().env("HEADWAY_LEASE_TTL", "1s").run("worker", "--metrics-port", "0"), Exit.BAD_INPUT,
+        assertFails(
+                cli().env("HEADWAY_LEASE_TTL", "1s").run("worker", "--metrics-port", "0"),
+                Exit.BAD_INPUT,
                 "headway: HEADWAY_LEASE_TTL=1s is too short: use at least 2s\n");
     }
 
     @Test
     void workerRejectsABadTemporalTarget() {
-        assertFails(cli().env("HEADWAY_TEMPORAL", "temporal:frontend").run("worker", "--temporal", "temporal:frontend"), Exit.BAD_INPUT,
+        assertFails(
+                cli().env("HEADWAY_TEMPORAL", "temporal:frontend").run("worker", "--temporal", "temporal:frontend"),
+                Exit.BAD_INPUT,
                 "headway: HEADWAY_TEMPORAL=temporal:frontend must be host:port, e.g. 127.0.0.1:7233\n");
     }
 
     @Test
     void workerRejectsADurationItCannotRead() {
-        assertFails(cli().env("HEADWAY_NODE_TTL", "soon").run("worker"), Exit.BAD_INPUT,
+        assertFails(
+                cli().env("HEADWAY_NODE_TTL", "soon").run("worker"),
+                Exit.BAD_INPUT,
                 "headway: HEADWAY_NODE_TTL=soon is not a duration: write e.g. 500ms, 30s, 5m, 1h or PT30S\n");
     }
 
@@ -166,7 +190,9 @@ class CliTest {
 
     @Test
     void startRejectsAnUnknownGroup() {
-        assertFails(cli().run("start", "alt.binaries.cli.unknown"), Exit.BAD_INPUT,
+        assertFails(
+                cli().run("start", "alt.binaries.cli.unknown"),
+                Exit.BAD_INPUT,
                 "headway: unknown group 'alt.binaries.cli.unknown': add it first with `headway groups add alt.binaries.cli.unknown`\n");
     }
 
@@ -174,7 +200,10 @@ class CliTest {
     void startWantsGroupsOrAllButNotBoth() {
         Cli cli = cli();
         assertFails(cli.run("start"), Exit.BAD_INPUT, "headway: name groups or give --all (not both)\n");
-        assertFails(cli.run("start", "--all", "alt.binaries.x"), Exit.BAD_INPUT, "headway: name groups or give --all (not both)\n");
+        assertFails(
+                cli.run("start", "--all", "alt.binaries.x"),
+                Exit.BAD_INPUT,
+                "headway: name groups or give --all (not both)\n");
     }
 
     @Test
@@ -183,14 +212,18 @@ class CliTest {
         cli.run("groups", "add", "alt.binaries.cli.start1", "alt.binaries.cli.start2");
         Cli.Result first = cli.run("start", "alt.binaries.cli.start1");
         assertThat(first.code()).as(first.toString()).isZero();
-        Matcher m = Pattern.compile("started group/alt\\.binaries\\.cli\\.start1 \\(run ([0-9a-f-]{36})\\)\n").matcher(first.out());
+        Matcher m = Pattern.compile("started group/alt\\.binaries\\.cli\\.start1 \\(run ([0-9a-f-]{36})\\)\n")
+                .matcher(first.out());
         assertThat(m.matches()).as(first.out()).isTrue();
         Cli.Result again = cli.run("start", "alt.binaries.cli.start1");
-        assertThat(again.out()).as("a second start attaches to the running workflow").isEqualTo(first.out());
+        assertThat(again.out())
+                .as("a second start attaches to the running workflow")
+                .isEqualTo(first.out());
 
         DescribeWorkflowExecutionResponse d = describe("group/alt.binaries.cli.start1");
         assertThat(d.getWorkflowExecutionInfo().getExecution().getRunId()).isEqualTo(m.group(1));
-        assertThat(d.getWorkflowExecutionInfo().getStatus()).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+        assertThat(d.getWorkflowExecutionInfo().getStatus())
+                .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
         assertThat(d.getWorkflowExecutionInfo().getSearchAttributes().getIndexedFieldsMap())
                 .containsKeys(SearchAttributes.GROUP.getName(), SearchAttributes.STATE.getName());
 
@@ -204,7 +237,9 @@ class CliTest {
     void startRejectsABadDurationFlag() {
         Cli cli = cli();
         cli.run("groups", "add", "alt.binaries.cli.badttl");
-        assertFails(cli.run("start", "alt.binaries.cli.badttl", "--lease-ttl", "ten"), Exit.BAD_INPUT,
+        assertFails(
+                cli.run("start", "alt.binaries.cli.badttl", "--lease-ttl", "ten"),
+                Exit.BAD_INPUT,
                 "headway: --lease-ttl=ten is not a duration: write e.g. 500ms, 30s, 5m, 1h or PT30S\n");
     }
 
@@ -214,19 +249,29 @@ class CliTest {
     void planRejectsABadRange() {
         Cli cli = cli();
         cli.run("groups", "add", "alt.binaries.cli.range");
-        assertFails(cli.run("plan", "alt.binaries.cli.range", "--from", "10", "--to", "5"), Exit.BAD_INPUT,
+        assertFails(
+                cli.run("plan", "alt.binaries.cli.range", "--from", "10", "--to", "5"),
+                Exit.BAD_INPUT,
                 "headway: bad range --from 10 --to 5: need 0 <= from <= to\n");
-        assertFails(cli.run("plan", "alt.binaries.cli.range", "--from", "-1", "--to", "5"), Exit.BAD_INPUT,
+        assertFails(
+                cli.run("plan", "alt.binaries.cli.range", "--from", "-1", "--to", "5"),
+                Exit.BAD_INPUT,
                 "headway: bad range --from -1 --to 5: need 0 <= from <= to\n");
-        assertFails(cli.run("plan", "alt.binaries.cli.range", "--from", "10"), Exit.BAD_INPUT,
+        assertFails(
+                cli.run("plan", "alt.binaries.cli.range", "--from", "10"),
+                Exit.BAD_INPUT,
                 "headway: give both --from and --to for a hand-planned range\n");
-        assertFails(cli.run("plan", "alt.binaries.cli.range", "--from", "1", "--to", "5", "--size", "0"), Exit.BAD_INPUT,
+        assertFails(
+                cli.run("plan", "alt.binaries.cli.range", "--from", "1", "--to", "5", "--size", "0"),
+                Exit.BAD_INPUT,
                 "headway: --size must be >= 1, was 0\n");
     }
 
     @Test
     void planRejectsAnUnknownGroup() {
-        assertFails(cli().run("plan", "alt.binaries.cli.nope", "--from", "1", "--to", "5"), Exit.BAD_INPUT,
+        assertFails(
+                cli().run("plan", "alt.binaries.cli.nope", "--from", "1", "--to", "5"),
+                Exit.BAD_INPUT,
                 "headway: unknown group 'alt.binaries.cli.nope': add it first with `headway groups add alt.binaries.cli.nope`\n");
     }
 
@@ -234,10 +279,12 @@ class CliTest {
     void planByHandCutsTheRangeAndSaysWhenNoWorkflowRuns() {
         Cli cli = cli();
         cli.run("groups", "add", "alt.binaries.cli.byhand");
-        assertOk(cli.run("plan", "alt.binaries.cli.byhand", "--from", "1", "--to", "25000", "--size", "10000"),
+        assertOk(
+                cli.run("plan", "alt.binaries.cli.byhand", "--from", "1", "--to", "25000", "--size", "10000"),
                 "alt.binaries.cli.byhand: planned 3 range(s) in [1, 25000]\n"
                         + "alt.binaries.cli.byhand: no running workflow to signal (headway start alt.binaries.cli.byhand)\n");
-        assertOk(cli.run("plan", "--all", "--from", "1", "--to", "25000", "--size", "10000", "--no-signal"),
+        assertOk(
+                cli.run("plan", "--all", "--from", "1", "--to", "25000", "--size", "10000", "--no-signal"),
                 "alt.binaries.cli.byhand: planned 0 range(s) in [1, 25000]\n");
     }
 
@@ -245,10 +292,12 @@ class CliTest {
     void planReadsTheNewsServersMarks() {
         Cli cli = withNews(cli());
         cli.run("groups", "add", "alt.binaries.cli.plan");
-        assertOk(cli.run("plan", "alt.binaries.cli.plan", "--size", "1000", "--backfill", "3000"),
+        assertOk(
+                cli.run("plan", "alt.binaries.cli.plan", "--size", "1000", "--backfill", "3000"),
                 "alt.binaries.cli.plan: server 1..5000, planned 1 tail and 2 history range(s)\n"
                         + "alt.binaries.cli.plan: no running workflow to signal (headway start alt.binaries.cli.plan)\n");
-        assertOk(cli.run("plan", "alt.binaries.cli.plan", "--size", "1000", "--backfill", "3000", "--no-signal"),
+        assertOk(
+                cli.run("plan", "alt.binaries.cli.plan", "--size", "1000", "--backfill", "3000", "--no-signal"),
                 "alt.binaries.cli.plan: server 1..5000, planned 0 tail and 0 history range(s)\n");
     }
 
@@ -258,8 +307,11 @@ class CliTest {
         cli.run("groups", "add", "alt.binaries.cli.notcarried");
         Cli.Result r = cli.run("plan", "alt.binaries.cli.notcarried");
         assertThat(r.code()).as(r.toString()).isEqualTo(Exit.BAD_INPUT);
-        assertFails(r, Exit.BAD_INPUT, "headway: no such newsgroup 'alt.binaries.cli.notcarried' on nntp://127.0.0.1:" + simulator.port()
-                + ": check the group name, or that this server carries it (LIST ACTIVE)\n");
+        assertFails(
+                r,
+                Exit.BAD_INPUT,
+                "headway: no such newsgroup 'alt.binaries.cli.notcarried' on nntp://127.0.0.1:" + simulator.port()
+                        + ": check the group name, or that this server carries it (LIST ACTIVE)\n");
     }
 
     @Test
@@ -269,9 +321,13 @@ class CliTest {
         cli.run("groups", "add", "alt.binaries.cli.nonews");
         long t0 = System.nanoTime();
         Cli.Result r = cli.run("plan", "alt.binaries.cli.nonews");
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("a person at a prompt is not kept waiting").isLessThan(Duration.ofSeconds(20));
+        assertThat(Duration.ofNanos(System.nanoTime() - t0))
+                .as("a person at a prompt is not kept waiting")
+                .isLessThan(Duration.ofSeconds(20));
         assertThat(r.code()).as(r.toString()).isEqualTo(Exit.UNREACHABLE);
-        assertThat(r.err()).startsWith("headway: cannot read the NNTP server 127.0.0.1:" + port + ": could not connect to nntp://127.0.0.1:" + port)
+        assertThat(r.err())
+                .startsWith("headway: cannot read the NNTP server 127.0.0.1:" + port
+                        + ": could not connect to nntp://127.0.0.1:" + port)
                 .contains("Connection refused")
                 .endsWith("(set HEADWAY_NNTP_HOST and HEADWAY_NNTP_PORT)\n");
     }
@@ -285,7 +341,9 @@ class CliTest {
         cli.run("plan", "alt.binaries.cli.status", "--from", "1", "--to", "20000", "--size", "10000", "--no-signal");
         Cli.Result text = cli.run("status");
         assertThat(text.code()).as(text.toString()).isZero();
-        assertThat(text.lines().get(0)).startsWith("GROUP").contains("HOLDER", "STATE", "CURSOR", "LAG", "PLAN", "LEASE", "DONE", "STUCK");
+        assertThat(text.lines().get(0))
+                .startsWith("GROUP")
+                .contains("HOLDER", "STATE", "CURSOR", "LAG", "PLAN", "LEASE", "DONE", "STUCK");
         assertThat(text.lines().get(1)).startsWith("alt.binaries.cli.status").contains(" - ");
         assertThat(text.out()).contains("\nNODE ").contains("\nSCHEDULE ");
 
@@ -301,8 +359,12 @@ class CliTest {
         Cli.Result conflicts = cli.run("status", "--conflicts");
         assertThat(conflicts.code()).isZero();
         assertThat(conflicts.lines()).hasSize(1);
-        assertThat(conflicts.lines().get(0)).startsWith("AT").contains("GROUP", "KIND", "NODE", "EPOCH", "OTHER", "DETAIL");
-        assertThat(json.readTree(cli.run("status", "--conflicts", "--json").out()).isArray()).isTrue();
+        assertThat(conflicts.lines().get(0))
+                .startsWith("AT")
+                .contains("GROUP", "KIND", "NODE", "EPOCH", "OTHER", "DETAIL");
+        assertThat(json.readTree(cli.run("status", "--conflicts", "--json").out())
+                        .isArray())
+                .isTrue();
     }
 
     @Test
@@ -322,7 +384,9 @@ class CliTest {
     void signalsNeedARunningWorkflow() {
         Cli cli = cli();
         for (String verb : List.of("pause", "resume", "drain")) {
-            assertFails(cli.run(verb, "alt.binaries.cli.idle"), Exit.BAD_INPUT,
+            assertFails(
+                    cli.run(verb, "alt.binaries.cli.idle"),
+                    Exit.BAD_INPUT,
                     "headway: no running workflow for group 'alt.binaries.cli.idle': start it with `headway start alt.binaries.cli.idle`\n");
         }
     }
@@ -342,12 +406,17 @@ class CliTest {
                 updated headway-planner (every 20m)
                 updated headway-watchman (every 30s)
                 """);
-        Cli.Result list = eventually(() -> cli.run("schedules", "list"), r -> r.lines().size() == 3, Duration.ofSeconds(20));
+        Cli.Result list =
+                eventually(() -> cli.run("schedules", "list"), r -> r.lines().size() == 3, Duration.ofSeconds(20));
         assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-planner") && l.contains("PlannerWorkflow"));
         assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-watchman") && l.contains("WatchmanWorkflow"));
-        assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-registry-prune") && l.contains("RegistryPruneWorkflow"));
-        assertThat(json.readTree(cli.run("schedules", "list", "--json").out()).size()).isEqualTo(3);
-        assertFails(cli.env("HEADWAY_WATCH_EVERY", "0s").run("schedules", "install"), Exit.BAD_INPUT,
+        assertThat(list.lines())
+                .anyMatch(l -> l.startsWith("headway-registry-prune") && l.contains("RegistryPruneWorkflow"));
+        assertThat(json.readTree(cli.run("schedules", "list", "--json").out()).size())
+                .isEqualTo(3);
+        assertFails(
+                cli.env("HEADWAY_WATCH_EVERY", "0s").run("schedules", "install"),
+                Exit.BAD_INPUT,
                 "headway: HEADWAY_WATCH_EVERY=0s is too short: schedule intervals must be at least 1s\n");
     }
 
@@ -365,7 +434,9 @@ class CliTest {
                     registered HeadwayCursor (Int)
                     registered HeadwayStuck (Bool)
                     """);
-            Cli.Result again = eventually(() -> cli.run("search-attributes"), r -> r.lines().stream().allMatch(l -> l.startsWith("exists ")),
+            Cli.Result again = eventually(
+                    () -> cli.run("search-attributes"),
+                    r -> r.lines().stream().allMatch(l -> l.startsWith("exists ")),
                     Duration.ofSeconds(20));
             assertThat(again.lines()).hasSize(6);
         }
@@ -383,24 +454,58 @@ class CliTest {
 
         Path file = tmp.resolve("mine.json");
         Files.writeString(file, defaults.out());
-        assertOk(cli.run("rules", "import", file.toString()), "imported " + file + " as rule set version 1\n");
+        assertThat(json.readTree(defaults.out()).get("categories").isArray()).isTrue();
+        assertOk(
+                cli.run("rules", "import", file.toString()),
+                "imported " + file + " as rule set version 1\nrecategorized 0 releases\n");
         Cli.Result list = cli.run("rules", "list");
         assertThat(list.lines()).hasSize(1);
         assertThat(list.lines().get(0)).startsWith("    1  mine.json");
     }
 
     @Test
-    void rulesImportRejectsABadRegexNamingTheRule() throws IOException {
-        Path file = tmp.resolve("broken.json");
+    void rulesClassifyPrintsOneJsonObjectPerName() throws Exception {
+        String names = "Series.Title.S02E14.720p.HDTV.x264-LOL\n"
+                + "A.Late.Talk.Show.2011.04.12.Guest.Name.1080p.WEB.h264-GRP\n"
+                + "\n"
+                + "The.Movie.from.U.N.C.L.E.2015.2160p.BluRay.x265-SPARKS\n"
+                + "d41d8cd98f00b204e9800998ecf8427e\n";
+        Cli.Result r = withStdin(names, () -> cli().run("rules", "classify", "--group", "alt.binaries.test"));
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.lines())
+                .containsExactly(
+                        "{\"name\":\"Series.Title.S02E14.720p.HDTV.x264-LOL\",\"category\":5040,\"category_name\":\"TV/HD\","
+                                + "\"title\":\"Series Title\",\"season\":2,\"episode\":14,\"year\":null,\"resolution\":\"720p\"}",
+                        "{\"name\":\"A.Late.Talk.Show.2011.04.12.Guest.Name.1080p.WEB.h264-GRP\",\"category\":5040,"
+                                + "\"category_name\":\"TV/HD\",\"title\":\"A Late Talk Show\",\"season\":2011,\"episode\":\"04-12\","
+                                + "\"year\":2011,\"resolution\":\"1080p\"}",
+                        "{\"name\":\"The.Movie.from.U.N.C.L.E.2015.2160p.BluRay.x265-SPARKS\",\"category\":2045,"
+                                + "\"category_name\":\"Movies/UHD\",\"title\":\"The Movie from U.N.C.L.E.\",\"season\":null,"
+                                + "\"episode\":null,\"year\":2015,\"resolution\":\"2160p\"}",
+                        "{\"name\":\"d41d8cd98f00b204e9800998ecf8427e\",\"category\":8020,\"category_name\":\"Other/Hashed\","
+                                + "\"title\":null,\"season\":null,\"episode\":null,\"year\":null,\"resolution\":null}");
+    }
+
+    @Test
+    void rulesClassifyUsesARuleFileAndRejectsABadOne() throws Exception {
+        Path file = tmp.resolve("cats.json");
         Files.writeString(file, """
-                {"name": "broken", "groups": [{"pattern": "alt.binaries.*", "rules": [
-                  {"name": "ok", "regex": "^(?<file>.+)$"},
-                  {"name": "unclosed", "regex": "^(?<file>[a-z+$"}]}]}
+                {"name": "cats", "groups": [{"pattern": "*", "rules": []}],
+                 "categories": [{"name": "docs", "group": "alt.binaries.docs", "category": 5080}]}
                 """);
-        Cli.Result r = cli().run("rules", "import", file.toString());
-        assertThat(r.code()).as(r.toString()).isEqualTo(Exit.BAD_INPUT);
-        assertThat(r.err()).startsWith("headway: rule file " + file + ": group 'alt.binaries.*' rule #1 ('unclosed') has a bad regex: ")
-                .endsWith("; fix the regex (RE2 syntax) and import the rule set again\n");
+        Cli.Result r = withStdin(
+                "Any.Name.S01E01\n",
+                () -> cli().run("rules", "classify", "--group", "alt.binaries.docs", "--rules", file.toString()));
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(json.readTree(r.out()).get("category_name").asText()).isEqualTo("TV/Documentary");
+
+        Files.writeString(
+                file, "{\"name\": \"x\", \"groups\": [{\"pattern\": \"*\"}], \"categories\": [{\"category\": 1}]}");
+        Cli.Result bad = withStdin("x\n", () -> cli().run("rules", "classify", "--rules", file.toString()));
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err())
+                .startsWith("headway: rule file " + file
+                        + ": categories rule #0 names category 1, which is not a newznab category");
     }
 
     @Test
@@ -412,25 +517,30 @@ class CliTest {
                 """);
         Cli.Result r = cli().run("rules", "import", file.toString());
         assertThat(r.code()).as(r.toString()).isEqualTo(Exit.BAD_INPUT);
-        assertThat(r.err()).startsWith("headway: rule file " + file + ": group '*' rule #0 ('ahead') uses a lookahead (?= in ")
+        assertThat(r.err())
+                .startsWith("headway: rule file " + file + ": group '*' rule #0 ('ahead') uses a lookahead (?= in ")
                 .contains("which the linear-time engine (RE2/J) cannot run");
     }
 
     @Test
     void rulesTestPrintsOneJsonObjectPerSubjectWithTheShippedRulesAndNoDatabase() throws Exception {
-        String subjects = String.join("\n",
-                "[PRiVATE]-[WtFnZb]-[Show.S04E04.720p.AMZN.WEBRip.x264-GalaxyTV.mkv]-[1/2] - \"\" yEnc  293197257 (1/573)",
-                "\"lone.nfo\" yEnc",
-                "Anyone have the new album?",
-                "Fwd: \"x.rar\" yEnc (1/2)",
-                "Re: Artist Band's The Album-Thanks much - Band, John - Artist - The Album.mp3 (2/3)") + "\n";
-        Cli.Result r = Cli.of(null, null).runWithInput(new ByteArrayInputStream(subjects.getBytes(StandardCharsets.UTF_8)), "rules", "test");
+        String subjects = String.join(
+                        "\n",
+                        "[PRiVATE]-[WtFnZb]-[Show.S04E04.720p.AMZN.WEBRip.x264-GalaxyTV.mkv]-[1/2] - \"\" yEnc  293197257 (1/573)",
+                        "\"lone.nfo\" yEnc",
+                        "Anyone have the new album?",
+                        "Fwd: \"x.rar\" yEnc (1/2)",
+                        "Re: Artist Band's The Album-Thanks much - Band, John - Artist - The Album.mp3 (2/3)")
+                + "\n";
+        Cli.Result r = withStdin(subjects, () -> Cli.of(null, null).run("rules", "test"));
         assertThat(r.code()).as(r.toString()).isZero();
         List<String> lines = r.lines();
         assertThat(lines).hasSize(5);
         for (String line : lines) {
-            assertThat(iterable(json.readTree(line).fieldNames())).containsExactly(
-                    "subject", "matched", "rule", "file", "part", "total", "fileno", "files", "release", "reason");
+            assertThat(iterable(json.readTree(line).fieldNames()))
+                    .containsExactly(
+                            "subject", "matched", "rule", "file", "part", "total", "fileno", "files", "release",
+                            "reason");
         }
         JsonNode wtf = json.readTree(lines.get(0));
         assertThat(wtf.get("matched").asBoolean()).isTrue();
@@ -443,15 +553,20 @@ class CliTest {
         assertThat(wtf.get("release").asText()).isEqualTo("Show.S04E04.720p.AMZN.WEBRip.x264-GalaxyTV");
         assertThat(wtf.get("reason").isNull()).isTrue();
         JsonNode lone = json.readTree(lines.get(1));
-        assertThat(lone.get("part").isNull()).as("absent counters are null, never a made-up 1").isTrue();
+        assertThat(lone.get("part").isNull())
+                .as("absent counters are null, never a made-up 1")
+                .isTrue();
         assertThat(lone.get("total").isNull()).isTrue();
         assertThat(lone.get("fileno").isNull()).isTrue();
         JsonNode chatter = json.readTree(lines.get(2));
         assertThat(chatter.get("matched").asBoolean()).isFalse();
         assertThat(chatter.get("rule").isNull()).isTrue();
-        assertThat(chatter.get("reason").asText()).isEqualTo("no rule matched and the built-in parser found no file name");
+        assertThat(chatter.get("reason").asText())
+                .isEqualTo("no rule matched and the built-in parser found no file name");
         assertThat(json.readTree(lines.get(3)).get("reason").asText()).isEqualTo("subject black list (?i)^fwd?:\\s");
-        assertThat(json.readTree(lines.get(4)).get("matched").asBoolean()).as("a reply that carries a file is a binary post").isTrue();
+        assertThat(json.readTree(lines.get(4)).get("matched").asBoolean())
+                .as("a reply that carries a file is a binary post")
+                .isTrue();
     }
 
     @Test
@@ -461,20 +576,37 @@ class CliTest {
                 {"name": "tv", "groups": [{"pattern": "alt.binaries.tv", "posterBlacklist": ["spam@"],
                   "rules": [{"name": "tv", "regex": "^TV (?<file>\\\\S+) \\\\((?<part>\\\\d+)/(?<total>\\\\d+)\\\\)$"}]}]}
                 """);
-        byte[] in = "TV x.mkv (1/2)\n".getBytes(StandardCharsets.UTF_8);
-        Cli cli = Cli.of(null, null);
-        JsonNode tv = json.readTree(cli.runWithInput(new ByteArrayInputStream(in), "rules", "test", "--rules", file.toString(),
-                "--group", "alt.binaries.tv").out());
+        String in = "TV x.mkv (1/2)\n";
+        Cli cli = cli();
+        JsonNode tv = json.readTree(
+                withStdin(in, () -> cli.run("rules", "test", "--rules", file.toString(), "--group", "alt.binaries.tv"))
+                        .out());
         assertThat(tv.get("rule").asText()).isEqualTo("tv");
-        JsonNode spam = json.readTree(cli.runWithInput(new ByteArrayInputStream(in), "rules", "test", "--rules", file.toString(),
-                "--group", "alt.binaries.tv", "--poster", "spam@example.com").out());
+        JsonNode spam = json.readTree(withStdin(
+                        in,
+                        () -> cli.run(
+                                "rules",
+                                "test",
+                                "--rules",
+                                file.toString(),
+                                "--group",
+                                "alt.binaries.tv",
+                                "--poster",
+                                "spam@example.com"))
+                .out());
         assertThat(spam.get("matched").asBoolean()).isFalse();
         assertThat(spam.get("reason").asText()).isEqualTo("poster black list spam@");
-        JsonNode elsewhere = json.readTree(cli.runWithInput(new ByteArrayInputStream(in), "rules", "test", "--rules", file.toString(),
-                "--group", "alt.binaries.misc").out());
-        assertThat(elsewhere.get("matched").asBoolean()).as("no entry covers the group").isFalse();
-        assertFails(cli.run("rules", "test", "--rules", tmp.resolve("absent.json").toString()), Exit.BAD_INPUT,
-                "headway: cannot read rule file " + tmp.resolve("absent.json") + ": " + tmp.resolve("absent.json") + "\n");
+        JsonNode elsewhere = json.readTree(withStdin(
+                        in, () -> cli.run("rules", "test", "--rules", file.toString(), "--group", "alt.binaries.misc"))
+                .out());
+        assertThat(elsewhere.get("matched").asBoolean())
+                .as("no entry covers the group")
+                .isFalse();
+        assertFails(
+                cli.run("rules", "test", "--rules", tmp.resolve("absent.json").toString()),
+                Exit.BAD_INPUT,
+                "headway: cannot read rule file " + tmp.resolve("absent.json") + ": " + tmp.resolve("absent.json")
+                        + "\n");
     }
 
     private static <T> List<T> iterable(java.util.Iterator<T> it) {
@@ -483,10 +615,38 @@ class CliTest {
         return out;
     }
 
+    private static Cli.Result withStdin(String text, java.util.function.Supplier<Cli.Result> run) {
+        java.io.InputStream saved = System.in;
+        System.setIn(new java.io.ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        try {
+            return run.get();
+        } finally {
+            System.setIn(saved);
+        }
+    }
+
+    @Test
+    void rulesImportRejectsABadRegexNamingTheRule() throws IOException {
+        Path file = tmp.resolve("broken.json");
+        Files.writeString(file, """
+                {"name": "broken", "groups": [{"pattern": "alt.binaries.*", "rules": [
+                  {"name": "ok", "regex": "^(?<file>.+)$"},
+                  {"name": "unclosed", "regex": "^(?<file>[a-z+$"}]}]}
+                """);
+        Cli.Result r = cli().run("rules", "import", file.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(Exit.BAD_INPUT);
+        assertThat(r.err())
+                .startsWith("headway: rule file " + file
+                        + ": group 'alt.binaries.*' rule #1 ('unclosed') has a bad regex: ")
+                .endsWith("; fix the regex (RE2 syntax) and import the rule set again\n");
+    }
+
     @Test
     void rulesImportRejectsAMissingFile() {
         Path file = tmp.resolve("absent.json");
-        assertFails(cli().run("rules", "import", file.toString()), Exit.BAD_INPUT,
+        assertFails(
+                cli().run("rules", "import", file.toString()),
+                Exit.BAD_INPUT,
                 "headway: cannot read rule file " + file + ": " + file + "\n");
     }
 
@@ -495,8 +655,14 @@ class CliTest {
     @Test
     void searchRejectsAnEmptyQueryAndABadLimit() {
         Cli cli = cli();
-        assertFails(cli.run("search", " "), Exit.BAD_INPUT, "headway: the search query is empty: give part of a release name\n");
-        assertFails(cli.run("search", "x", "--limit", "0"), Exit.BAD_INPUT, "headway: --limit must be between 1 and 10000, was 0\n");
+        assertFails(
+                cli.run("search", " "),
+                Exit.BAD_INPUT,
+                "headway: the search query is empty: give part of a release name\n");
+        assertFails(
+                cli.run("search", "x", "--limit", "0"),
+                Exit.BAD_INPUT,
+                "headway: --limit must be between 1 and 10000, was 0\n");
         Cli.Result none = cli.run("search", "nothing.here");
         assertThat(none.code()).isZero();
         assertThat(none.lines()).hasSize(1).allMatch(l -> l.startsWith("RELEASE"));
@@ -504,7 +670,9 @@ class CliTest {
 
     @Test
     void nzbRejectsAnUnknownRelease() {
-        assertFails(cli().run("nzb", "No.Such.Release"), Exit.BAD_INPUT,
+        assertFails(
+                cli().run("nzb", "No.Such.Release"),
+                Exit.BAD_INPUT,
                 "headway: no release named 'No.Such.Release': `headway search No.Such.Release` lists similar ones\n");
     }
 
@@ -518,27 +686,38 @@ class CliTest {
     @Test
     void aWorkerIndexesAGroupThenSearchAndNzbFindItsRelease() throws Exception {
         String group = "alt.binaries.cli.index";
-        Cli cli = withNews(cli()).env("HEADWAY_TASK_QUEUE", "cli-index-test").env("HEADWAY_NODE_ID", "cli-test-worker")
-                .env("HEADWAY_LEASE_TTL", "10s").env("HEADWAY_NODE_TTL", "10s").env("HEADWAY_NODE_HEARTBEAT", "2s");
+        Cli cli = withNews(cli())
+                .env("HEADWAY_TASK_QUEUE", "cli-index-test")
+                .env("HEADWAY_NODE_ID", "cli-test-worker")
+                .env("HEADWAY_LEASE_TTL", "10s")
+                .env("HEADWAY_NODE_TTL", "10s")
+                .env("HEADWAY_NODE_HEARTBEAT", "2s");
         assertOk(cli.run("groups", "add", group), "added " + group + " (priority 0)\n");
         assertThat(cli.run("plan", group, "--size", "1000").code()).isZero();
 
         int metricsPort = closedPort();
         AtomicReference<Cli.Result> workerResult = new AtomicReference<>();
-        Thread worker = new Thread(() -> workerResult.set(cli.run("worker", "--metrics-port", Integer.toString(metricsPort))),
+        Thread worker = new Thread(
+                () -> workerResult.set(cli.run("worker", "--metrics-port", Integer.toString(metricsPort))),
                 "cli-worker");
         worker.start();
         try {
             Cli.Result started = cli.run("start", group, "--snapshot-every", "2", "--idle-wait", "1m");
             assertThat(started.code()).as(started.toString()).isZero();
 
-            JsonNode idle = eventually(() -> groupStatus(cli, group),
-                    g -> g.get("lag").asLong() == 0 && g.get("leased").asLong() == 0 && g.get("state").asText().equals("IDLE"),
+            JsonNode idle = eventually(
+                    () -> groupStatus(cli, group),
+                    g -> g.get("lag").asLong() == 0
+                            && g.get("leased").asLong() == 0
+                            && g.get("state").asText().equals("IDLE"),
                     Duration.ofSeconds(120));
             assertThat(idle.get("done").asLong()).isEqualTo(3);
-            assertThat(idle.get("headers").asLong()).as("3000 articles less the simulator's missing ones").isBetween(2900L, 3000L);
+            assertThat(idle.get("headers").asLong())
+                    .as("3000 articles less the simulator's missing ones")
+                    .isBetween(2900L, 3000L);
 
-            JsonNode found = json.readTree(cli.run("search", ".", "--json", "--limit", "100").out());
+            JsonNode found = json.readTree(
+                    cli.run("search", ".", "--json", "--limit", "100").out());
             assertThat(found.size()).as("releases in the catalog").isPositive();
             String release = found.get(0).get("name").asText();
             Cli.Result search = cli.run("search", release);
@@ -547,42 +726,74 @@ class CliTest {
             Path nzb = tmp.resolve("out.nzb");
             Cli.Result written = cli.run("nzb", release, "-o", nzb.toString());
             assertThat(written.code()).as(written.toString()).isZero();
-            assertThat(written.out()).matches("wrote " + Pattern.quote(nzb.toAbsolutePath().toString()) + " \\(\\d+ files\\)\n");
+            assertThat(written.out())
+                    .matches("wrote " + Pattern.quote(nzb.toAbsolutePath().toString()) + " \\(\\d+ files\\)\n");
             Document doc = parseXml(nzb);
             assertThat(doc.getDocumentElement().getTagName()).isEqualTo("nzb");
             assertThat(doc.getElementsByTagName("file").getLength()).isPositive();
-            assertFails(cli.run("nzb", release, "--group", "alt.binaries.other"), Exit.BAD_INPUT,
-                    "headway: no release named '" + release + "' in alt.binaries.other: `headway search " + release + "` lists similar ones\n");
+            assertFails(
+                    cli.run("nzb", release, "--group", "alt.binaries.other"),
+                    Exit.BAD_INPUT,
+                    "headway: no release named '" + release + "' in alt.binaries.other: `headway search " + release
+                            + "` lists similar ones\n");
 
             String poster = found.get(0).get("poster").asText();
-            assertThat(cli.run("nzb", release, "--group", group, "--poster", poster, "-o", tmp.resolve("again.nzb").toString()).code())
+            assertThat(cli.run(
+                                    "nzb",
+                                    release,
+                                    "--group",
+                                    group,
+                                    "--poster",
+                                    poster,
+                                    "-o",
+                                    tmp.resolve("again.nzb").toString())
+                            .code())
                     .isZero();
-            assertFails(cli.run("nzb", release, "--poster", "nobody@example.com"), Exit.BAD_INPUT,
-                    "headway: no release named '" + release + "' by nobody@example.com: `headway search " + release + "` lists similar ones\n");
+            assertFails(
+                    cli.run("nzb", release, "--poster", "nobody@example.com"),
+                    Exit.BAD_INPUT,
+                    "headway: no release named '" + release + "' by nobody@example.com: `headway search " + release
+                            + "` lists similar ones\n");
 
             JsonNode node = json.readTree(cli.run("status", "--json").out()).get("nodes");
             assertThat(node.findValuesAsText("id")).contains("cli-test-worker");
 
-            String metrics = eventually(() -> scrape(metricsPort), m -> m.contains("temporal_activity_execution_latency"),
+            String metrics = eventually(
+                    () -> scrape(metricsPort),
+                    m -> m.contains("temporal_activity_execution_latency"),
                     Duration.ofSeconds(30));
-            assertThat(metrics).as("every metric docker/grafana/headway-dashboard.json queries").contains(dashboardMetrics());
+            assertThat(metrics)
+                    .as("every metric docker/grafana/headway-dashboard.json queries")
+                    .contains(dashboardMetrics());
 
             assertOk(cli.run("pause", group), "paused " + group + "\n");
-            eventually(() -> groupStatus(cli, group), g -> g.get("state").asText().equals("PAUSED"), Duration.ofSeconds(30));
+            eventually(
+                    () -> groupStatus(cli, group),
+                    g -> g.get("state").asText().equals("PAUSED"),
+                    Duration.ofSeconds(30));
             assertOk(cli.run("resume", group), "resumed " + group + "\n");
-            eventually(() -> groupStatus(cli, group), g -> !g.get("state").asText().equals("PAUSED"), Duration.ofSeconds(30));
+            eventually(
+                    () -> groupStatus(cli, group),
+                    g -> !g.get("state").asText().equals("PAUSED"),
+                    Duration.ofSeconds(30));
             assertOk(cli.run("drain", group), "draining " + group + "\n");
-            eventually(() -> describe("group/" + group).getWorkflowExecutionInfo().getStatus(),
-                    s -> s == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, Duration.ofSeconds(30));
-            assertFails(cli.run("pause", group), Exit.BAD_INPUT,
-                    "headway: no running workflow for group '" + group + "': start it with `headway start " + group + "`\n");
+            eventually(
+                    () -> describe("group/" + group).getWorkflowExecutionInfo().getStatus(),
+                    s -> s == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
+                    Duration.ofSeconds(30));
+            assertFails(
+                    cli.run("pause", group),
+                    Exit.BAD_INPUT,
+                    "headway: no running workflow for group '" + group + "': start it with `headway start " + group
+                            + "`\n");
         } finally {
             worker.interrupt();
             worker.join(Duration.ofSeconds(60).toMillis());
         }
         assertThat(worker.isAlive()).isFalse();
         assertThat(workerResult.get().code()).as(workerResult.get().toString()).isZero();
-        assertThat(workerResult.get().out()).isEqualTo("worker cli-test-worker running; SIGTERM or Ctrl-C stops it cleanly\n");
+        assertThat(workerResult.get().out())
+                .isEqualTo("worker cli-test-worker running; SIGTERM or Ctrl-C stops it cleanly\n");
     }
 
     // ------------------------------------------------------------------ helpers
@@ -596,7 +807,11 @@ class CliTest {
             while (m.find()) {
                 names.add(m.group());
             }
-            assertThat(names).contains("headway_headers_total", "headway_takeovers_total", "temporal_activity_execution_latency_seconds_sum");
+            assertThat(names)
+                    .contains(
+                            "headway_headers_total",
+                            "headway_takeovers_total",
+                            "temporal_activity_execution_latency_seconds_sum");
             return names.toArray(String[]::new);
         } catch (IOException e) {
             throw new AssertionError(e);
@@ -605,9 +820,12 @@ class CliTest {
 
     private static String scrape(int port) {
         try {
-            java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
-                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(
+                                            java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
             return r.body();
         } catch (IOException e) {
             return "";
@@ -649,8 +867,12 @@ class CliTest {
     }
 
     private static DescribeWorkflowExecutionResponse describe(String workflowId) {
-        return temporal.serviceStubs().blockingStub().describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder()
-                .setNamespace("default").setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId)).build());
+        return temporal.serviceStubs()
+                .blockingStub()
+                .describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder()
+                        .setNamespace("default")
+                        .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                        .build());
     }
 
     private static void terminate(String... workflowIds) {
@@ -659,7 +881,8 @@ class CliTest {
         }
     }
 
-    static <T> T eventually(java.util.function.Supplier<T> probe, java.util.function.Predicate<T> done, Duration within) {
+    static <T> T eventually(
+            java.util.function.Supplier<T> probe, java.util.function.Predicate<T> done, Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
         T last = probe.get();
         while (!done.test(last)) {

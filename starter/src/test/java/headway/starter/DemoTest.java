@@ -1,15 +1,14 @@
 package headway.starter;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.w3c.dom.Document;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
 
 /**
  * {@code headway demo} headless, as CI runs it: on the Temporal dev server (the path users get
@@ -25,16 +24,22 @@ class DemoTest {
     void demoOnTheDevServerEndsWithItsSummaryAndAnNzb() throws Exception {
         Cli.Result r = Cli.of(null, null).run("demo", "--articles", "3000", "--groups", "2", "--out", tmp.toString());
         assertSummary(r);
-        assertThat(r.out()).contains("demo: Temporal dev server on ", "demo: schedule headway-planner every 20s", "demo: Web UI: http://");
+        assertThat(r.out())
+                .contains(
+                        "demo: Temporal dev server on ",
+                        "demo: schedule headway-planner every 20s",
+                        "demo: Web UI: http://");
     }
 
     @Test
     void demoOnTheInProcessTestServerEndsWithItsSummaryAndAnNzb() throws Exception {
-        Cli.Result r = Cli.of(null, null).run("demo", "--articles", "3000", "--groups", "2", "--out", tmp.toString(),
-                "--in-process-temporal");
+        Cli.Result r = Cli.of(null, null)
+                .run("demo", "--articles", "3000", "--groups", "2", "--out", tmp.toString(), "--in-process-temporal");
         assertSummary(r);
-        assertThat(r.out()).contains("demo: in-process Temporal test server",
-                "demo: the in-process Temporal server has no Schedules; planner, watchman and prune are not scheduled");
+        assertThat(r.out())
+                .contains(
+                        "demo: in-process Temporal test server",
+                        "demo: the in-process Temporal server has no Schedules; planner, watchman and prune are not scheduled");
     }
 
     @Test

@@ -9,8 +9,7 @@ import headway.worker.TemporalDevServer;
 final class DevServer {
     private static TemporalDevServer server;
 
-    private DevServer() {
-    }
+    private DevServer() {}
 
     static synchronized TemporalDevServer shared() {
         if (server == null) {

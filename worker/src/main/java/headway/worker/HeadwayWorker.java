@@ -3,36 +3,37 @@ package headway.worker;
 import com.uber.m3.tally.RootScopeBuilder;
 import com.uber.m3.tally.Scope;
 import headway.activity.GroupActivitiesImpl;
+import headway.activity.HeaderSource;
 import headway.activity.Holdings;
 import headway.activity.IndexMetrics;
 import headway.activity.LeaseActivitiesImpl;
 import headway.activity.NntpHeaderSource;
+import headway.activity.Planner;
+import headway.activity.PlannerActivitiesImpl;
 import headway.activity.RangeIndexer;
+import headway.activity.RegistryActivitiesImpl;
+import headway.activity.WatchmanActivitiesImpl;
 import headway.activity.WindowSnapshots;
-import headway.activity.HeaderSource;
 import headway.index.RuleSet;
 import headway.nntp.NntpPool;
 import headway.nntp.NntpServer;
 import headway.store.CatalogStore;
 import headway.store.Database;
 import headway.store.DirectorySnapshotStore;
+import headway.store.GroupStore;
 import headway.store.Holder;
 import headway.store.LeaseStore;
 import headway.store.NodeRegistry;
 import headway.store.PostgresSnapshotStore;
+import headway.store.RangeStore;
 import headway.store.RuleSetStore;
 import headway.store.SnapshotStore;
+import headway.watchman.Watchman;
 import headway.workflow.GroupWorkflowImpl;
-import headway.workflow.TaskQueues;
 import headway.workflow.PlannerWorkflowImpl;
 import headway.workflow.RegistryPruneWorkflowImpl;
+import headway.workflow.TaskQueues;
 import headway.workflow.WatchmanWorkflowImpl;
-import headway.activity.Planner;
-import headway.activity.PlannerActivitiesImpl;
-import headway.activity.RegistryActivitiesImpl;
-import headway.activity.WatchmanActivitiesImpl;
-import headway.store.GroupStore;
-import headway.store.Watchman;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -44,10 +45,6 @@ import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import javax.sql.DataSource;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -55,6 +52,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A running worker: the Temporal workers on the shared and its own task queue, the node
@@ -75,9 +75,16 @@ public final class HeadwayWorker implements AutoCloseable {
     private final MetricsServer metricsServer;
     private final List<AutoCloseable> owned;
 
-    private HeadwayWorker(WorkerConfig config, WorkerFactory factory, Holdings holdings, LeaseStore leases,
-                          WindowSnapshots windowSnapshots, NodeHeartbeat heartbeat, NntpPool nntp, MetricsServer metricsServer,
-                          List<AutoCloseable> owned) {
+    private HeadwayWorker(
+            WorkerConfig config,
+            WorkerFactory factory,
+            Holdings holdings,
+            LeaseStore leases,
+            WindowSnapshots windowSnapshots,
+            NodeHeartbeat heartbeat,
+            NntpPool nntp,
+            MetricsServer metricsServer,
+            List<AutoCloseable> owned) {
         this.config = config;
         this.factory = factory;
         this.holdings = holdings;
@@ -98,18 +105,23 @@ public final class HeadwayWorker implements AutoCloseable {
                 .setTarget(config.temporalTarget())
                 .setMetricsScope(scope)
                 .build());
-        return WorkflowClient.newInstance(stubs, WorkflowClientOptions.newBuilder().setNamespace(config.namespace()).build());
+        return WorkflowClient.newInstance(
+                stubs,
+                WorkflowClientOptions.newBuilder()
+                        .setNamespace(config.namespace())
+                        .build());
     }
 
     /**
      * Starts a worker on an already migrated database. The caller keeps ownership of
      * {@code client} and {@code dataSource}.
      */
-    public static HeadwayWorker start(WorkerConfig config, WorkflowClient client, DataSource dataSource,
-                                      PrometheusMeterRegistry registry) {
+    public static HeadwayWorker start(
+            WorkerConfig config, WorkflowClient client, DataSource dataSource, PrometheusMeterRegistry registry) {
         Objects.requireNonNull(config, "config");
         List<AutoCloseable> owned = new ArrayList<>();
         LeaseStore leases = new LeaseStore(dataSource, config.catalogCapBytes());
+        RangeStore ranges = new RangeStore(dataSource, config.catalogCapBytes());
         SnapshotStore snapshots = config.snapshotDir() == null
                 ? new PostgresSnapshotStore(dataSource, leases)
                 : new DirectorySnapshotStore(config.snapshotDir(), leases);
@@ -120,13 +132,15 @@ public final class HeadwayWorker implements AutoCloseable {
         NntpPool nntp = new NntpPool(nntpConfig(config.nntp()));
         owned.add(nntp);
         HeaderSource headers = new NntpHeaderSource(nntp);
-        RangeIndexer indexer = new RangeIndexer(headers, leases, catalog, config.batchArticles(), metrics);
+        RangeIndexer indexer =
+                new RangeIndexer(headers, leases.fence(), ranges, catalog, config.batchArticles(), metrics);
 
-        NodeRegistry registryRow = new NodeRegistry(dataSource, config.nodeId(), config.advertiseAddress(), config.nodeTtl(),
-                Clock.systemUTC());
+        NodeRegistry registryRow = new NodeRegistry(
+                dataSource, config.nodeId(), config.advertiseAddress(), config.nodeTtl(), Clock.systemUTC());
         NodeHeartbeat heartbeat = NodeHeartbeat.start(registryRow, config.nodeHeartbeat());
 
-        MetricsServer metricsServer = config.metricsPort() == 0 ? null : MetricsServer.start(registry, config.metricsPort());
+        MetricsServer metricsServer =
+                config.metricsPort() == 0 ? null : MetricsServer.start(registry, config.metricsPort());
 
         WorkerFactory factory = WorkerFactory.newInstance(client);
         WorkerOptions options = WorkerOptions.newBuilder()
@@ -135,21 +149,39 @@ public final class HeadwayWorker implements AutoCloseable {
                 .setStickyQueueScheduleToStartTimeout(stickyTimeout(config.leaseTtl()))
                 .build();
         Worker shared = factory.newWorker(config.taskQueue(), options);
-        shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class, PlannerWorkflowImpl.class,
-                RegistryPruneWorkflowImpl.class, WatchmanWorkflowImpl.class);
-        LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(leases, snapshots, holdings,
-                latestRules(ruleSets), config.nodeId(), config.ownTaskQueue(), config.leaseTtl(), config.windowMaxAge(), metrics);
+        shared.registerWorkflowImplementationTypes(
+                GroupWorkflowImpl.class,
+                PlannerWorkflowImpl.class,
+                RegistryPruneWorkflowImpl.class,
+                WatchmanWorkflowImpl.class);
+        LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(
+                leases,
+                snapshots,
+                holdings,
+                latestRules(ruleSets),
+                config.nodeId(),
+                config.ownTaskQueue(),
+                config.leaseTtl(),
+                config.windowMaxAge(),
+                metrics);
         shared.registerActivitiesImplementations(leaseActivities);
         shared.registerActivitiesImplementations(
-                new PlannerActivitiesImpl(new GroupStore(dataSource),
-                        new Planner(new GroupStore(dataSource), headers, new Planner.Settings(config.rangeSize(), config.backfill()))),
+                new PlannerActivitiesImpl(
+                        new GroupStore(dataSource),
+                        new Planner(
+                                new GroupStore(dataSource),
+                                headers,
+                                new Planner.Settings(config.rangeSize(), config.backfill()))),
                 new RegistryActivitiesImpl(dataSource, config.nodeTtl()),
-                new WatchmanActivitiesImpl(new Watchman(dataSource),
+                new WatchmanActivitiesImpl(
+                        new Watchman(dataSource),
                         new Watchman.Bounds(config.stuckRange(), config.stuckGroup(), config.nodeTtl())));
-        Worker leasing = factory.newWorker(TaskQueues.leaseQueue(config.taskQueue()), WorkerOptions.newBuilder()
-                .setMaxConcurrentActivityExecutionSize(1)
-                .setMaxConcurrentActivityTaskPollers(1)
-                .build());
+        Worker leasing = factory.newWorker(
+                TaskQueues.leaseQueue(config.taskQueue()),
+                WorkerOptions.newBuilder()
+                        .setMaxConcurrentActivityExecutionSize(1)
+                        .setMaxConcurrentActivityTaskPollers(1)
+                        .build());
         leasing.registerActivitiesImplementations(leaseActivities);
         holdings.onChange(size -> {
             if (size >= holdings.capacity()) {
@@ -159,13 +191,27 @@ public final class HeadwayWorker implements AutoCloseable {
             }
         });
         Worker own = factory.newWorker(config.ownTaskQueue(), options);
-        own.registerActivitiesImplementations(new GroupActivitiesImpl(leases, snapshots, holdings, indexer, metrics));
+        own.registerActivitiesImplementations(
+                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
         factory.start();
-        log.info("worker {} polling {} and {} (max {} groups), NNTP {}, metrics {}", config.nodeId(), config.taskQueue(),
-                config.ownTaskQueue(), config.maxGroups(), config.nntp(),
+        log.info(
+                "worker {} polling {} and {} (max {} groups), NNTP {}, metrics {}",
+                config.nodeId(),
+                config.taskQueue(),
+                config.ownTaskQueue(),
+                config.maxGroups(),
+                config.nntp(),
                 metricsServer == null ? "off" : "http://0.0.0.0:" + metricsServer.port() + "/metrics");
-        return new HeadwayWorker(config, factory, holdings, leases, new WindowSnapshots(leases, snapshots, catalog, metrics),
-                heartbeat, nntp, metricsServer, owned);
+        return new HeadwayWorker(
+                config,
+                factory,
+                holdings,
+                leases,
+                new WindowSnapshots(leases.fence(), snapshots, catalog, metrics),
+                heartbeat,
+                nntp,
+                metricsServer,
+                owned);
     }
 
     /**
@@ -198,8 +244,14 @@ public final class HeadwayWorker implements AutoCloseable {
             server = server.withCredentials(new NntpServer.Credentials(s.user(), s.password()));
         }
         NntpPool.Config defaults = NntpPool.Config.defaults(server);
-        return new NntpPool.Config(server, s.maxConnections(), defaults.connectTimeout(), s.timeout(),
-                defaults.borrowTimeout(), defaults.backoffInitial(), defaults.backoffMax());
+        return new NntpPool.Config(
+                server,
+                s.maxConnections(),
+                defaults.connectTimeout(),
+                s.timeout(),
+                defaults.borrowTimeout(),
+                defaults.backoffInitial(),
+                defaults.backoffMax());
     }
 
     public WorkerConfig config() {
@@ -227,8 +279,11 @@ public final class HeadwayWorker implements AutoCloseable {
                 leases.release(holder);
                 log.info("worker {} handed back {} at {}", config.nodeId(), holder.group(), held.cursor());
             } catch (RuntimeException e) {
-                log.warn("worker {} could not hand back {}; it is free after the lease TTL: {}", config.nodeId(),
-                        holder.group(), e.getMessage());
+                log.warn(
+                        "worker {} could not hand back {}; it is free after the lease TTL: {}",
+                        config.nodeId(),
+                        holder.group(),
+                        e.getMessage());
             }
             holdings.remove(holder.group(), holder.epoch());
         }

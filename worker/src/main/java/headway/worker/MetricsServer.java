@@ -2,7 +2,6 @@ package headway.worker;
 
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -38,8 +37,10 @@ public final class MetricsServer implements AutoCloseable {
             server.start();
             return new MetricsServer(server);
         } catch (IOException e) {
-            throw new UncheckedIOException("metrics port " + port + " is not free: set HEADWAY_METRICS_PORT (or --metrics-port) "
-                    + "to another port, or 0 to turn metrics off", e);
+            throw new UncheckedIOException(
+                    "metrics port " + port + " is not free: set HEADWAY_METRICS_PORT (or --metrics-port) "
+                            + "to another port, or 0 to turn metrics off",
+                    e);
         }
     }
 

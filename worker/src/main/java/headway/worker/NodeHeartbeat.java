@@ -1,13 +1,12 @@
 package headway.worker;
 
 import headway.store.NodeRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Renews this node's registry row on a background thread; a failed beat is logged and the next one tried. */
 public final class NodeHeartbeat implements AutoCloseable {
@@ -29,13 +28,21 @@ public final class NodeHeartbeat implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                registry.heartbeat();
-            } catch (RuntimeException e) {
-                log.warn("node {}: heartbeat failed, trying again in {}: {}", registry.nodeId(), interval, e.getMessage());
-            }
-        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        registry.heartbeat();
+                    } catch (RuntimeException e) {
+                        log.warn(
+                                "node {}: heartbeat failed, trying again in {}: {}",
+                                registry.nodeId(),
+                                interval,
+                                e.getMessage());
+                    }
+                },
+                interval.toMillis(),
+                interval.toMillis(),
+                TimeUnit.MILLISECONDS);
         return new NodeHeartbeat(registry, timer);
     }
 
@@ -46,7 +53,10 @@ public final class NodeHeartbeat implements AutoCloseable {
         try {
             registry.deregister();
         } catch (RuntimeException e) {
-            log.warn("node {}: deregistering failed; the row expires after the TTL: {}", registry.nodeId(), e.getMessage());
+            log.warn(
+                    "node {}: deregistering failed; the row expires after the TTL: {}",
+                    registry.nodeId(),
+                    e.getMessage());
         }
     }
 }

@@ -18,7 +18,6 @@ import io.temporal.client.schedules.ScheduleOptions;
 import io.temporal.client.schedules.SchedulePolicy;
 import io.temporal.client.schedules.ScheduleSpec;
 import io.temporal.client.schedules.ScheduleUpdate;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +53,8 @@ public final class Schedules {
         /** From HEADWAY_NODE_TTL (default 15s), HEADWAY_PLAN_EVERY (default 1m), HEADWAY_WATCH_EVERY (default 30s). */
         public static Intervals fromEnv(Map<String, String> env) {
             Settings s = new Settings(env);
-            return new Intervals(interval(s, "HEADWAY_NODE_TTL", Duration.ofSeconds(15)),
+            return new Intervals(
+                    interval(s, "HEADWAY_NODE_TTL", Duration.ofSeconds(15)),
                     interval(s, "HEADWAY_PLAN_EVERY", Duration.ofMinutes(1)),
                     interval(s, "HEADWAY_WATCH_EVERY", Duration.ofSeconds(30)));
         }
@@ -63,32 +63,45 @@ public final class Schedules {
         private static Duration interval(Settings s, String name, Duration fallback) {
             Duration d = s.duration(name, fallback);
             if (d.compareTo(Duration.ofSeconds(1)) < 0) {
-                throw new IllegalArgumentException(name + "=" + Settings.show(d) + " is too short: schedule intervals must be at least 1s");
+                throw new IllegalArgumentException(
+                        name + "=" + Settings.show(d) + " is too short: schedule intervals must be at least 1s");
             }
             return d;
         }
     }
 
     /** What installing did to one schedule. */
-    public record Installed(String id, Duration every, boolean created) {
-    }
+    public record Installed(String id, Duration every, boolean created) {}
 
     /** One schedule as the server lists it. */
-    public record Listed(String id, String workflowType, List<String> recentActions) {
-    }
+    public record Listed(String id, String workflowType, List<String> recentActions) {}
 
-    private Schedules() {
-    }
+    private Schedules() {}
 
     /** Creates each schedule, or updates it to the wanted spec when it exists. */
     public static List<Installed> install(WorkflowClient client, String taskQueue, Intervals intervals) {
         ScheduleClient schedules = scheduleClient(client);
         List<Installed> done = new ArrayList<>();
-        done.add(installOne(schedules, REGISTRY_PRUNE, RegistryPruneWorkflow.class, taskQueue, intervals.registryPrune(),
+        done.add(installOne(
+                schedules,
+                REGISTRY_PRUNE,
+                RegistryPruneWorkflow.class,
+                taskQueue,
+                intervals.registryPrune(),
                 ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP));
-        done.add(installOne(schedules, PLANNER, PlannerWorkflow.class, taskQueue, intervals.planner(),
+        done.add(installOne(
+                schedules,
+                PLANNER,
+                PlannerWorkflow.class,
+                taskQueue,
+                intervals.planner(),
                 ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP));
-        done.add(installOne(schedules, WATCHMAN, WatchmanWorkflow.class, taskQueue, intervals.watchman(),
+        done.add(installOne(
+                schedules,
+                WATCHMAN,
+                WatchmanWorkflow.class,
+                taskQueue,
+                intervals.watchman(),
                 ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL));
         return done;
     }
@@ -98,9 +111,14 @@ public final class Schedules {
         List<Listed> listed = new ArrayList<>();
         scheduleClient(client).listSchedules().forEach(d -> {
             if (d.getScheduleId().startsWith("headway-")) {
-                listed.add(new Listed(d.getScheduleId(), workflowType(d),
-                        d.getInfo() == null ? List.of() : d.getInfo().getRecentActions().stream()
-                                .map(a -> a.getStartedAt().toString()).toList()));
+                listed.add(new Listed(
+                        d.getScheduleId(),
+                        workflowType(d),
+                        d.getInfo() == null
+                                ? List.of()
+                                : d.getInfo().getRecentActions().stream()
+                                        .map(a -> a.getStartedAt().toString())
+                                        .toList()));
             }
         });
         listed.sort(java.util.Comparator.comparing(Listed::id));
@@ -109,21 +127,35 @@ public final class Schedules {
 
     private static String workflowType(ScheduleListDescription d) {
         return d.getSchedule() != null && d.getSchedule().getAction() instanceof ScheduleListActionStartWorkflow start
-                ? start.getWorkflow() : "?";
+                ? start.getWorkflow()
+                : "?";
     }
 
-    private static Installed installOne(ScheduleClient schedules, String id, Class<?> workflow, String taskQueue, Duration every,
-                                        ScheduleOverlapPolicy overlap) {
+    private static Installed installOne(
+            ScheduleClient schedules,
+            String id,
+            Class<?> workflow,
+            String taskQueue,
+            Duration every,
+            ScheduleOverlapPolicy overlap) {
         Schedule schedule = Schedule.newBuilder()
                 .setAction(ScheduleActionStartWorkflow.newBuilder()
                         .setWorkflowType(workflow)
-                        .setOptions(WorkflowOptions.newBuilder().setWorkflowId(id).setTaskQueue(taskQueue).build())
+                        .setOptions(WorkflowOptions.newBuilder()
+                                .setWorkflowId(id)
+                                .setTaskQueue(taskQueue)
+                                .build())
                         .build())
-                .setSpec(ScheduleSpec.newBuilder().setIntervals(List.of(new ScheduleIntervalSpec(every))).build())
+                .setSpec(ScheduleSpec.newBuilder()
+                        .setIntervals(List.of(new ScheduleIntervalSpec(every)))
+                        .build())
                 .setPolicy(SchedulePolicy.newBuilder().setOverlap(overlap).build())
                 .build();
         try {
-            schedules.createSchedule(id, schedule, ScheduleOptions.newBuilder().setTriggerImmediately(true).build());
+            schedules.createSchedule(
+                    id,
+                    schedule,
+                    ScheduleOptions.newBuilder().setTriggerImmediately(true).build());
             return new Installed(id, every, true);
         } catch (ScheduleAlreadyRunningException exists) {
             schedules.getHandle(id).update(input -> new ScheduleUpdate(schedule));
@@ -132,7 +164,10 @@ public final class Schedules {
     }
 
     private static ScheduleClient scheduleClient(WorkflowClient client) {
-        return ScheduleClient.newInstance(client.getWorkflowServiceStubs(),
-                ScheduleClientOptions.newBuilder().setNamespace(client.getOptions().getNamespace()).build());
+        return ScheduleClient.newInstance(
+                client.getWorkflowServiceStubs(),
+                ScheduleClientOptions.newBuilder()
+                        .setNamespace(client.getOptions().getNamespace())
+                        .build());
     }
 }

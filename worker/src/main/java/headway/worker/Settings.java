@@ -33,7 +33,8 @@ public final class Settings {
         try {
             return checkRange(name, Integer.parseInt(v.trim()), min, max);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + "=" + v + " is not a whole number (between " + min + " and " + max + ")");
+            throw new IllegalArgumentException(
+                    name + "=" + v + " is not a whole number (between " + min + " and " + max + ")");
         }
     }
 
@@ -49,7 +50,8 @@ public final class Settings {
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + "=" + v + " is not a whole number (between " + min + " and " + max + ")");
+            throw new IllegalArgumentException(
+                    name + "=" + v + " is not a whole number (between " + min + " and " + max + ")");
         }
     }
 
@@ -86,7 +88,8 @@ public final class Settings {
         try {
             return Duration.parse(value.trim().toUpperCase(Locale.ROOT));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(name + "=" + value + " is not a duration: write e.g. 500ms, 30s, 5m, 1h or PT30S");
+            throw new IllegalArgumentException(
+                    name + "=" + value + " is not a duration: write e.g. 500ms, 30s, 5m, 1h or PT30S");
         }
     }
 

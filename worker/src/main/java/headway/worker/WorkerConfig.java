@@ -1,7 +1,6 @@
 package headway.worker;
 
 import headway.store.Database;
-
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -63,8 +62,8 @@ public record WorkerConfig(
     public static final long DEFAULT_RANGE_SIZE = 200_000;
 
     /** An NNTP server and how many connections this worker may open to it. Credentials are never logged. */
-    public record NntpServer(String host, int port, boolean tls, String user, String password, int maxConnections,
-                             Duration timeout) {
+    public record NntpServer(
+            String host, int port, boolean tls, String user, String password, int maxConnections, Duration timeout) {
         public NntpServer {
             Objects.requireNonNull(host, "HEADWAY_NNTP_HOST");
             Settings.checkRange("HEADWAY_NNTP_PORT", port, 1, 65535);
@@ -85,12 +84,14 @@ public record WorkerConfig(
     public WorkerConfig {
         Objects.requireNonNull(temporalTarget, "HEADWAY_TEMPORAL");
         if (!temporalTarget.matches(TEMPORAL_TARGET)) {
-            throw new IllegalArgumentException("HEADWAY_TEMPORAL=" + temporalTarget + " must be host:port, e.g. 127.0.0.1:7233");
+            throw new IllegalArgumentException(
+                    "HEADWAY_TEMPORAL=" + temporalTarget + " must be host:port, e.g. 127.0.0.1:7233");
         }
         Objects.requireNonNull(namespace, "HEADWAY_NAMESPACE");
         Objects.requireNonNull(taskQueue, "HEADWAY_TASK_QUEUE");
         if (nodeId == null || !nodeId.matches("[A-Za-z0-9._-]{1,100}")) {
-            throw new IllegalArgumentException("HEADWAY_NODE_ID=" + nodeId + " must be 1-100 letters, digits, '.', '_' or '-'");
+            throw new IllegalArgumentException(
+                    "HEADWAY_NODE_ID=" + nodeId + " must be 1-100 letters, digits, '.', '_' or '-'");
         }
         Objects.requireNonNull(advertiseAddress, "HEADWAY_ADVERTISE");
         Objects.requireNonNull(database, "HEADWAY_DB_URL");
@@ -98,11 +99,12 @@ public record WorkerConfig(
         requirePositive("HEADWAY_NODE_TTL", nodeTtl);
         requirePositive("HEADWAY_NODE_HEARTBEAT", nodeHeartbeat);
         if (nodeHeartbeat.compareTo(nodeTtl) >= 0) {
-            throw new IllegalArgumentException("HEADWAY_NODE_HEARTBEAT (" + nodeHeartbeat + ") must be shorter than HEADWAY_NODE_TTL ("
-                    + nodeTtl + "), or live nodes would look dead");
+            throw new IllegalArgumentException("HEADWAY_NODE_HEARTBEAT (" + nodeHeartbeat
+                    + ") must be shorter than HEADWAY_NODE_TTL (" + nodeTtl + "), or live nodes would look dead");
         }
         if (leaseTtl.compareTo(Duration.ofSeconds(2)) < 0) {
-            throw new IllegalArgumentException("HEADWAY_LEASE_TTL=" + Settings.show(leaseTtl) + " is too short: use at least 2s");
+            throw new IllegalArgumentException(
+                    "HEADWAY_LEASE_TTL=" + Settings.show(leaseTtl) + " is too short: use at least 2s");
         }
         Settings.checkRange("HEADWAY_MAX_GROUPS", maxGroups, 1, 10_000);
         Settings.checkRange("HEADWAY_ACTIVITY_CONCURRENCY", activityConcurrency, 1, 1_000);
@@ -177,11 +179,16 @@ public record WorkerConfig(
     public static Database.Settings databaseFromEnv(Settings s) {
         String url = s.string("HEADWAY_DB_URL", null);
         if (url == null) {
-            throw new IllegalArgumentException("HEADWAY_DB_URL is not set: set it (or --db-url) to a PostgreSQL JDBC URL, "
-                    + "e.g. jdbc:postgresql://localhost:5432/headway; `headway demo` runs on an embedded database instead");
+            throw new IllegalArgumentException(
+                    "HEADWAY_DB_URL is not set: set it (or --db-url) to a PostgreSQL JDBC URL, "
+                            + "e.g. jdbc:postgresql://localhost:5432/headway; `headway demo` runs on an embedded database instead");
         }
-        return new Database.Settings(url, s.string("HEADWAY_DB_USER", null), s.string("HEADWAY_DB_PASSWORD", null),
-                s.integer("HEADWAY_DB_POOL", 20, 1, 200), s.duration("HEADWAY_DB_CONNECT_TIMEOUT", Duration.ofSeconds(10)));
+        return new Database.Settings(
+                url,
+                s.string("HEADWAY_DB_USER", null),
+                s.string("HEADWAY_DB_PASSWORD", null),
+                s.integer("HEADWAY_DB_POOL", 20, 1, 200),
+                s.duration("HEADWAY_DB_CONNECT_TIMEOUT", Duration.ofSeconds(10)));
     }
 
     private static void requirePositive(String name, Duration d) {
@@ -193,7 +200,8 @@ public record WorkerConfig(
 
     private static String defaultNodeId() {
         String host = hostName().replaceAll("[^A-Za-z0-9.-]", "-");
-        return host + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 4);
+        return host + "-" + ProcessHandle.current().pid() + "-"
+                + UUID.randomUUID().toString().substring(0, 4);
     }
 
     private static String hostName() {

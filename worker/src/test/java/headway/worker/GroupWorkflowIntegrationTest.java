@@ -30,6 +30,7 @@ import headway.store.LeaseOutcome;
 import headway.store.LeaseStore;
 import headway.store.PostgresSnapshotStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import headway.store.SnapshotStore;
 import headway.store.TestDatabase;
 import headway.workflow.GroupConfig;
@@ -92,14 +93,20 @@ class GroupWorkflowIntegrationTest {
     private static final int BATCH = 100;
     private static final long WINDOW_MAX_AGE = 1000;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
-    private static final List<String> GROUPS = List.of("alt.binaries.it.order", "alt.binaries.it.cadence",
-            "alt.binaries.it.resume", "alt.binaries.it.pause", "alt.binaries.it.leaselost", "alt.binaries.it.retry");
+    private static final List<String> GROUPS = List.of(
+            "alt.binaries.it.order",
+            "alt.binaries.it.cadence",
+            "alt.binaries.it.resume",
+            "alt.binaries.it.pause",
+            "alt.binaries.it.leaselost",
+            "alt.binaries.it.retry");
 
     private static HikariDataSource ds;
     private static NewsSimulator sim;
     private static NntpPool pool;
     private static GroupStore groups;
     private static LeaseStore leases;
+    private static RangeStore ranges;
 
     private TestWorkflowEnvironment env;
     private WorkflowClient client;
@@ -119,6 +126,7 @@ class GroupWorkflowIntegrationTest {
         pool = new NntpPool(NntpPool.Config.defaults(sim.server()).withMaxConnections(4));
         groups = new GroupStore(ds);
         leases = new LeaseStore(ds, 0);
+        ranges = new RangeStore(ds, 0);
         for (String g : GROUPS) {
             groups.add(g, 0);
         }
@@ -141,17 +149,21 @@ class GroupWorkflowIntegrationTest {
         SnapshotStore snapshots = new RecordingSnapshots(new PostgresSnapshotStore(ds, leases), snapshotsPut);
         Holdings holdings = new Holdings(4);
         IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
-        RangeIndexer indexer = new RangeIndexer(source, leases, new CatalogStore(), BATCH, metrics);
+        RangeIndexer indexer = new RangeIndexer(source, leases.fence(), ranges, new CatalogStore(), BATCH, metrics);
         planner = new Planner(groups, source, new Planner.Settings(RANGE_SIZE, 1_000_000));
-        WorkerOptions options = WorkerOptions.newBuilder().setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2)).build();
+        WorkerOptions options = WorkerOptions.newBuilder()
+                .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2))
+                .build();
         Worker shared = env.newWorker(TaskQueues.SHARED, options);
         shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class);
-        LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(leases, snapshots, holdings,
-                () -> RuleSet.defaults(0), NODE, OWN_QUEUE, TTL, WINDOW_MAX_AGE, metrics);
+        LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(
+                leases, snapshots, holdings, () -> RuleSet.defaults(0), NODE, OWN_QUEUE, TTL, WINDOW_MAX_AGE, metrics);
         shared.registerActivitiesImplementations(leaseActivities);
-        env.newWorker(TaskQueues.leaseQueue(TaskQueues.SHARED), options).registerActivitiesImplementations(leaseActivities);
+        env.newWorker(TaskQueues.leaseQueue(TaskQueues.SHARED), options)
+                .registerActivitiesImplementations(leaseActivities);
         Worker own = env.newWorker(OWN_QUEUE, options);
-        own.registerActivitiesImplementations(new GroupActivitiesImpl(leases, snapshots, holdings, indexer, metrics));
+        own.registerActivitiesImplementations(
+                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
         env.start();
         client = env.getWorkflowClient();
     }
@@ -175,7 +187,9 @@ class GroupWorkflowIntegrationTest {
         // in article order: each batch starts where the one before ended, from 1 to the high-water mark
         assertThat(fetched.get(0)[0]).isEqualTo(1);
         for (int i = 1; i < fetched.size(); i++) {
-            assertThat(fetched.get(i)[0]).as("batch %s starts after batch %s", i, i - 1).isEqualTo(fetched.get(i - 1)[1] + 1);
+            assertThat(fetched.get(i)[0])
+                    .as("batch %s starts after batch %s", i, i - 1)
+                    .isEqualTo(fetched.get(i - 1)[1] + 1);
         }
         assertThat(fetched.get(fetched.size() - 1)[1]).isEqualTo(ARTICLES);
 
@@ -195,9 +209,12 @@ class GroupWorkflowIntegrationTest {
 
         // five ranges of 500 with a snapshot every 2: after ranges 2 and 4, then at caught-up after range 5
         assertThat(snapshotsPut).containsExactly(1001L, 2001L, 2501L);
-        assertThat(queryLong("select snapshot_next from group_leases where group_name = ?", group)).isEqualTo(2501);
-        assertThat(queryLong("select next_article from snapshots where group_name = ?", group)).isEqualTo(2501);
-        assertThat(queryLong("select count(*) from snapshots where group_name = ?", group)).isEqualTo(1);
+        assertThat(queryLong("select snapshot_next from group_leases where group_name = ?", group))
+                .isEqualTo(2501);
+        assertThat(queryLong("select next_article from snapshots where group_name = ?", group))
+                .isEqualTo(2501);
+        assertThat(queryLong("select count(*) from snapshots where group_name = ?", group))
+                .isEqualTo(1);
     }
 
     @Test
@@ -241,8 +258,10 @@ class GroupWorkflowIntegrationTest {
         GroupProgress paused = awaitProgress(group, "paused", p -> p.state() == GroupState.PAUSED);
         assertThat(paused.rangesDone()).isEqualTo(3);
         assertThat(holderInDatabase(group)).isNull();
-        assertThat(queryLong("select count(*) from ranges where group_name = ? and status = 'leased'", group)).isZero();
-        assertThat(queryLong("select snapshot_next from group_leases where group_name = ?", group)).isEqualTo(1501);
+        assertThat(queryLong("select count(*) from ranges where group_name = ? and status = 'leased'", group))
+                .isZero();
+        assertThat(queryLong("select snapshot_next from group_leases where group_name = ?", group))
+                .isEqualTo(1501);
         assertThat(group(group).progress().rangesDone()).isEqualTo(3);
 
         group(group).resume();
@@ -268,10 +287,16 @@ class GroupWorkflowIntegrationTest {
         GroupProgress p = awaitCaughtUp(group, ranges);
 
         assertThat(taken).isTrue();
-        assertThat(queryLong("select count(*) from lease_events where group_name = ? and kind = 'lease_lost' and node_id = ?",
-                group, NODE)).isGreaterThanOrEqualTo(1);
-        assertThat(queryLong("select count(*) from lease_events where group_name = ? and kind = 'takeover' and node_id = ?",
-                group, "node-b")).isEqualTo(1);
+        assertThat(queryLong(
+                        "select count(*) from lease_events where group_name = ? and kind = 'lease_lost' and node_id = ?",
+                        group,
+                        NODE))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(queryLong(
+                        "select count(*) from lease_events where group_name = ? and kind = 'takeover' and node_id = ?",
+                        group,
+                        "node-b"))
+                .isEqualTo(1);
         assertThat(failureTypes(group)).contains(Failures.LEASE_LOST);
         assertThat(p.epoch()).isEqualTo(3);
         assertCatalogMatchesServer(group, ARTICLES);
@@ -299,9 +324,13 @@ class GroupWorkflowIntegrationTest {
         assertThat(failed).isTrue();
         // the retried attempt asks for 1301 again, never for 1001..1201 that were committed before the failure
         int at = fetches.indexOf(1301L);
-        assertThat(fetches.subList(at + 1, fetches.size())).startsWith(1301L, 1401L).doesNotContain(1001L, 1101L, 1201L);
+        assertThat(fetches.subList(at + 1, fetches.size()))
+                .startsWith(1301L, 1401L)
+                .doesNotContain(1001L, 1101L, 1201L);
         assertThat(fetches.stream().filter(f -> f == 1301L)).hasSize(2);
-        assertThat(retriedAttempts(group)).as("activity attempts started as retries").containsExactly(2);
+        assertThat(retriedAttempts(group))
+                .as("activity attempts started as retries")
+                .containsExactly(2);
         assertThat(p.headers()).isEqualTo(sim.truth(group, 1, ARTICLES).valid());
         assertThat(p.failedCycles()).isZero();
         assertCatalogMatchesServer(group, ARTICLES);
@@ -313,10 +342,20 @@ class GroupWorkflowIntegrationTest {
     }
 
     private void start(String group, int snapshotEvery) {
-        GroupConfig config = new GroupConfig(group, TTL, snapshotEvery, Duration.ofDays(7), 3,
-                GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET, TaskQueues.SHARED);
-        GroupWorkflow workflow = client.newWorkflowStub(GroupWorkflow.class, WorkflowOptions.newBuilder()
-                .setWorkflowId(TaskQueues.workflowId(group)).setTaskQueue(TaskQueues.SHARED).build());
+        GroupConfig config = new GroupConfig(
+                group,
+                TTL,
+                snapshotEvery,
+                Duration.ofDays(7),
+                3,
+                GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET,
+                TaskQueues.SHARED);
+        GroupWorkflow workflow = client.newWorkflowStub(
+                GroupWorkflow.class,
+                WorkflowOptions.newBuilder()
+                        .setWorkflowId(TaskQueues.workflowId(group))
+                        .setTaskQueue(TaskQueues.SHARED)
+                        .build());
         WorkflowClient.start(workflow::run, GroupRun.start(config));
     }
 
@@ -325,7 +364,9 @@ class GroupWorkflowIntegrationTest {
     }
 
     private GroupProgress awaitCaughtUp(String group, long ranges) throws SQLException {
-        GroupProgress p = awaitProgress(group, "idle after " + ranges + " ranges",
+        GroupProgress p = awaitProgress(
+                group,
+                "idle after " + ranges + " ranges",
                 q -> q.state() == GroupState.IDLE && q.rangesDone() == ranges);
         assertThat(holderInDatabase(group)).isNull();
         return p;
@@ -383,10 +424,16 @@ class GroupWorkflowIntegrationTest {
         assertThat((long) served.missing.size()).isEqualTo(truth.gaps() + truth.malformed());
 
         List<String> catalog = catalogMessageIds(group);
-        assertThat(new HashSet<>(catalog)).as("catalog of %s, nothing twice", group).hasSize(catalog.size());
-        assertThat(new HashSet<>(catalog)).as("the caught-up snapshot wrote the open binaries too").isEqualTo(served.validIds);
+        assertThat(new HashSet<>(catalog))
+                .as("catalog of %s, nothing twice", group)
+                .hasSize(catalog.size());
+        assertThat(new HashSet<>(catalog))
+                .as("the caught-up snapshot wrote the open binaries too")
+                .isEqualTo(served.validIds);
         List<String> window = windowMessageIds(group, high + 1);
-        assertThat(window).as("binaries still assembling are in the stored window").isNotEmpty();
+        assertThat(window)
+                .as("binaries still assembling are in the stored window")
+                .isNotEmpty();
         assertThat(served.validIds).containsAll(window);
 
         List<Long> recorded = missingArticles(group);
@@ -397,8 +444,7 @@ class GroupWorkflowIntegrationTest {
         }
     }
 
-    private record Served(Set<String> validIds, TreeSet<Long> missing) {
-    }
+    private record Served(Set<String> validIds, TreeSet<Long> missing) {}
 
     /** What OVER 1..high serves, read straight from the simulator. */
     private static Served serve(String group, long high) throws IOException {
@@ -428,8 +474,9 @@ class GroupWorkflowIntegrationTest {
 
     private static List<String> catalogMessageIds(String group) throws SQLException {
         List<String> ids = new ArrayList<>();
-        try (Connection c = ds.getConnection(); PreparedStatement s = c.prepareStatement(
-                "select m from binaries, unnest(message_ids) as m where group_name = ?")) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement s =
+                        c.prepareStatement("select m from binaries, unnest(message_ids) as m where group_name = ?")) {
             s.setString(1, group);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
@@ -474,7 +521,7 @@ class GroupWorkflowIntegrationTest {
 
     private static String holderInDatabase(String group) throws SQLException {
         try (Connection c = ds.getConnection();
-             PreparedStatement s = c.prepareStatement("select holder_node from group_leases where group_name = ?")) {
+                PreparedStatement s = c.prepareStatement("select holder_node from group_leases where group_name = ?")) {
             s.setString(1, group);
             try (ResultSet rs = s.executeQuery()) {
                 assertThat(rs.next()).as("lease row of %s", group).isTrue();
@@ -484,7 +531,8 @@ class GroupWorkflowIntegrationTest {
     }
 
     private static long queryLong(String sql, Object... params) throws SQLException {
-        try (Connection c = ds.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement s = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 s.setObject(i + 1, params[i]);
             }
@@ -500,7 +548,10 @@ class GroupWorkflowIntegrationTest {
         List<String> types = new ArrayList<>();
         for (HistoryEvent e : client.fetchHistory(TaskQueues.workflowId(group)).getEvents()) {
             if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED) {
-                types.add(e.getActivityTaskFailedEventAttributes().getFailure().getApplicationFailureInfo().getType());
+                types.add(e.getActivityTaskFailedEventAttributes()
+                        .getFailure()
+                        .getApplicationFailureInfo()
+                        .getType());
             }
         }
         return types;
@@ -510,7 +561,8 @@ class GroupWorkflowIntegrationTest {
     private List<Integer> retriedAttempts(String group) {
         List<Integer> attempts = new ArrayList<>();
         for (HistoryEvent e : client.fetchHistory(TaskQueues.workflowId(group)).getEvents()) {
-            if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED && e.getActivityTaskStartedEventAttributes().getAttempt() > 1) {
+            if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED
+                    && e.getActivityTaskStartedEventAttributes().getAttempt() > 1) {
                 attempts.add(e.getActivityTaskStartedEventAttributes().getAttempt());
             }
         }
@@ -537,7 +589,7 @@ class GroupWorkflowIntegrationTest {
     /** The worker's header source with a hook in front of each fetch. */
     private static final class HookedSource implements HeaderSource {
         volatile HeaderSource delegate;
-        volatile FetchHook hook = (g, from, to) -> { };
+        volatile FetchHook hook = (g, from, to) -> {};
 
         @Override
         public void fetch(String group, long from, long to, OverviewSink sink) throws IOException {

@@ -39,42 +39,78 @@ class HeadwayWorkerTestServerTest {
     @Test
     void startedWorkerIndexesAGroupToTheEndAndLeavesTheRegistryOnClose() throws Exception {
         try (HikariDataSource ds = TestDatabase.migrated("worker_start");
-             NewsSimulator sim = NewsSimulator.start(NewsSimulator.Options.defaults(),
-                     List.of(new NewsSimulator.GroupSpec(GROUP, 3, ARTICLES, 5, 15, 4, 0.02, 0.02, 0.01)));
-             NntpPool pool = new NntpPool(NntpPool.Config.defaults(sim.server()).withMaxConnections(1));
-             TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+                NewsSimulator sim = NewsSimulator.start(
+                        NewsSimulator.Options.defaults(),
+                        List.of(new NewsSimulator.GroupSpec(GROUP, 3, ARTICLES, 5, 15, 4, 0.02, 0.02, 0.01)));
+                NntpPool pool =
+                        new NntpPool(NntpPool.Config.defaults(sim.server()).withMaxConnections(1));
+                TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
             for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
                 env.registerSearchAttribute(key.getName(), key.getValueType());
             }
             env.start();
             GroupStore groups = new GroupStore(ds);
             groups.add(GROUP, 0);
-            int ranges = new Planner(groups, new NntpHeaderSource(pool), new Planner.Settings(500, 1_000_000)).plan(GROUP).total();
+            int ranges = new Planner(groups, new NntpHeaderSource(pool), new Planner.Settings(500, 1_000_000))
+                    .plan(GROUP)
+                    .total();
             assertThat(ranges).isEqualTo(4);
 
-            WorkerConfig config = new WorkerConfig("127.0.0.1:7233", "default", TaskQueues.SHARED, "node-wired", "test:0",
+            WorkerConfig config = new WorkerConfig(
+                    "127.0.0.1:7233",
+                    "default",
+                    TaskQueues.SHARED,
+                    "node-wired",
+                    "test:0",
                     new Database.Settings(ds.getJdbcUrl(), "postgres", null, 4, Duration.ofSeconds(10)),
-                    Duration.ofSeconds(10), Duration.ofSeconds(15), Duration.ofSeconds(1), 2, 4, 0,
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(15),
+                    Duration.ofSeconds(1),
+                    2,
+                    4,
+                    0,
                     new WorkerConfig.NntpServer("127.0.0.1", sim.port(), false, null, null, 2, Duration.ofSeconds(10)),
-                    null, 0, 100, 1000, 500, 1_000_000, Duration.ofMinutes(5), Duration.ofMinutes(15));
+                    null,
+                    0,
+                    100,
+                    1000,
+                    500,
+                    1_000_000,
+                    Duration.ofMinutes(5),
+                    Duration.ofMinutes(15));
             WorkflowClient client = env.getWorkflowClient();
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             try {
-                GroupWorkflow workflow = client.newWorkflowStub(GroupWorkflow.class, WorkflowOptions.newBuilder()
-                        .setWorkflowId(TaskQueues.workflowId(GROUP)).setTaskQueue(TaskQueues.SHARED).build());
-                WorkflowClient.start(workflow::run, GroupRun.start(new GroupConfig(GROUP, config.leaseTtl(), 2,
-                        Duration.ofDays(7), 3, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET, TaskQueues.SHARED)));
+                GroupWorkflow workflow = client.newWorkflowStub(
+                        GroupWorkflow.class,
+                        WorkflowOptions.newBuilder()
+                                .setWorkflowId(TaskQueues.workflowId(GROUP))
+                                .setTaskQueue(TaskQueues.SHARED)
+                                .build());
+                WorkflowClient.start(
+                        workflow::run,
+                        GroupRun.start(new GroupConfig(
+                                GROUP,
+                                config.leaseTtl(),
+                                2,
+                                Duration.ofDays(7),
+                                3,
+                                GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET,
+                                TaskQueues.SHARED)));
                 GroupProgress p = awaitIdle(client, ranges);
 
                 assertThat(p.headers()).isEqualTo(sim.truth(GROUP, 1, ARTICLES).valid());
                 assertThat(p.cursor()).isEqualTo(ARTICLES + 1);
                 assertThat(groups.ranges(GROUP)).extracting(RangeRow::status).containsOnly("done");
-                assertThat(TestDatabase.queryLong(ds, "select count(*) from nodes where id = 'node-wired'")).isEqualTo(1);
-                assertThat(TestDatabase.queryLong(ds, "select count(*) from binaries")).isPositive();
+                assertThat(TestDatabase.queryLong(ds, "select count(*) from nodes where id = 'node-wired'"))
+                        .isEqualTo(1);
+                assertThat(TestDatabase.queryLong(ds, "select count(*) from binaries"))
+                        .isPositive();
             } finally {
                 worker.close();
             }
-            assertThat(TestDatabase.queryLong(ds, "select count(*) from nodes where id = 'node-wired'")).isZero();
+            assertThat(TestDatabase.queryLong(ds, "select count(*) from nodes where id = 'node-wired'"))
+                    .isZero();
             assertThat(worker.holdings().size()).isZero();
         }
     }

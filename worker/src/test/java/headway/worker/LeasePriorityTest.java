@@ -1,5 +1,8 @@
 package headway.worker;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
 import com.zaxxer.hikari.HikariDataSource;
 import headway.nntp.NewsSimulator;
 import headway.store.Database;
@@ -14,17 +17,13 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributeKey;
 import io.temporal.testing.TestWorkflowEnvironment;
-import org.junit.jupiter.api.Test;
-
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
 
 /**
  * With more groups than capacity, the leasing order decides who gets the worker: 10 groups, 5
@@ -45,8 +44,9 @@ class LeasePriorityTest {
             specs.add(NewsSimulator.GroupSpec.of("alt.binaries.prio.tail" + i, 20 + i, ARTICLES));
         }
         try (HikariDataSource ds = TestDatabase.migrated("priority");
-             NewsSimulator sim = NewsSimulator.start(NewsSimulator.Options.defaults().withOverLatency(Duration.ofMillis(40)), specs);
-             TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+                NewsSimulator sim = NewsSimulator.start(
+                        NewsSimulator.Options.defaults().withOverLatency(Duration.ofMillis(40)), specs);
+                TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
             for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
                 env.registerSearchAttribute(key.getName(), key.getValueType());
             }
@@ -58,16 +58,45 @@ class LeasePriorityTest {
             }
             WorkflowClient client = env.getWorkflowClient();
             for (NewsSimulator.GroupSpec g : specs) {
-                GroupWorkflow workflow = client.newWorkflowStub(GroupWorkflow.class, WorkflowOptions.newBuilder()
-                        .setWorkflowId(TaskQueues.workflowId(g.name())).setTaskQueue(TaskQueues.SHARED).build());
-                WorkflowClient.start(workflow::run, GroupRun.start(new GroupConfig(g.name(), Duration.ofSeconds(10), 2,
-                        Duration.ofDays(7), 3, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET, TaskQueues.SHARED)));
+                GroupWorkflow workflow = client.newWorkflowStub(
+                        GroupWorkflow.class,
+                        WorkflowOptions.newBuilder()
+                                .setWorkflowId(TaskQueues.workflowId(g.name()))
+                                .setTaskQueue(TaskQueues.SHARED)
+                                .build());
+                WorkflowClient.start(
+                        workflow::run,
+                        GroupRun.start(new GroupConfig(
+                                g.name(),
+                                Duration.ofSeconds(10),
+                                2,
+                                Duration.ofDays(7),
+                                3,
+                                GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET,
+                                TaskQueues.SHARED)));
             }
-            WorkerConfig config = new WorkerConfig("127.0.0.1:7233", "default", TaskQueues.SHARED, "node-prio", "test:0",
+            WorkerConfig config = new WorkerConfig(
+                    "127.0.0.1:7233",
+                    "default",
+                    TaskQueues.SHARED,
+                    "node-prio",
+                    "test:0",
                     new Database.Settings(ds.getJdbcUrl(), "postgres", null, 8, Duration.ofSeconds(10)),
-                    Duration.ofSeconds(10), Duration.ofSeconds(15), Duration.ofSeconds(1), CAPACITY, 8, 0,
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(15),
+                    Duration.ofSeconds(1),
+                    CAPACITY,
+                    8,
+                    0,
                     new WorkerConfig.NntpServer("127.0.0.1", sim.port(), false, null, null, 4, Duration.ofSeconds(10)),
-                    null, 0, 250, 1000, 1000, 1_000_000, Duration.ofMinutes(5), Duration.ofMinutes(15));
+                    null,
+                    0,
+                    250,
+                    1000,
+                    1000,
+                    1_000_000,
+                    Duration.ofMinutes(5),
+                    Duration.ofMinutes(15));
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             List<String> takes;
             try {
@@ -87,7 +116,8 @@ class LeasePriorityTest {
                 }
             }
             assertThat(takes).hasSize(specs.size()).doesNotHaveDuplicates();
-            assertThat(lastTail).as("every tail group that waited was taken before any history group that waited: " + takes)
+            assertThat(lastTail)
+                    .as("every tail group that waited was taken before any history group that waited: " + takes)
                     .isLessThan(firstHistory);
         }
     }
@@ -99,8 +129,9 @@ class LeasePriorityTest {
             long open = TestDatabase.queryLong(ds, "select count(*) from ranges where status <> 'done'");
             if (open == 0) {
                 List<String> order = new ArrayList<>();
-                try (Connection c = ds.getConnection(); Statement s = c.createStatement();
-                     ResultSet rs = s.executeQuery("""
+                try (Connection c = ds.getConnection();
+                        Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery("""
                              select group_name from lease_events where kind in ('take', 'takeover')
                              group by group_name order by min(id)
                              """)) {

@@ -11,6 +11,5 @@ public final class Failures {
     /** Bad input: an unknown group, a bad range, a bad rule. Non-retryable; the message names the fix. */
     public static final String BAD_INPUT = "BadInput";
 
-    private Failures() {
-    }
+    private Failures() {}
 }

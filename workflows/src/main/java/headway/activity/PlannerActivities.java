@@ -2,7 +2,6 @@ package headway.activity;
 
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
-
 import java.util.List;
 
 /** The planner step: reads each group's high-water mark and plans new tail and history ranges. */

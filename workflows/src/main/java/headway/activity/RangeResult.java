@@ -6,6 +6,13 @@ package headway.activity;
  * range, already leased to the holder (null when caught up), with the lag left, so the workflow
  * needs no separate call between ranges.
  */
-public record RangeResult(long rangeId, long cursor, long headers, long missing, long malformed, long windowBinaries,
-                          SnapshotInfo snapshot, RangeLease next, long lag) {
-}
+public record RangeResult(
+        long rangeId,
+        long cursor,
+        long headers,
+        long missing,
+        long malformed,
+        long windowBinaries,
+        SnapshotInfo snapshot,
+        RangeLease next,
+        long lag) {}

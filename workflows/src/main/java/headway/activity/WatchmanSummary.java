@@ -9,9 +9,17 @@ import java.util.List;
  * one in this scan ({@code newlyStuckGroups}), those whose records were all closed in this scan
  * ({@code unstuckGroups}), the pulses still alive, the presence changes and the failed writes.
  */
-public record WatchmanSummary(Instant at, int opened, int closed, int open, List<String> stuckGroups,
-                              List<String> newlyStuckGroups, List<String> unstuckGroups, int livePulses,
-                              int presenceChanges, int writeFailures) {
+public record WatchmanSummary(
+        Instant at,
+        int opened,
+        int closed,
+        int open,
+        List<String> stuckGroups,
+        List<String> newlyStuckGroups,
+        List<String> unstuckGroups,
+        int livePulses,
+        int presenceChanges,
+        int writeFailures) {
     public WatchmanSummary {
         stuckGroups = List.copyOf(stuckGroups);
         newlyStuckGroups = List.copyOf(newlyStuckGroups);

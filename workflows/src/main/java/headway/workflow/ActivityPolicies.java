@@ -35,8 +35,7 @@ final class ActivityPolicies {
     /** The server's non-retryable type for a heartbeat timeout ("TemporalTimeout:" + the timeout type's short name). */
     static final String HEARTBEAT_TIMEOUT = "TemporalTimeout:Heartbeat";
 
-    private ActivityPolicies() {
-    }
+    private ActivityPolicies() {}
 
     /** Outlook on the shared queue: retried without end (backoff to a minute), because it only reads and any worker may serve it; BadInput (an unknown group) is not retried. */
     static ActivityOptions outlook(GroupConfig config) {
@@ -71,7 +70,8 @@ final class ActivityPolicies {
                         .build())
                 .setSummary("lease " + config.group() + " (priority " + priorityKey + ")");
         if (priorityKey > 0) {
-            options.setPriority(Priority.newBuilder().setPriorityKey(priorityKey).build());
+            options.setPriority(
+                    Priority.newBuilder().setPriorityKey(priorityKey).build());
         }
         return options.build();
     }

@@ -37,15 +37,22 @@ public record GroupConfig(
         require(snapshotEvery >= 1, "snapshotEvery must be at least 1, was " + snapshotEvery);
         require(idleWait.compareTo(Duration.ofSeconds(1)) >= 0, "idleWait must be at least 1s, was " + idleWait);
         require(maxFailedCycles >= 1, "maxFailedCycles must be at least 1, was " + maxFailedCycles);
-        require(historyEventBudget >= 1 && historyEventBudget <= 50_000,
+        require(
+                historyEventBudget >= 1 && historyEventBudget <= 50_000,
                 "historyEventBudget must be in [1, 50000] (Temporal's hard limit is 51200), was " + historyEventBudget);
         require(!sharedTaskQueue.isBlank(), "sharedTaskQueue must not be blank");
     }
 
     /** Defaults for a group: 30 s lease TTL, a snapshot every 10 ranges, 5 min idle wait, parked after 5 failed cycles. */
     public static GroupConfig defaults(String group) {
-        return new GroupConfig(group, Duration.ofSeconds(30), 10, Duration.ofMinutes(5), 5,
-                DEFAULT_HISTORY_EVENT_BUDGET, TaskQueues.SHARED);
+        return new GroupConfig(
+                group,
+                Duration.ofSeconds(30),
+                10,
+                Duration.ofMinutes(5),
+                5,
+                DEFAULT_HISTORY_EVENT_BUDGET,
+                TaskQueues.SHARED);
     }
 
     private static void require(boolean ok, String message) {

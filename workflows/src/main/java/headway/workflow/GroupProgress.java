@@ -24,5 +24,4 @@ public record GroupProgress(
         String lastSnapshotAt,
         int failedCycles,
         boolean parked,
-        boolean stuck) {
-}
+        boolean stuck) {}

@@ -47,7 +47,12 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     /** Added to a refused lease's remaining time, because the database clock and the timer's clock differ a little. */
     private static final Duration ASK_AGAIN_MARGIN = Duration.ofMillis(500);
 
-    private enum CycleEnd { CAUGHT_UP, STOPPED, LOST, FAILED }
+    private enum CycleEnd {
+        CAUGHT_UP,
+        STOPPED,
+        LOST,
+        FAILED
+    }
 
     private final GroupConfig config;
     private long rangesDone;
@@ -112,14 +117,16 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                 return;
             }
             planned = false;
-            GroupOutlook outlook = leaseActivities(ActivityPolicies.outlook(config)).outlook(config.group());
+            GroupOutlook outlook =
+                    leaseActivities(ActivityPolicies.outlook(config)).outlook(config.group());
             lag = outlook.lag();
             if (!outlook.hasWork()) {
                 idle();
                 continue;
             }
             become(GroupState.LEASING, null);
-            LeaseGrant grant = leaseActivities(ActivityPolicies.lease(config, outlook.temporalPriority())).lease(config.group());
+            LeaseGrant grant = leaseActivities(ActivityPolicies.lease(config, outlook.temporalPriority()))
+                    .lease(config.group());
             if (!grant.granted()) {
                 become(GroupState.WAITING, grant.heldBy());
                 Duration again = askAgainIn(grant);
@@ -170,8 +177,11 @@ public class GroupWorkflowImpl implements GroupWorkflow {
         int sinceSnapshot = 0;
         boolean redoing = grant.replannedRanges() > 0;
         try {
-            NextRange first = groupActivities(ActivityPolicies.holderCall(config, token.taskQueue(),
-                    "next range of " + config.group() + " (epoch " + token.epoch() + ")")).nextRange(token);
+            NextRange first = groupActivities(ActivityPolicies.holderCall(
+                            config,
+                            token.taskQueue(),
+                            "next range of " + config.group() + " (epoch " + token.epoch() + ")"))
+                    .nextRange(token);
             lag = first.lag();
             RangeLease range = first.range();
             while (true) {
@@ -200,15 +210,20 @@ public class GroupWorkflowImpl implements GroupWorkflow {
             if (failure.getCause() instanceof CanceledFailure) {
                 throw failure;
             }
-            log.warn("group {} holding cycle of {} (epoch {}) ended: {}", config.group(), token.node(), token.epoch(), reason(failure));
+            log.warn(
+                    "group {} holding cycle of {} (epoch {}) ended: {}",
+                    config.group(),
+                    token.node(),
+                    token.epoch(),
+                    reason(failure));
             holder = null;
             return finishedRange ? CycleEnd.LOST : CycleEnd.FAILED;
         }
     }
 
     private RangeResult index(HolderToken token, RangeLease range, boolean snapshotAfter) {
-        String summary = "index " + config.group() + " [" + range.start() + ".." + range.end() + "] from " + range.next()
-                + (snapshotAfter ? ", then snapshot" : "");
+        String summary = "index " + config.group() + " [" + range.start() + ".." + range.end() + "] from "
+                + range.next() + (snapshotAfter ? ", then snapshot" : "");
         RangeResult result = groupActivities(ActivityPolicies.indexRange(config, token.taskQueue(), summary))
                 .indexRange(token, range, snapshotAfter);
         rangesDone++;
@@ -226,27 +241,32 @@ public class GroupWorkflowImpl implements GroupWorkflow {
         if (sinceSnapshot > 0) {
             snapshot(token);
         }
-        groupActivities(ActivityPolicies.holderCall(config, token.taskQueue(),
-                "release " + config.group() + " (epoch " + token.epoch() + ")")).release(token);
+        groupActivities(ActivityPolicies.holderCall(
+                        config, token.taskQueue(), "release " + config.group() + " (epoch " + token.epoch() + ")"))
+                .release(token);
         holder = null;
     }
 
     private void snapshot(HolderToken token) {
-        lastSnapshot = groupActivities(ActivityPolicies.putSnapshot(config, token.taskQueue(),
-                "snapshot " + config.group() + " at " + cursor)).putSnapshot(token);
+        lastSnapshot = groupActivities(ActivityPolicies.putSnapshot(
+                        config, token.taskQueue(), "snapshot " + config.group() + " at " + cursor))
+                .putSnapshot(token);
     }
 
     private void idle() {
         become(GroupState.IDLE, null);
-        waitFor(config.idleWait(), "idle: wait up to " + config.idleWait() + " for planned ranges", () -> planned || paused || drain);
+        waitFor(
+                config.idleWait(),
+                "idle: wait up to " + config.idleWait() + " for planned ranges",
+                () -> planned || paused || drain);
         workedThisRun = true;
     }
 
     /** Waits for {@code wake} or a timer whose summary the Web UI shows; a woken wait cancels its timer and reads the cancellation, because an unread failed promise is logged as a warning. */
     private void waitFor(Duration timeout, String summary, Supplier<Boolean> wake) {
         List<Promise<Void>> timer = new ArrayList<>(1);
-        CancellationScope scope = Workflow.newCancellationScope(
-                () -> timer.add(Workflow.newTimer(timeout, TimerOptions.newBuilder().setSummary(summary).build())));
+        CancellationScope scope = Workflow.newCancellationScope(() -> timer.add(Workflow.newTimer(
+                timeout, TimerOptions.newBuilder().setSummary(summary).build())));
         scope.run();
         Workflow.await(() -> timer.get(0).isCompleted() || wake.get());
         scope.cancel();
@@ -263,9 +283,26 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     /** Waits for signal handlers first, because a signal taken after the carry is built would be lost. */
     private void continueAsNew() {
         Workflow.await(Workflow::isEveryHandlerFinished);
-        log.info("group {} continues as new at {} events", config.group(), Workflow.getInfo().getHistoryLength());
-        Workflow.continueAsNew(new GroupRun(config, new GroupRun.Carry(rangesDone, headers, missing, malformed,
-                lastSnapshot, cursor, lag, epoch, failedCycles, parked, paused, planned, drain)));
+        log.info(
+                "group {} continues as new at {} events",
+                config.group(),
+                Workflow.getInfo().getHistoryLength());
+        Workflow.continueAsNew(new GroupRun(
+                config,
+                new GroupRun.Carry(
+                        rangesDone,
+                        headers,
+                        missing,
+                        malformed,
+                        lastSnapshot,
+                        cursor,
+                        lag,
+                        epoch,
+                        failedCycles,
+                        parked,
+                        paused,
+                        planned,
+                        drain)));
     }
 
     private void become(GroupState next, String nextHolder) {
@@ -290,7 +327,11 @@ public class GroupWorkflowImpl implements GroupWorkflow {
         }
     }
 
-    private static <T> void changed(io.temporal.common.SearchAttributes current, List<SearchAttributeUpdate<?>> updates, SearchAttributeKey<T> key, T value) {
+    private static <T> void changed(
+            io.temporal.common.SearchAttributes current,
+            List<SearchAttributeUpdate<?>> updates,
+            SearchAttributeKey<T> key,
+            T value) {
         T was = current.containsKey(key) ? current.get(key) : null;
         if (Objects.equals(was, value)) {
             return;
@@ -361,8 +402,21 @@ public class GroupWorkflowImpl implements GroupWorkflow {
 
     @Override
     public GroupProgress progress() {
-        return new GroupProgress(config.group(), state, holder, epoch, cursor, lag, rangesDone, headers, missing,
-                malformed, lastSnapshot == null ? null : lastSnapshot.next(),
-                lastSnapshot == null ? null : lastSnapshot.takenAt(), failedCycles, parked, Boolean.TRUE.equals(stuck));
+        return new GroupProgress(
+                config.group(),
+                state,
+                holder,
+                epoch,
+                cursor,
+                lag,
+                rangesDone,
+                headers,
+                missing,
+                malformed,
+                lastSnapshot == null ? null : lastSnapshot.next(),
+                lastSnapshot == null ? null : lastSnapshot.takenAt(),
+                failedCycles,
+                parked,
+                Boolean.TRUE.equals(stuck));
     }
 }

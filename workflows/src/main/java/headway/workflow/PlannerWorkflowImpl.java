@@ -4,11 +4,10 @@ import headway.activity.PlannerActivities;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
-import org.slf4j.Logger;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
 
 /**
  * Plans, then signals each group workflow that got new ranges, one after the other; a group
@@ -28,7 +27,8 @@ public final class PlannerWorkflowImpl implements PlannerWorkflow {
      * never plans a range twice; five attempts up to a minute apart ride out a server restart, and
      * a longer outage waits for the next scheduled run.
      */
-    private final PlannerActivities planner = Workflow.newActivityStub(PlannerActivities.class,
+    private final PlannerActivities planner = Workflow.newActivityStub(
+            PlannerActivities.class,
             ActivityOptions.newBuilder()
                     .setStartToCloseTimeout(Duration.ofMinutes(10))
                     .setRetryOptions(RetryOptions.newBuilder()

@@ -4,7 +4,6 @@ import headway.activity.RegistryActivities;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
-
 import java.time.Duration;
 
 /** Runs one prune. */
@@ -15,7 +14,8 @@ public final class RegistryPruneWorkflowImpl implements RegistryPruneWorkflow {
      * blip; a longer outage only leaves dead rows (already ignored by peers, which filter on the
      * TTL) until the next scheduled run.
      */
-    private final RegistryActivities registry = Workflow.newActivityStub(RegistryActivities.class,
+    private final RegistryActivities registry = Workflow.newActivityStub(
+            RegistryActivities.class,
             ActivityOptions.newBuilder()
                     .setStartToCloseTimeout(Duration.ofSeconds(30))
                     .setRetryOptions(RetryOptions.newBuilder()

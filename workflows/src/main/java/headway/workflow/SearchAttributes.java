@@ -21,6 +21,5 @@ public final class SearchAttributes {
     /** Every key, for whoever registers them on the server ({@link SearchAttributeKey#getValueType()} gives the type). */
     public static final List<SearchAttributeKey<?>> ALL = List.of(GROUP, HOLDER, STATE, LAG, CURSOR, STUCK);
 
-    private SearchAttributes() {
-    }
+    private SearchAttributes() {}
 }

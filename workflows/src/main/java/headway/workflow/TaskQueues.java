@@ -17,8 +17,7 @@ public final class TaskQueues {
         return sharedTaskQueue + "-lease";
     }
 
-    private TaskQueues() {
-    }
+    private TaskQueues() {}
 
     /** The workflow id of a group, {@code group/<name>}: one workflow per group, readable in the Web UI. */
     public static String workflowId(String group) {

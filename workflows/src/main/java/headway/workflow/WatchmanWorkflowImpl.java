@@ -5,9 +5,8 @@ import headway.activity.WatchmanSummary;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
-import org.slf4j.Logger;
-
 import java.time.Duration;
+import org.slf4j.Logger;
 
 /**
  * Runs one scan, then tells the group workflows that became stuck or un-stuck, so the Web UI can
@@ -24,7 +23,8 @@ public final class WatchmanWorkflowImpl implements WatchmanWorkflow {
      * longer is left to the next scheduled run, which rebuilds the same view from the tables (the
      * scan keeps no state), so nothing is lost.
      */
-    private final WatchmanActivities watchman = Workflow.newActivityStub(WatchmanActivities.class,
+    private final WatchmanActivities watchman = Workflow.newActivityStub(
+            WatchmanActivities.class,
             ActivityOptions.newBuilder()
                     .setStartToCloseTimeout(Duration.ofSeconds(10))
                     .setRetryOptions(RetryOptions.newBuilder()
@@ -38,8 +38,11 @@ public final class WatchmanWorkflowImpl implements WatchmanWorkflow {
     public WatchmanSummary scan() {
         WatchmanSummary summary = watchman.scan();
         if (!summary.newlyStuckGroups().isEmpty() || !summary.unstuckGroups().isEmpty()) {
-            log.info("watchman: newly stuck {}, un-stuck {}, {} open stuck record(s)",
-                    summary.newlyStuckGroups(), summary.unstuckGroups(), summary.open());
+            log.info(
+                    "watchman: newly stuck {}, un-stuck {}, {} open stuck record(s)",
+                    summary.newlyStuckGroups(),
+                    summary.unstuckGroups(),
+                    summary.open());
         }
         for (String group : summary.newlyStuckGroups()) {
             GroupSignals.signal(group, "stuck", true);

@@ -35,12 +35,10 @@ import java.util.concurrent.TimeUnit;
 final class FakeGroupStore {
 
     /** A worker that may be granted the lease: its node id and its own task queue. */
-    record Node(String id, String taskQueue) {
-    }
+    record Node(String id, String taskQueue) {}
 
     /** One indexRange attempt: the cursor it started from, and the heartbeat cursor it found (null on a first attempt). */
-    record Attempt(long rangeId, long epoch, int attempt, long startedFrom, Long heartbeatCursor) {
-    }
+    record Attempt(long rangeId, long epoch, int attempt, long startedFrom, Long heartbeatCursor) {}
 
     private static final class Range {
         final long id;
@@ -212,7 +210,8 @@ final class FakeGroupStore {
 
     private synchronized GroupOutlook outlook(String name) {
         checkGroup(name);
-        int planned = (int) ranges.stream().filter(r -> !r.status.equals("done")).count();
+        int planned =
+                (int) ranges.stream().filter(r -> !r.status.equals("done")).count();
         calls.add("outlook " + planned);
         return new GroupOutlook(group, true, planned, lag(), planned == 0 ? null : -1, planned == 0 ? 0 : 2);
     }
@@ -237,8 +236,15 @@ final class FakeGroupStore {
         holder = node.id();
         grantedEpochs.add(epoch);
         calls.add("lease " + epoch + " " + node.id());
-        return new LeaseGrant(true, new HolderToken(group, node.id(), epoch, node.taskQueue()), null,
-                previous != null, previous, snapshotNext, replanned, null);
+        return new LeaseGrant(
+                true,
+                new HolderToken(group, node.id(), epoch, node.taskQueue()),
+                null,
+                previous != null,
+                previous,
+                snapshotNext,
+                replanned,
+                null);
     }
 
     private synchronized NextRange nextRange(HolderToken token) {
@@ -269,7 +275,11 @@ final class FakeGroupStore {
         CountDownLatch gate;
         synchronized (this) {
             fence(token);
-            attempts.add(new Attempt(lease.id(), token.epoch(), context.getInfo().getAttempt(), from,
+            attempts.add(new Attempt(
+                    lease.id(),
+                    token.epoch(),
+                    context.getInfo().getAttempt(),
+                    from,
                     details.map(IndexProgress::cursor).orElse(null)));
             calls.add("index " + lease.id() + " from " + from);
             gate = gates.get(lease.id());
@@ -346,7 +356,8 @@ final class FakeGroupStore {
 
     private void checkGroup(String name) {
         if (!group.equals(name)) {
-            throw ApplicationFailure.newNonRetryableFailure("unknown group " + name + ": add it first", Failures.BAD_INPUT);
+            throw ApplicationFailure.newNonRetryableFailure(
+                    "unknown group " + name + ": add it first", Failures.BAD_INPUT);
         }
     }
 
@@ -355,7 +366,10 @@ final class FakeGroupStore {
     }
 
     private long lag() {
-        return ranges.stream().filter(r -> !r.status.equals("done")).mapToLong(Range::remaining).sum();
+        return ranges.stream()
+                .filter(r -> !r.status.equals("done"))
+                .mapToLong(Range::remaining)
+                .sum();
     }
 
     private static void await(CountDownLatch gate) {

@@ -10,10 +10,12 @@ class GroupConfigTest {
 
     @Test
     void badSettingIsNamedWithItsLimit() {
-        assertThatThrownBy(() -> new GroupConfig("alt.test", Duration.ofMillis(10), 10, Duration.ofMinutes(5), 5, 8000, "headway"))
+        assertThatThrownBy(() -> new GroupConfig(
+                        "alt.test", Duration.ofMillis(10), 10, Duration.ofMinutes(5), 5, 8000, "headway"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("leaseTtl must be at least 1s");
-        assertThatThrownBy(() -> new GroupConfig("alt.test", Duration.ofSeconds(30), 10, Duration.ofMinutes(5), 5, 60_000, "headway"))
+        assertThatThrownBy(() -> new GroupConfig(
+                        "alt.test", Duration.ofSeconds(30), 10, Duration.ofMinutes(5), 5, 60_000, "headway"))
                 .hasMessageContaining("historyEventBudget must be in [1, 50000]");
     }
 

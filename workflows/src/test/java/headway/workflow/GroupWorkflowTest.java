@@ -64,7 +64,8 @@ class GroupWorkflowTest {
         Worker shared = env.newWorker(TaskQueues.SHARED);
         shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class);
         shared.registerActivitiesImplementations(store.leaseActivities());
-        env.newWorker(TaskQueues.leaseQueue(TaskQueues.SHARED)).registerActivitiesImplementations(store.leaseActivities());
+        env.newWorker(TaskQueues.leaseQueue(TaskQueues.SHARED))
+                .registerActivitiesImplementations(store.leaseActivities());
         for (Node holder : holders) {
             env.newWorker(holder.taskQueue()).registerActivitiesImplementations(store.groupActivities());
         }
@@ -73,8 +74,12 @@ class GroupWorkflowTest {
     }
 
     private void start(GroupRun run) {
-        GroupWorkflow workflow = client.newWorkflowStub(GroupWorkflow.class,
-                WorkflowOptions.newBuilder().setWorkflowId(ID).setTaskQueue(TaskQueues.SHARED).build());
+        GroupWorkflow workflow = client.newWorkflowStub(
+                GroupWorkflow.class,
+                WorkflowOptions.newBuilder()
+                        .setWorkflowId(ID)
+                        .setTaskQueue(TaskQueues.SHARED)
+                        .build());
         started.add(WorkflowClient.start(workflow::run, run));
     }
 
@@ -97,8 +102,8 @@ class GroupWorkflowTest {
     }
 
     private GroupProgress awaitIdleAfter(long ranges) {
-        return awaitProgress("idle after " + ranges + " ranges",
-                p -> p.state() == GroupState.IDLE && p.rangesDone() == ranges);
+        return awaitProgress(
+                "idle after " + ranges + " ranges", p -> p.state() == GroupState.IDLE && p.rangesDone() == ranges);
     }
 
     private static List<Long> articles(long first, long last) {
@@ -118,11 +123,16 @@ class GroupWorkflowTest {
                     WorkflowExecutionHistory history = client.fetchHistory(execution.getWorkflowId(), runId);
                     WorkflowReplayer.replayWorkflowExecution(history, GroupWorkflowImpl.class);
                     if (record != null) {
-                        write(Path.of(record, test.getTestMethod().orElseThrow().getName() + "-run" + run + ".json"), history);
+                        write(
+                                Path.of(
+                                        record,
+                                        test.getTestMethod().orElseThrow().getName() + "-run" + run + ".json"),
+                                history);
                     }
                     HistoryEvent last = history.getLastEvent();
                     runId = last.hasWorkflowExecutionContinuedAsNewEventAttributes()
-                            ? last.getWorkflowExecutionContinuedAsNewEventAttributes().getNewExecutionRunId()
+                            ? last.getWorkflowExecutionContinuedAsNewEventAttributes()
+                                    .getNewExecutionRunId()
                             : null;
                 }
             }
@@ -151,14 +161,16 @@ class GroupWorkflowTest {
         assertThat(progress.lag()).isZero();
         assertThat(progress.holder()).isNull();
         assertThat(progress.epoch()).isEqualTo(1);
-        WorkflowExecutionDescription description = client.newUntypedWorkflowStub(ID).describe();
+        WorkflowExecutionDescription description =
+                client.newUntypedWorkflowStub(ID).describe();
         io.temporal.common.SearchAttributes attributes = description.getTypedSearchAttributes();
         assertThat(attributes.get(SearchAttributes.GROUP)).isEqualTo(GROUP);
         assertThat(attributes.get(SearchAttributes.STATE)).isEqualTo("IDLE");
         assertThat(attributes.get(SearchAttributes.CURSOR)).isEqualTo(501L);
         assertThat(attributes.get(SearchAttributes.LAG)).isZero();
         assertThat(attributes.containsKey(SearchAttributes.HOLDER)).isFalse();
-        assertThat(description.getMemo("config", GroupConfig.class, GroupConfig.class)).isEqualTo(config());
+        assertThat(description.getMemo("config", GroupConfig.class, GroupConfig.class))
+                .isEqualTo(config());
     }
 
     @Test
@@ -169,7 +181,8 @@ class GroupWorkflowTest {
 
         GroupProgress progress = awaitIdleAfter(5);
 
-        assertThat(store.calls()).filteredOn(c -> c.startsWith("snapshot"))
+        assertThat(store.calls())
+                .filteredOn(c -> c.startsWith("snapshot"))
                 .containsExactly("snapshot 201", "snapshot 401", "snapshot 501");
         assertThat(store.calls()).endsWith("next none", "snapshot 501", "release 1");
         assertThat(progress.lastSnapshotNext()).isEqualTo(501);
@@ -213,14 +226,20 @@ class GroupWorkflowTest {
         assertThat(progress.lastSnapshotNext()).isEqualTo(601);
         assertThat(progress.epoch()).isEqualTo(store.epoch()).isGreaterThan(1);
         WorkflowExecutionHistory first = client.fetchHistory(ID, started.get(0).getRunId());
-        assertThat(first.getLastEvent().getEventType()).isEqualTo(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
-        assertThat(first.getEvents()).filteredOn(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
-                .extracting(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName())
+        assertThat(first.getLastEvent().getEventType())
+                .isEqualTo(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
+        assertThat(first.getEvents())
+                .filteredOn(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+                .extracting(e -> e.getActivityTaskScheduledEventAttributes()
+                        .getActivityType()
+                        .getName())
                 .containsExactly("Outlook", "Lease", "NextRange", "IndexRange", "PutSnapshot", "Release");
         WorkflowExecutionDescription latest = client.newUntypedWorkflowStub(ID).describe();
         assertThat(latest.getExecution().getRunId()).isNotEqualTo(started.get(0).getRunId());
-        assertThat(latest.getTypedSearchAttributes().get(SearchAttributes.CURSOR)).isEqualTo(601L);
-        assertThat(latest.getMemo("config", GroupConfig.class, GroupConfig.class)).isEqualTo(config(2, 1));
+        assertThat(latest.getTypedSearchAttributes().get(SearchAttributes.CURSOR))
+                .isEqualTo(601L);
+        assertThat(latest.getMemo("config", GroupConfig.class, GroupConfig.class))
+                .isEqualTo(config(2, 1));
     }
 
     @Test
@@ -228,7 +247,8 @@ class GroupWorkflowTest {
         FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100);
         startEnv(store, A);
         SnapshotInfo snapshot = new SnapshotInfo(1, 10, "2025-12-31T00:00:00Z");
-        start(new GroupRun(config(), new GroupRun.Carry(7, 70, 7, 1, snapshot, 1L, 200, 4, 0, false, true, true, false)));
+        start(new GroupRun(
+                config(), new GroupRun.Carry(7, 70, 7, 1, snapshot, 1L, 200, 4, 0, false, true, true, false)));
 
         GroupProgress paused = awaitProgress("paused", p -> p.state() == GroupState.PAUSED);
         assertThat(paused.rangesDone()).isEqualTo(7);
@@ -285,7 +305,10 @@ class GroupWorkflowTest {
         GroupProgress progress = group().progress();
         assertThat(progress.state()).isEqualTo(GroupState.DRAINED);
         assertThat(progress.lastSnapshotNext()).isEqualTo(201);
-        assertThat(client.newUntypedWorkflowStub(ID).describe().getTypedSearchAttributes().get(SearchAttributes.STATE))
+        assertThat(client.newUntypedWorkflowStub(ID)
+                        .describe()
+                        .getTypedSearchAttributes()
+                        .get(SearchAttributes.STATE))
                 .isEqualTo("DRAINED");
     }
 
@@ -298,7 +321,8 @@ class GroupWorkflowTest {
 
         GroupProgress progress = awaitIdleAfter(2);
 
-        List<Attempt> attempts = store.attempts().stream().filter(a -> a.rangeId() == 1).toList();
+        List<Attempt> attempts =
+                store.attempts().stream().filter(a -> a.rangeId() == 1).toList();
         assertThat(attempts).hasSize(2);
         assertThat(attempts.get(0).startedFrom()).isEqualTo(1);
         assertThat(attempts.get(0).heartbeatCursor()).isNull();
@@ -323,9 +347,11 @@ class GroupWorkflowTest {
         GroupProgress progress = awaitIdleAfter(3);
 
         assertThat(store.grantedEpochs()).containsExactly(1L, 3L);
-        assertThat(store.attempts()).filteredOn(a -> a.rangeId() == 2)
+        assertThat(store.attempts())
+                .filteredOn(a -> a.rangeId() == 2)
                 .extracting(Attempt::epoch, Attempt::startedFrom)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(1L, 101L), org.assertj.core.groups.Tuple.tuple(3L, 150L));
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1L, 101L), org.assertj.core.groups.Tuple.tuple(3L, 150L));
         assertThat(store.calls()).contains("lease lost 1").doesNotContain("release 1");
         assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 300));
         assertThat(progress.epoch()).isEqualTo(3);
@@ -343,7 +369,8 @@ class GroupWorkflowTest {
         awaitIdleAfter(4);
 
         assertThat(store.grantedEpochs()).containsExactly(1L, 3L);
-        assertThat(store.calls()).filteredOn(c -> c.startsWith("snapshot"))
+        assertThat(store.calls())
+                .filteredOn(c -> c.startsWith("snapshot"))
                 .as("the lease of epoch 3 re-planned range 2, so it snapshots after it despite the cadence of 3")
                 .containsExactly("snapshot 201", "snapshot 401");
         assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 400));
@@ -362,7 +389,10 @@ class GroupWorkflowTest {
         assertThat(parked.failedCycles()).isEqualTo(3);
         assertThat(store.attempts()).hasSize(3 * 5);
         assertThat(store.grantedEpochs()).containsExactly(1L, 2L, 3L);
-        assertThat(client.newUntypedWorkflowStub(ID).describe().getTypedSearchAttributes().get(SearchAttributes.STATE))
+        assertThat(client.newUntypedWorkflowStub(ID)
+                        .describe()
+                        .getTypedSearchAttributes()
+                        .get(SearchAttributes.STATE))
                 .isEqualTo("PARKED");
         env.sleep(Duration.ofDays(1));
         assertThat(store.attempts()).hasSize(3 * 5);
@@ -392,7 +422,11 @@ class GroupWorkflowTest {
                 .filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT)
                 .toList();
         assertThat(timeouts).hasSize(1);
-        assertThat(timeouts.get(0).getActivityTaskTimedOutEventAttributes().getFailure().getTimeoutFailureInfo().getTimeoutType())
+        assertThat(timeouts.get(0)
+                        .getActivityTaskTimedOutEventAttributes()
+                        .getFailure()
+                        .getTimeoutFailureInfo()
+                        .getTimeoutType())
                 .isEqualTo(TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START);
     }
 

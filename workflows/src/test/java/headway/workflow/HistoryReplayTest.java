@@ -31,7 +31,10 @@ class HistoryReplayTest {
     private static List<String> histories() throws IOException, URISyntaxException {
         Path dir = Path.of(HistoryReplayTest.class.getResource("/histories").toURI());
         try (Stream<Path> paths = Files.list(dir)) {
-            return paths.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")).sorted().toList();
+            return paths.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".json"))
+                    .sorted()
+                    .toList();
         }
     }
 }

@@ -1,5 +1,7 @@
 package headway.workflow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import headway.activity.PlannerActivities;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -11,14 +13,11 @@ import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class PlannerWorkflowTest {
 
@@ -41,15 +40,25 @@ class PlannerWorkflowTest {
 
     @Test
     void plannedGroupsAreSignalledAndAGroupWithoutAWorkflowIsSkipped() {
-        worker.registerActivitiesImplementations(new FakePlanner(List.of("alt.binaries.running", "alt.binaries.stopped")));
+        worker.registerActivitiesImplementations(
+                new FakePlanner(List.of("alt.binaries.running", "alt.binaries.stopped")));
         env.start();
         WorkflowClient client = env.getWorkflowClient();
-        RecordingGroupWorkflow group = client.newWorkflowStub(RecordingGroupWorkflow.class,
-                WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId("group/alt.binaries.running").build());
+        RecordingGroupWorkflow group = client.newWorkflowStub(
+                RecordingGroupWorkflow.class,
+                WorkflowOptions.newBuilder()
+                        .setTaskQueue(QUEUE)
+                        .setWorkflowId("group/alt.binaries.running")
+                        .build());
         WorkflowClient.start(group::run);
 
-        PlannerOutcome outcome = client.newWorkflowStub(PlannerWorkflow.class,
-                WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId("planner").build()).plan();
+        PlannerOutcome outcome = client.newWorkflowStub(
+                        PlannerWorkflow.class,
+                        WorkflowOptions.newBuilder()
+                                .setTaskQueue(QUEUE)
+                                .setWorkflowId("planner")
+                                .build())
+                .plan();
 
         assertThat(outcome.planned()).containsExactly("alt.binaries.running", "alt.binaries.stopped");
         assertThat(outcome.signalled()).containsExactly("alt.binaries.running");
@@ -62,8 +71,14 @@ class PlannerWorkflowTest {
         worker.registerActivitiesImplementations(new FakePlanner(List.of()));
         env.start();
 
-        PlannerOutcome outcome = env.getWorkflowClient().newWorkflowStub(PlannerWorkflow.class,
-                WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId("planner").build()).plan();
+        PlannerOutcome outcome = env.getWorkflowClient()
+                .newWorkflowStub(
+                        PlannerWorkflow.class,
+                        WorkflowOptions.newBuilder()
+                                .setTaskQueue(QUEUE)
+                                .setWorkflowId("planner")
+                                .build())
+                .plan();
 
         assertThat(outcome.planned()).isEmpty();
         assertThat(outcome.signalled()).isEmpty();

@@ -1,18 +1,17 @@
 package headway.workflow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import headway.activity.RegistryActivities;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RegistryPruneWorkflowTest {
 
@@ -52,8 +51,13 @@ class RegistryPruneWorkflowTest {
     }
 
     private RegistryPruneWorkflow workflow() {
-        return env.getWorkflowClient().newWorkflowStub(RegistryPruneWorkflow.class,
-                WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId("registry-prune").build());
+        return env.getWorkflowClient()
+                .newWorkflowStub(
+                        RegistryPruneWorkflow.class,
+                        WorkflowOptions.newBuilder()
+                                .setTaskQueue(QUEUE)
+                                .setWorkflowId("registry-prune")
+                                .build());
     }
 
     static final class FakeRegistry implements RegistryActivities {

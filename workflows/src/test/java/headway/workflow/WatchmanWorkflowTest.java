@@ -1,19 +1,18 @@
 package headway.workflow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import headway.activity.WatchmanActivities;
 import headway.activity.WatchmanSummary;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class WatchmanWorkflowTest {
 
@@ -36,8 +35,17 @@ class WatchmanWorkflowTest {
 
     @Test
     void oneScanPerRunReturnsTheSummary() {
-        WatchmanSummary summary = new WatchmanSummary(Instant.parse("2026-01-02T03:04:05.123456Z"), 1, 1, 2,
-                List.of("alt.binaries.a", "alt.binaries.b"), List.of("alt.binaries.b"), List.of("alt.binaries.c"), 4, 1, 0);
+        WatchmanSummary summary = new WatchmanSummary(
+                Instant.parse("2026-01-02T03:04:05.123456Z"),
+                1,
+                1,
+                2,
+                List.of("alt.binaries.a", "alt.binaries.b"),
+                List.of("alt.binaries.b"),
+                List.of("alt.binaries.c"),
+                4,
+                1,
+                0);
         FakeWatchman fake = new FakeWatchman(summary, 0);
         worker.registerActivitiesImplementations(fake);
         env.start();
@@ -60,8 +68,13 @@ class WatchmanWorkflowTest {
     }
 
     private WatchmanWorkflow workflow() {
-        return env.getWorkflowClient().newWorkflowStub(WatchmanWorkflow.class,
-                WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId("watchman").build());
+        return env.getWorkflowClient()
+                .newWorkflowStub(
+                        WatchmanWorkflow.class,
+                        WorkflowOptions.newBuilder()
+                                .setTaskQueue(QUEUE)
+                                .setWorkflowId("watchman")
+                                .build());
     }
 
     static final class FakeWatchman implements WatchmanActivities {

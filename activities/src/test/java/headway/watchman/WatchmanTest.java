@@ -1,18 +1,25 @@
-package headway.store;
+package headway.watchman;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
+import headway.store.GroupStore;
+import headway.store.Holder;
+import headway.store.LeaseStore;
+import headway.store.NodeRegistry;
+import headway.store.RangeRow;
+import headway.store.RangeStore;
+import headway.store.StoreException;
+import headway.store.TestDatabase;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class WatchmanTest {
 
@@ -25,12 +32,14 @@ class WatchmanTest {
     private static HikariDataSource ds;
     private static GroupStore groups;
     private static LeaseStore leases;
+    private static RangeStore ranges;
 
     @BeforeAll
     static void database() {
         ds = TestDatabase.migrated("watchman");
         groups = new GroupStore(ds);
         leases = new LeaseStore(ds, 0);
+        ranges = new RangeStore(ds, 0);
     }
 
     @AfterAll
@@ -67,7 +76,9 @@ class WatchmanTest {
         });
         assertThat(late.pulses()).noneMatch(p -> p.kind().equals("range"));
         assertThat(late.open()).hasSize(1);
-        assertThat(watchman.scan(BOUNDS).opened()).as("one open record per move").isEmpty();
+        assertThat(watchman.scan(BOUNDS).opened())
+                .as("one open record per move")
+                .isEmpty();
         assertThat(watchman.open()).hasSize(1);
     }
 
@@ -90,9 +101,11 @@ class WatchmanTest {
 
         Watchman.ScanResult first = new Watchman(ds).scan(BOUNDS);
 
-        assertThat(first.opened()).extracting(Watchman.StuckMove::kind, Watchman.StuckMove::subject)
+        assertThat(first.opened())
+                .extracting(Watchman.StuckMove::kind, Watchman.StuckMove::subject)
                 .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple("range", Long.toString(r.range().id())),
+                        org.assertj.core.groups.Tuple.tuple(
+                                "range", Long.toString(r.range().id())),
                         org.assertj.core.groups.Tuple.tuple("group", "alt.binaries.x"));
         assertThat(first.pulses()).isEmpty();
     }
@@ -104,12 +117,13 @@ class WatchmanTest {
         Instant since = rangePulse(watchman.scan(BOUNDS), r.range().id()).since();
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.minusMinutes(1));
-        leases.heartbeat(r.holder(), r.range().id(), r.range().next());
+        ranges.heartbeat(r.holder(), r.range().id(), r.range().next());
         assertThat(rangePulse(watchman.scan(BOUNDS), r.range().id()).since()).isEqualTo(since);
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.plusSeconds(1));
-        leases.heartbeat(r.holder(), r.range().id(), r.range().next());
-        assertThat(watchman.scan(BOUNDS).opened()).singleElement()
+        ranges.heartbeat(r.holder(), r.range().id(), r.range().next());
+        assertThat(watchman.scan(BOUNDS).opened())
+                .singleElement()
                 .satisfies(s -> assertThat(s.since()).isEqualTo(since));
     }
 
@@ -120,7 +134,10 @@ class WatchmanTest {
         Watchman watchman = new Watchman(ds);
 
         Watchman.ScanResult first = watchman.scan(BOUNDS);
-        Watchman.Pulse pulse = first.pulses().stream().filter(p -> p.kind().equals("group")).findFirst().orElseThrow();
+        Watchman.Pulse pulse = first.pulses().stream()
+                .filter(p -> p.kind().equals("group"))
+                .findFirst()
+                .orElseThrow();
         assertThat(pulse.subject()).isEqualTo("alt.binaries.idle");
         assertThat(pulse.ttl()).isLessThanOrEqualTo(GROUP_BOUND).isGreaterThan(GROUP_BOUND.minusSeconds(10));
 
@@ -145,7 +162,7 @@ class WatchmanTest {
         watchman.scan(BOUNDS);
 
         TestDatabase.setClockSkew(ds, Duration.ofMinutes(20));
-        leases.heartbeat(r.holder(), r.range().id(), 50);
+        ranges.heartbeat(r.holder(), r.range().id(), 50);
         Watchman.ScanResult progressed = watchman.scan(BOUNDS);
         assertThat(groupPulse(progressed, "alt.binaries.x").ttl()).isGreaterThan(GROUP_BOUND.minusSeconds(10));
 
@@ -169,7 +186,7 @@ class WatchmanTest {
         Watchman.StuckMove stuck = watchman.scan(BOUNDS).opened().get(0);
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.plusSeconds(30));
-        leases.heartbeat(r.holder(), r.range().id(), 40);
+        ranges.heartbeat(r.holder(), r.range().id(), 40);
         Watchman.ScanResult moved = watchman.scan(BOUNDS);
 
         assertThat(moved.closed()).singleElement().satisfies(s -> {
@@ -186,10 +203,12 @@ class WatchmanTest {
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.multipliedBy(2).plusSeconds(31));
         Watchman.ScanResult again = watchman.scan(BOUNDS);
-        assertThat(again.opened()).singleElement().satisfies(s -> assertThat(s.id()).isNotEqualTo(stuck.id()));
+        assertThat(again.opened())
+                .singleElement()
+                .satisfies(s -> assertThat(s.id()).isNotEqualTo(stuck.id()));
         assertThat(watchman.history(10)).hasSize(2);
 
-        leases.rangeDone(r.holder(), r.range().id(), 100);
+        ranges.rangeDone(r.holder(), r.range().id(), 100);
         assertThat(watchman.scan(BOUNDS).closed())
                 .extracting(Watchman.StuckMove::movedHow)
                 .containsExactly("range done");
@@ -204,10 +223,11 @@ class WatchmanTest {
         TestDatabase.setClockSkew(ds, GROUP_BOUND.plusMinutes(1));
         assertThat(watchman.scan(BOUNDS).open()).anyMatch(s -> s.kind().equals("group"));
 
-        leases.heartbeat(r.holder(), r.range().id(), 30);
+        ranges.heartbeat(r.holder(), r.range().id(), 30);
         Watchman.ScanResult moved = watchman.scan(BOUNDS);
 
-        assertThat(moved.closed()).extracting(Watchman.StuckMove::kind, Watchman.StuckMove::movedHow)
+        assertThat(moved.closed())
+                .extracting(Watchman.StuckMove::kind, Watchman.StuckMove::movedHow)
                 .containsExactlyInAnyOrder(
                         org.assertj.core.groups.Tuple.tuple("range", "cursor moved"),
                         org.assertj.core.groups.Tuple.tuple("group", "lag shrank"));
@@ -217,16 +237,18 @@ class WatchmanTest {
     @Test
     void aMoveThatHappenedWhileTheWatchmanWasAwayWritesNoStuckRecord() {
         Leased r = leasedRange("alt.binaries.x");
-        assertThat(new Watchman(ds).scan(BOUNDS).pulses()).anyMatch(p -> p.kind().equals("range"));
+        assertThat(new Watchman(ds).scan(BOUNDS).pulses())
+                .anyMatch(p -> p.kind().equals("range"));
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.plusMinutes(1));
-        leases.heartbeat(r.holder(), r.range().id(), 20);
+        ranges.heartbeat(r.holder(), r.range().id(), 20);
         Watchman.ScanResult afterRestart = new Watchman(ds).scan(BOUNDS);
 
         assertThat(afterRestart.opened()).isEmpty();
         assertThat(afterRestart.open()).isEmpty();
         assertThat(rangePulse(afterRestart, r.range().id()).ttl()).isGreaterThan(RANGE_BOUND.minusSeconds(10));
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves")).isZero();
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves"))
+                .isZero();
     }
 
     @Test
@@ -236,12 +258,13 @@ class WatchmanTest {
         assertThat(new Watchman(ds).scan(BOUNDS).opened()).hasSize(1);
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.multipliedBy(2));
-        leases.heartbeat(r.holder(), r.range().id(), 20);
+        ranges.heartbeat(r.holder(), r.range().id(), 20);
         Watchman.ScanResult afterRestart = new Watchman(ds).scan(BOUNDS);
 
         assertThat(afterRestart.closed()).hasSize(1);
         assertThat(afterRestart.opened()).isEmpty();
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves")).isEqualTo(1);
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -253,7 +276,9 @@ class WatchmanTest {
         Watchman.Presence seen = watchman.scan(BOUNDS).presenceChanges().get(0);
         assertThat(seen.firstSeen()).isTrue();
         assertThat(seen.online()).isTrue();
-        assertThat(watchman.scan(BOUNDS).presenceChanges()).as("no change, no flip").isEmpty();
+        assertThat(watchman.scan(BOUNDS).presenceChanges())
+                .as("no change, no flip")
+                .isEmpty();
 
         TestDatabase.setClockSkew(ds, NODE_TTL.plusSeconds(1));
         Watchman.Presence offline = watchman.scan(BOUNDS).presenceChanges().get(0);
@@ -280,7 +305,8 @@ class WatchmanTest {
 
         registry.deregister();
 
-        assertThat(watchman.scan(BOUNDS).presenceChanges()).singleElement()
+        assertThat(watchman.scan(BOUNDS).presenceChanges())
+                .singleElement()
                 .satisfies(p -> assertThat(p.online()).isFalse());
         assertThat(watchman.scan(BOUNDS).presenceChanges()).isEmpty();
     }
@@ -298,19 +324,24 @@ class WatchmanTest {
                     return new;
                 end $$
                 """.formatted(failing.range().id()));
-        TestDatabase.execute(ds, "create trigger fail_one before insert on stuck_moves for each row execute function fail_one()");
+        TestDatabase.execute(
+                ds, "create trigger fail_one before insert on stuck_moves for each row execute function fail_one()");
         TestDatabase.setClockSkew(ds, RANGE_BOUND.plusSeconds(1));
         Watchman watchman = new Watchman(ds);
 
         Watchman.ScanResult result = watchman.scan(BOUNDS);
 
         assertThat(result.writeFailures()).isEqualTo(1);
-        assertThat(result.opened()).extracting(Watchman.StuckMove::subject).containsExactly(Long.toString(fine.range().id()));
+        assertThat(result.opened())
+                .extracting(Watchman.StuckMove::subject)
+                .containsExactly(Long.toString(fine.range().id()));
 
         TestDatabase.execute(ds, "drop trigger fail_one on stuck_moves");
         Watchman.ScanResult retried = watchman.scan(BOUNDS);
         assertThat(retried.writeFailures()).isZero();
-        assertThat(retried.opened()).extracting(Watchman.StuckMove::subject).containsExactly(Long.toString(failing.range().id()));
+        assertThat(retried.opened())
+                .extracting(Watchman.StuckMove::subject)
+                .containsExactly(Long.toString(failing.range().id()));
     }
 
     @Test
@@ -326,27 +357,8 @@ class WatchmanTest {
 
         TestDatabase.execute(ds, "update stuck_moves set moved_at = hw_now(), moved_how = 'cursor moved'");
         TestDatabase.execute(ds, insert);
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves")).isEqualTo(2);
-    }
-
-    @Test
-    void conflictsListTakeoversAndRefusedWritesSinceATime() {
-        groups.add("alt.binaries.x", 0);
-        groups.plan("alt.binaries.x", 1, 300, 100, 1);
-        Watchman watchman = new Watchman(ds);
-        Instant before = watchman.scan(BOUNDS).at();
-        Holder zombie = leases.lease("alt.binaries.x", "n1", LEASE_TTL).holder();
-        TestDatabase.setClockSkew(ds, LEASE_TTL.plusSeconds(1));
-        leases.lease("alt.binaries.x", "n2", LEASE_TTL);
-        assertThatThrownBy(() -> leases.nextRange(zombie, null)).isInstanceOf(LeaseLostException.class);
-
-        assertThat(watchman.conflictsSince(before))
-                .extracting(StatusStore.Conflict::kind, StatusStore.Conflict::node, StatusStore.Conflict::otherNode)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("takeover", "n2", "n1"),
-                        org.assertj.core.groups.Tuple.tuple("lease_lost", "n1", "n2"));
-        TestDatabase.setClockSkew(ds, LEASE_TTL.plusSeconds(2));
-        assertThat(watchman.conflictsSince(watchman.scan(BOUNDS).at())).isEmpty();
+        assertThat(TestDatabase.queryLong(ds, "select count(*) from stuck_moves"))
+                .isEqualTo(2);
     }
 
     @Test
@@ -357,25 +369,26 @@ class WatchmanTest {
                 .hasMessageContaining("e.g. 5m");
     }
 
-    private record Leased(Holder holder, RangeRow range) {
-    }
+    private record Leased(Holder holder, RangeRow range) {}
 
     private static Leased leasedRange(String group) {
         groups.add(group, 0);
         groups.plan(group, 1, 100, 100, 1);
         Holder h = leases.lease(group, "n1", LEASE_TTL).holder();
-        return new Leased(h, leases.nextRange(h, null).orElseThrow());
+        return new Leased(h, ranges.nextRange(h, null).orElseThrow());
     }
 
     private static Watchman.Pulse rangePulse(Watchman.ScanResult result, long rangeId) {
         return result.pulses().stream()
                 .filter(p -> p.kind().equals("range") && p.subject().equals(Long.toString(rangeId)))
-                .findFirst().orElseThrow(() -> new AssertionError("no live pulse for range " + rangeId + " in " + result.pulses()));
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no live pulse for range " + rangeId + " in " + result.pulses()));
     }
 
     private static Watchman.Pulse groupPulse(Watchman.ScanResult result, String group) {
         return result.pulses().stream()
                 .filter(p -> p.kind().equals("group") && p.subject().equals(group))
-                .findFirst().orElseThrow(() -> new AssertionError("no live pulse for group " + group + " in " + result.pulses()));
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no live pulse for group " + group + " in " + result.pulses()));
     }
 }
