@@ -61,8 +61,34 @@ final class ReleaseNames {
         return base.isEmpty() ? name : base;
     }
 
+    /** {@code [www.site.org]_[Partner of X]_Name}: the name less the leading bracket groups when one of them is an advert. */
+    private static String withoutAdvertGroups(String name) {
+        int i = 0;
+        int cut = 0;
+        boolean advert = false;
+        while (i < name.length() && name.charAt(i) == '[') {
+            int close = name.indexOf(']', i);
+            if (close < 0) {
+                break;
+            }
+            String group = name.substring(i, close).toLowerCase(Locale.ROOT);
+            advert |= group.contains("www.") || group.contains("usenet") || group.contains("partner");
+            i = close + 1;
+            while (i < name.length()
+                    && (name.charAt(i) == '_'
+                            || name.charAt(i) == '-'
+                            || name.charAt(i) == ' '
+                            || name.charAt(i) == '.')) {
+                i++;
+            }
+            cut = i;
+        }
+        return advert && cut < name.length() ? name.substring(cut) : name;
+    }
+
     /** A name less an advert posted in it: {@code Game-GRP__www.site.info__} gives {@code Game-GRP}. */
-    private static String withoutAdvert(String base) {
+    private static String withoutAdvert(String name) {
+        String base = withoutAdvertGroups(name);
         String lower = base.toLowerCase(Locale.ROOT);
         int at = lower.indexOf("www.");
         if (at < 0) {

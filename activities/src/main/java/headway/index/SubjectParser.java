@@ -747,7 +747,11 @@ public final class SubjectParser {
                 return null;
             }
             int start = dot;
+            boolean bracketed = extEnd < n && s.charAt(extEnd) == ']';
             while (start > 0 && !blocked[start - 1] && !isNameBoundary(s.charAt(start - 1))) {
+                if (bracketed && s.charAt(start - 1) == '[' && closer(start - 1) == extEnd) {
+                    break;
+                }
                 start--;
             }
             boolean counterBefore = start > 0 && blocked[start - 1];
@@ -785,13 +789,21 @@ public final class SubjectParser {
         /** After {@code Request - } or {@code REQ - } at {@code start}: a request word set off by a dash is no part of a name. */
         private int afterRequestWord(int start, int limit) {
             int w = start;
-            while (w < limit && Character.isLetter(s.charAt(w))) {
+            for (int words = 0; words < 2; words++) {
+                int from = w;
+                while (w < limit && Character.isLetter(s.charAt(w))) {
+                    w++;
+                }
+                if (w == from || !REQUEST_WORDS.contains(s.substring(from, w).toLowerCase(Locale.ROOT))) {
+                    return start;
+                }
+                if (dashAfter(w, limit)) {
+                    return skipSeparators(w, limit);
+                }
+                if (w >= limit || s.charAt(w) != ' ') {
+                    return start;
+                }
                 w++;
-            }
-            if (w > start
-                    && REQUEST_WORDS.contains(s.substring(start, w).toLowerCase(Locale.ROOT))
-                    && dashAfter(w, limit)) {
-                return skipSeparators(w, limit);
             }
             return start;
         }
@@ -1225,8 +1237,22 @@ public final class SubjectParser {
             "noname");
 
     /** Words that are tags only in company ({@code Album Top 100}, {@code NEW PAR SET}, {@code Have Fun}), not alone. */
-    private static final Set<String> TAG_PHRASE_WORDS =
-            Set.of("album", "top", "chart", "charts", "par", "pars", "set", "have", "fun", "single", "singles");
+    private static final Set<String> TAG_PHRASE_WORDS = Set.of(
+            "album",
+            "top",
+            "chart",
+            "charts",
+            "par",
+            "pars",
+            "set",
+            "have",
+            "fun",
+            "single",
+            "singles",
+            "scan",
+            "scans",
+            "original",
+            "damaged");
 
     private static final String[] DOMAINS = {
         ".com", ".net", ".org", ".info", ".eu", ".ag", ".tk", ".pw", ".to", ".me", ".nl", ".de", ".ws", ".cc", ".biz",
@@ -1288,7 +1314,7 @@ public final class SubjectParser {
         } else {
             boolean allTags = true;
             for (String word : words) {
-                allTags &= word.isEmpty()
+                allTags &= weight(word) == 0
                         || TAGS.contains(word)
                         || TAG_PHRASE_WORDS.contains(word)
                         || isLongNumber(word)
@@ -1403,9 +1429,15 @@ public final class SubjectParser {
     /** The release text cleaned: request words dropped from its front, brackets or quotes that enclose all of it removed. */
     static String clean(String text) {
         String r = strip(text, " -_:;,~*#|/");
+        r = withoutCredit(strayOpeners(r));
         r = afterPresents(r);
-        r = dropRequestWords(r);
-        r = leadingGroup(r);
+        r = unwrap(leadingGroup(r));
+        return unwrap(dropRequestWords(r));
+    }
+
+    /** {@code r} less brackets or quotes that enclose all of it (up to three deep). */
+    private static String unwrap(String text) {
+        String r = text;
         for (int unwrap = 0; unwrap < 3 && r.length() >= 2; unwrap++) {
             char open = r.charAt(0);
             char close = r.charAt(r.length() - 1);
@@ -1422,10 +1454,44 @@ public final class SubjectParser {
         return r;
     }
 
-    /** {@code Uploader presents Some.Release}: the text after the word, in the languages posters use. */
+    /** {@code Title - by Uploader}, {@code Title postet by Uploader}: the title without its uploader's credit. */
+    private static String withoutCredit(String r) {
+        String lower = r.toLowerCase(Locale.ROOT);
+        for (String credit : new String[] {" - by ", " postet by ", " posted by ", " upped by ", " uploaded by "}) {
+            int at = lower.lastIndexOf(credit);
+            if (at > 0 && r.indexOf(' ', at + credit.length()) < 0) {
+                return strip(r.substring(0, at), " -_:;,~*#|/");
+            }
+        }
+        return r;
+    }
+
+    /** {@code r} less an opening bracket at its start that nothing closes, or at its end, and a closer at its start. */
+    private static String strayOpeners(String r) {
+        String t = r;
+        while (!t.isEmpty() && (t.charAt(0) == ')' || t.charAt(0) == ']')) {
+            t = strip(t.substring(1), " -_:;,~*#|/");
+        }
+        if (!t.isEmpty() && (t.charAt(t.length() - 1) == '(' || t.charAt(t.length() - 1) == '[')) {
+            t = strip(t.substring(0, t.length() - 1), " -_:;,~*#|/");
+        }
+        if (!t.isEmpty() && (t.charAt(0) == '(' || t.charAt(0) == '[')) {
+            char close = t.charAt(0) == '(' ? ')' : ']';
+            if (t.indexOf(close) < 0) {
+                t = strip(t.substring(1), " -_:;,~*#|/");
+            }
+        }
+        return t;
+    }
+
+    /**
+     * {@code Uploader presents Some.Release}, {@code Uploader uppt Title}: the text after the
+     * word, in the languages posters use.
+     */
     private static String afterPresents(String r) {
         String lower = r.toLowerCase(Locale.ROOT);
-        for (String word : new String[] {"presents", "presenteren", "praesentiert", "pr\u00e4sentiert"}) {
+        for (String word :
+                new String[] {"presents", "presenteren", "praesentiert", "pr\u00e4sentiert", "postet", "uppt"}) {
             int at = lower.indexOf(word);
             int end = at + word.length();
             if (at > 0
@@ -1578,7 +1644,11 @@ public final class SubjectParser {
                 j++;
             }
             String token = strip(text.substring(i, j), "[](){}\"'-.");
-            if (scene == null && j - i < n && isSceneName(token) && weight(token) * 10 >= total * 6) {
+            if (scene == null
+                    && j - i < n
+                    && isSceneName(token)
+                    && weight(token) * 10 >= total * 6
+                    && !text.startsWith(" - ", j)) {
                 scene = token;
             } else if (dotted(token) > 1) {
                 return text;

@@ -126,7 +126,7 @@ class SubjectParserTest {
                         "Scary Movie 5.par2",
                         "1/24",
                         "",
-                        "Old Dad uppt Scary Movie5 WEB RiP Line XviD German"),
+                        "Scary Movie5 WEB RiP Line XviD German"),
                 form(
                         "[Marillion - Live From Cadogan Hall 2011 (DVD 1)] [981/98] - \"Marillion - Live From Cadogan Hall 2011 (DVD 1).par2\" yEnc",
                         "Marillion - Live From Cadogan Hall 2011 (DVD 1).par2",
