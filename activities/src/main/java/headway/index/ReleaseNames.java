@@ -48,6 +48,13 @@ final class ReleaseNames {
             int dot = lower.lastIndexOf('.');
             if (dot > 0 && isExtension(lower.substring(dot + 1), false)) {
                 end = dot;
+                String inner = lower.substring(0, dot);
+                int volume = KNOWN.contains(lower.substring(dot + 1)) || !hasKnownExtension(inner)
+                        ? -1
+                        : volumeSuffix(inner);
+                if (volume >= 0) {
+                    end = volume; // a par2 volume or an archive part renamed: Name.vol064+21.PAR2.bad
+                }
             }
         }
         if (end < name.length()) {

@@ -692,6 +692,13 @@ public final class SubjectParser {
                 }
                 String before = s.substring(from, q).strip();
                 if (!before.isEmpty() && hasExtension(before, true) && (best == null || best.end() <= from)) {
+                    if (count == 1) {
+                        // the opening quote is lost: the name runs left as an unquoted one does
+                        int dot = s.lastIndexOf('.', q);
+                        from = Math.max(from < dot ? nameStart(dot, q) : from, floor);
+                        from = Math.min(from, q);
+                        before = s.substring(from, q).strip();
+                    }
                     return new FileName(before, from, q + 1, true, true);
                 }
                 if (count == 1) {
@@ -746,6 +753,23 @@ public final class SubjectParser {
             if (extEnd < 0) {
                 return null;
             }
+            int start = nameStart(dot, extEnd);
+            if (start < dot && s.charAt(start) == '\'' && extEnd < n && s.charAt(extEnd) == '\'') {
+                start++;
+            }
+            String name = s.substring(start, extEnd).strip();
+            if (name.isEmpty()) {
+                return null;
+            }
+            return new FileName(name, start, extEnd, false, true);
+        }
+
+        /**
+         * Where an unquoted file name whose extension's dot is at {@code dot} starts: left over
+         * characters a file name may hold until a counter, yEnc or a character no file name holds,
+         * less leading separators, bracket tags, a request word and an album's name before a track.
+         */
+        private int nameStart(int dot, int extEnd) {
             int start = dot;
             boolean bracketed = extEnd < n && s.charAt(extEnd) == ']';
             while (start > 0 && !blocked[start - 1] && !isNameBoundary(s.charAt(start - 1))) {
@@ -755,7 +779,21 @@ public final class SubjectParser {
                 start--;
             }
             boolean counterBefore = start > 0 && blocked[start - 1];
+            boolean addressed =
+                    start >= 5 && s.charAt(start - 1) == ':' && s.regionMatches(true, start - 5, "attn", 0, 4);
             start = skipSeparators(start, dot);
+            while (start < dot && (s.charAt(start) == ')' || s.charAt(start) == ']' || s.charAt(start) == '}')) {
+                start = skipSeparators(start + 1, dot); // (????) name.ext": the closer of a tag before it
+            }
+            if (addressed) { // Attn: someone - name.ext
+                int e = start;
+                while (e < dot && !isSpace(s.charAt(e))) {
+                    e++;
+                }
+                if (dashAfter(e, dot)) {
+                    start = skipSeparators(e, dot);
+                }
+            }
             while (start < dot
                     && closer(start) > start
                     && closer(start) + 1 < dot
@@ -766,14 +804,7 @@ public final class SubjectParser {
             if (!counterBefore && start == 0) {
                 start = trackNumber(start, dot);
             }
-            if (start < dot && s.charAt(start) == '\'' && extEnd < n && s.charAt(extEnd) == '\'') {
-                start++;
-            }
-            String name = s.substring(start, extEnd).strip();
-            if (name.isEmpty()) {
-                return null;
-            }
-            return new FileName(name, start, extEnd, false, true);
+            return start;
         }
 
         /** Whether the dotted word ending at {@code e} (its last dot at {@code dot}) is a web address, not a file. */
@@ -794,7 +825,12 @@ public final class SubjectParser {
                 while (w < limit && Character.isLetter(s.charAt(w))) {
                     w++;
                 }
-                if (w == from || !REQUEST_WORDS.contains(s.substring(from, w).toLowerCase(Locale.ROOT))) {
+                String word = s.substring(from, w).toLowerCase(Locale.ROOT);
+                if (words == 0 && (word.equals("your") || word.equals("my")) && w < limit && s.charAt(w) == ' ') {
+                    w++; // your requests - name.ext
+                    continue;
+                }
+                if (w == from || !REQUEST_WORDS.contains(word)) {
                     return start;
                 }
                 if (dashAfter(w, limit)) {
@@ -1037,6 +1073,12 @@ public final class SubjectParser {
                 if (j == i) {
                     j = i + 1;
                 }
+                int advert = advertWord(i, j);
+                if (advert > i) { // site.info Release Name: the advert is a unit of its own
+                    units.add(new Unit(i, advert, false, false));
+                    i = advert;
+                    continue;
+                }
                 String text = s.substring(i, j);
                 boolean keep = keepText(text) && !slogan(i, j, text);
                 units.add(new Unit(i, j, keep, false));
@@ -1115,6 +1157,32 @@ public final class SubjectParser {
 
         private int closer(int i) {
             return scan.closer(i);
+        }
+
+        /**
+         * The end of an advert word ({@code brothers-of-usenet.info}, {@code www.site.org}) that opens
+         * the text {@code [i, j)} and is followed by more words, else {@code i}.
+         */
+        private int advertWord(int i, int j) {
+            int a = i;
+            while (a < j && isSpace(s.charAt(a))) {
+                a++;
+            }
+            int e = a;
+            while (e < j && !isSpace(s.charAt(e))) {
+                e++;
+            }
+            String rest = s.substring(e, j).strip();
+            if (rest.isEmpty() || weight(rest) < 2 || rest.endsWith(":")) { // Makaveli Post: is no name
+                return i;
+            }
+            String word = s.substring(a, e).toLowerCase(Locale.ROOT);
+            boolean advert = word.contains("www.")
+                    || word.contains("usenet")
+                    || word.contains("http")
+                    || word.contains("ssl-news")
+                    || isDomain(strip(word, "()[]<>-_:;,.!"));
+            return advert ? e : i;
         }
 
         private boolean isBreak(int i, int to) {
@@ -1317,6 +1385,7 @@ public final class SubjectParser {
                 allTags &= weight(word) == 0
                         || TAGS.contains(word)
                         || TAG_PHRASE_WORDS.contains(word)
+                        || TAG_PHRASE_WORDS.contains(withoutDigits(word))
                         || isLongNumber(word)
                         || word.chars().allMatch(SubjectParser::isDigit);
             }
@@ -1325,6 +1394,15 @@ public final class SubjectParser {
             }
         }
         return !isSize(lower);
+    }
+
+    /** {@code top100} gives {@code top}. */
+    private static String withoutDigits(String word) {
+        int end = word.length();
+        while (end > 0 && isDigit(word.charAt(end - 1))) {
+            end--;
+        }
+        return word.substring(0, end);
     }
 
     /** {@code kosova-shqip.eu}: a name with one dot before a top-level domain. */
@@ -1432,7 +1510,8 @@ public final class SubjectParser {
         r = withoutCredit(strayOpeners(r));
         r = afterPresents(r);
         r = unwrap(leadingGroup(r));
-        return unwrap(dropRequestWords(r));
+        r = unwrap(dropRequestWords(r));
+        return r.indexOf('"') < 0 ? r : strip(r.replace("\"", ""), " -_:;,"); // "Title" by Author
     }
 
     /** {@code r} less brackets or quotes that enclose all of it (up to three deep). */
@@ -1559,6 +1638,7 @@ public final class SubjectParser {
             "req:",
             "request",
             "request:",
+            "requests",
             "requested",
             "requested:",
             "repost",
@@ -1593,6 +1673,17 @@ public final class SubjectParser {
                 out = strip(out.substring(out.indexOf(':') + 1), " -_:;,");
                 continue;
             }
+            if (word.equals("your") || word.equals("my")) { // your requests
+                String next = out.substring(sp + 1).stripLeading();
+                int sp2 = next.indexOf(' ');
+                String w2 =
+                        strip(sp2 < 0 ? next : next.substring(0, sp2), "*-:").toLowerCase(Locale.ROOT);
+                if (!w2.startsWith("req")) {
+                    break;
+                }
+                out = sp2 < 0 ? "" : strip(next.substring(sp2 + 1), " -_:;,");
+                continue;
+            }
             boolean request = REQUEST_WORDS.contains(word);
             if (!request) {
                 break;
@@ -1601,7 +1692,7 @@ public final class SubjectParser {
                 out = strip(out.substring(sp + 1), " -_:;,");
                 if (word.startsWith("attn")) {
                     int sp2 = out.indexOf(' ');
-                    out = sp2 < 0 ? out : strip(out.substring(sp2 + 1), " -_:;,");
+                    out = sp2 < 0 ? "" : strip(out.substring(sp2 + 1), " -_:;,");
                 }
                 continue;
             }
@@ -1623,7 +1714,7 @@ public final class SubjectParser {
             }
             out = strip(out.substring(sp + 1), " -_:;,");
         }
-        return out.isEmpty() ? r : out;
+        return out;
     }
 
     /**
@@ -1648,7 +1739,7 @@ public final class SubjectParser {
                     && j - i < n
                     && isSceneName(token)
                     && weight(token) * 10 >= total * 6
-                    && !text.startsWith(" - ", j)) {
+                    && (!text.startsWith(" - ", j) || onlyBracketGroups(text, j + 3))) {
                 scene = token;
             } else if (dotted(token) > 1) {
                 return text;
@@ -1656,6 +1747,28 @@ public final class SubjectParser {
             i = j;
         }
         return scene == null ? text : scene;
+    }
+
+    /** Whether {@code text} from {@code from} on is only bracket groups: {@code [MULTI6][PCDVD]}. */
+    private static boolean onlyBracketGroups(String text, int from) {
+        int i = from;
+        boolean any = false;
+        while (i < text.length()) {
+            char c = text.charAt(i);
+            if (c == '[') {
+                int close = text.indexOf(']', i);
+                if (close < 0) {
+                    return false;
+                }
+                any = true;
+                i = close + 1;
+            } else if (Character.isWhitespace(c)) {
+                i++;
+            } else {
+                return false;
+            }
+        }
+        return any;
     }
 
     /** How many dots join two letters or digits in {@code t}: two or more make a piece of a dotted name. */

@@ -251,7 +251,46 @@ class SubjectParserTest {
                         "xf-mutterusohn.nfo",
                         "1/27",
                         "",
-                        "Mutter.und.Sohn.German.2013.DVDRiP.x264-XFi"));
+                        "Mutter.und.Sohn.German.2013.DVDRiP.x264-XFi"),
+                // a lost opening quote: the name runs left as an unquoted one does
+                form(
+                        "Panzer III - Medium Tank The German War Files - Germany's WWII Medium Tank.part05.rar\" yEnc",
+                        "Panzer III - Medium Tank The German War Files - Germany's WWII Medium Tank.part05.rar",
+                        "",
+                        "",
+                        "Panzer III - Medium Tank The German War Files - Germany's WWII Medium Tank"),
+                // a request's address before an unquoted name
+                form(
+                        "Attn: wulf109 - Jim Reeves - There's Someone Who Loves You - Front.jpg yEnc",
+                        "Jim Reeves - There's Someone Who Loves You - Front.jpg",
+                        "",
+                        "",
+                        "Jim Reeves - There's Someone Who Loves You - Front"),
+                // a chart tag, an advert glued to the release, bracket tags after a scene name, a renamed par2
+                form(
+                        "[1/1] - (Top100 Album Charts) - \"Bastille - Pompeii.rar\"  yEnc",
+                        "Bastille - Pompeii.rar",
+                        "1/1",
+                        "",
+                        "Bastille - Pompeii"),
+                form(
+                        "brothers-of-usenet.info&net-empfehlen-ssl-news.info Black Mirror s01e01 - Der wille des volkes - [09/15] - \"Black Mirror - S01E01 - Der Wille des Volkes.vol00+01.par2\" yEnc",
+                        "Black Mirror - S01E01 - Der Wille des Volkes.vol00+01.par2",
+                        "9/15",
+                        "",
+                        "Black Mirror s01e01 - Der wille des volkes"),
+                form(
+                        "Afterfall.Insanity.Dirty.Arena.Edition-WaLMaRT - [MULTI6][PCDVD] - [02/45] - \"wmt-adae.r00\" - PC GAME - yEnc",
+                        "wmt-adae.r00",
+                        "2/45",
+                        "",
+                        "Afterfall.Insanity.Dirty.Arena.Edition-WaLMaRT"),
+                form(
+                        "(151/161) \"Troy.2004.Directors.Cut.1080p.BluRay.x264.DTS.vol064+21.PAR2.bad\" - 18,64 GB - yEnc",
+                        "Troy.2004.Directors.Cut.1080p.BluRay.x264.DTS.vol064+21.PAR2.bad",
+                        "151/161",
+                        "",
+                        "Troy.2004.Directors.Cut.1080p.BluRay.x264.DTS"));
     }
 
     private static Arguments form(
