@@ -123,6 +123,15 @@ public final class SubjectParser {
         }
     }
 
+    /** ASCII characters that open nothing in the lexer: no quote, bracket, digit or the y of yEnc. */
+    private static final boolean[] PLAIN = new boolean[128];
+
+    static {
+        for (char c = 0; c < 128; c++) {
+            PLAIN[c] = "\"()[]{}yY".indexOf(c) < 0 && !isDigit(c);
+        }
+    }
+
     private static final class Scan {
         private final String s;
         private final int n;
@@ -273,6 +282,10 @@ public final class SubjectParser {
             Stack curly = new Stack();
             for (int i = 0; i < n; ) {
                 char c = s.charAt(i);
+                if (c < 128 && PLAIN[c]) {
+                    i++;
+                    continue;
+                }
                 switch (c) {
                     case '"' -> quotes.push(i);
                     case '(' -> round.push(i);
@@ -329,7 +342,9 @@ public final class SubjectParser {
 
         private boolean isYenc(int i) {
             return i + 4 <= n
-                    && s.regionMatches(true, i, "yenc", 0, 4)
+                    && (s.charAt(i + 1) | 0x20) == 'e'
+                    && (s.charAt(i + 2) | 0x20) == 'n'
+                    && (s.charAt(i + 3) | 0x20) == 'c'
                     && (i == 0 || !Character.isLetterOrDigit(s.charAt(i - 1)))
                     && (i + 4 == n || !Character.isLetter(s.charAt(i + 4)));
         }
@@ -1002,6 +1017,7 @@ public final class SubjectParser {
                 if (w > k
                         && w - k <= 6
                         && (w == n || !Character.isLetterOrDigit(s.charAt(w)))
+                        && "bkmgtBKMGT".indexOf(s.charAt(k)) >= 0
                         && UNITS.contains(s.substring(k, w).toLowerCase(Locale.ROOT))) {
                     for (int m = i; m < w; m++) {
                         removed[m] = true;
@@ -1329,6 +1345,8 @@ public final class SubjectParser {
         ".la", ".ly", ".io", ".ir", ".cn", ".jp", ".kr", ".br", ".ar", ".mx", ".ca", ".au", ".nu", ".st", ".vc"
     };
 
+    private static final Set<String> DOMAIN_SET = Set.of(DOMAINS);
+
     /** Top-level domains seen under a second level ({@code site.wz.cz}, {@code site.org.ua}). */
     private static final String[] SECOND_LEVEL = {".cz", ".ua", ".uk", ".br", ".au", ".ru", ".pl"};
 
@@ -1426,12 +1444,8 @@ public final class SubjectParser {
             }
             return false;
         }
-        for (String d : DOMAINS) {
-            if (word.endsWith(d) && word.length() > d.length() + 2) {
-                return true;
-            }
-        }
-        return false;
+        int dot = word.lastIndexOf('.');
+        return dot > 2 && DOMAIN_SET.contains(word.substring(dot));
     }
 
     /** A request or post number ({@code 1330543524}) or a hash ({@code f3a543495657d38c361dbe767a8506df}). */

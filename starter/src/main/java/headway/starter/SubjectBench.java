@@ -15,7 +15,8 @@ import java.util.Random;
  * (long runs of spaces, quotes, brackets, digits, counters, random text) up to 1,000 characters.
  * Every timed call goes to a rule set that has not seen the subject, so the per-template memo
  * never answers and each figure is a full classification; calls are timed in batches of
- * {@value #BATCH}, each subject's figure is the median of its rounds, after untimed warm-up rounds.
+ * {@value #BATCH}, each subject's figure is the median of its rounds, after untimed warm-up rounds
+ * (at least {@value #WARMUP} and five seconds' worth).
  */
 final class SubjectBench {
 
@@ -45,6 +46,12 @@ final class SubjectBench {
     record Result(double meanMicros, double worstMicros, int crafted, String worstSubject) {}
 
     private static final int WARMUP = 20;
+    /**
+     * Warm-up lasts at least this long: on a busy machine the JIT's last compilations of the
+     * parser's larger methods come seconds in, and a figure taken before them times the compiler.
+     */
+    private static final long WARMUP_NANOS = 5_000_000_000L;
+
     private static final int ROUNDS = 15;
     /** Calls timed together, each on its own rule set, so the clock's own cost (a few microseconds here) is spread over them. */
     private static final int BATCH = 20;
@@ -70,7 +77,18 @@ final class SubjectBench {
         RuleSet[] sets = new RuleSet[BATCH];
         long[][] nanos = new long[all.size()][ROUNDS];
         int seen = 0;
-        for (int round = 0; round < WARMUP + ROUNDS; round++) {
+        int warmup = 0;
+        long warmEnd = System.nanoTime() + WARMUP_NANOS;
+        while (warmup < WARMUP || System.nanoTime() < warmEnd) {
+            for (int k = 0; k < BATCH; k++) {
+                RuleSet set = RuleSet.defaults(0);
+                for (String subject : all) {
+                    set.match(GROUP, POSTER, subject);
+                }
+            }
+            warmup++;
+        }
+        for (int round = 0; round < ROUNDS; round++) {
             for (int k = 0; k < BATCH; k++) {
                 sets[k] = RuleSet.defaults(0);
                 sets[k].match(GROUP, POSTER, "\"warm.up\" yEnc (1/1)");
@@ -81,10 +99,7 @@ final class SubjectBench {
                 for (int k = 0; k < BATCH; k++) {
                     seen += sets[k].match(GROUP, POSTER, subject) instanceof SubjectMatch.Matched ? 1 : 0;
                 }
-                long t = System.nanoTime() - t0;
-                if (round >= WARMUP) {
-                    nanos[i][round - WARMUP] = t / BATCH;
-                }
+                nanos[i][round] = (System.nanoTime() - t0) / BATCH;
             }
         }
         double sum = 0;
@@ -101,13 +116,8 @@ final class SubjectBench {
             }
         }
         out.printf(
-                "subjects: %d real-shaped subjects, %d crafted (up to %d characters), %d rounds after %d warm-up; %d matched%n",
-                REAL.size(),
-                crafted.size(),
-                SubjectParser.MAX_LENGTH,
-                ROUNDS,
-                WARMUP,
-                seen / (BATCH * (WARMUP + ROUNDS)));
+                "subjects: %d real-shaped subjects, %d crafted (up to %d characters), %d rounds after %d warm-up rounds; %d matched%n",
+                REAL.size(), crafted.size(), SubjectParser.MAX_LENGTH, ROUNDS, warmup, seen / (BATCH * ROUNDS));
         out.printf(
                 "subjects: slowest crafted subject (%d characters): %s%n",
                 worstSubject.length(),
