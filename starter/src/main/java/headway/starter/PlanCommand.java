@@ -4,6 +4,7 @@ import headway.activity.NntpHeaderSource;
 import headway.activity.Planner;
 import headway.nntp.NntpPool;
 import headway.store.GroupStore;
+import headway.worker.Setting;
 import headway.worker.Settings;
 import headway.worker.WorkerConfig;
 import headway.workflow.GroupWorkflow;
@@ -48,16 +49,10 @@ final class PlanCommand implements Runnable {
     @Option(names = "--tail", description = "plan the hand-planned range as tail (before history)")
     boolean tail;
 
-    @Option(
-            names = "--size",
-            description =
-                    "articles per range (env HEADWAY_RANGE_SIZE, default " + WorkerConfig.DEFAULT_RANGE_SIZE + ")")
+    @Option(names = "--size", descriptionKey = "HEADWAY_RANGE_SIZE")
     Long size;
 
-    @Option(
-            names = "--backfill",
-            description =
-                    "history goes this many articles below the high-water mark (env HEADWAY_BACKFILL, default 1000000)")
+    @Option(names = "--backfill", descriptionKey = "HEADWAY_BACKFILL")
     Long backfill;
 
     @Option(names = "--no-signal", description = "do not signal the group workflows")
@@ -92,16 +87,13 @@ final class PlanCommand implements Runnable {
             throw CliException.badInput("bad range --from " + from + " --to " + to + ": need 0 <= from <= to");
         }
         Settings s = new Settings(connections.env());
-        long rangeSize = size != null
-                ? size
-                : s.longValue("HEADWAY_RANGE_SIZE", WorkerConfig.DEFAULT_RANGE_SIZE, 1, Long.MAX_VALUE);
-        long backfillArticles =
-                backfill != null ? backfill : s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE);
+        long rangeSize = size != null ? size : s.longValue(Setting.RANGE_SIZE);
+        long backfillArticles = backfill != null ? backfill : s.longValue(Setting.BACKFILL);
         if (rangeSize < 1) {
             throw CliException.badInput("--size must be >= 1, was " + rangeSize);
         }
         try (Connections open = connections) {
-            GroupStore store = new GroupStore(connections.database());
+            GroupStore store = connections.database().groups();
             List<String> names = GroupSelection.resolve(store, all, groups);
             List<String> gotWork = new ArrayList<>();
             if (from != null) {

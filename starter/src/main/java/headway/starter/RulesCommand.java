@@ -2,11 +2,9 @@ package headway.starter;
 
 import headway.index.RuleSetException;
 import headway.store.RuleSetInfo;
-import headway.store.RuleSetStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -57,13 +55,12 @@ final class RulesCommand implements Runnable {
                 throw CliException.badInput("cannot read rule file " + file + ": " + e.getMessage());
             }
             try (Connections open = connections) {
-                int version = new RuleSetStore(connections.database())
+                int version = connections
+                        .database()
                         .importRuleSet(name != null ? name : file.getFileName().toString(), json);
                 spec.commandLine().getOut().println("imported " + file + " as rule set version " + version);
             } catch (RuleSetException e) {
                 throw CliException.badInput("rule file " + file + ": " + e.getMessage());
-            } catch (SQLException e) {
-                throw new CliException(Exit.FAILED, "storing the rule set: " + e.getMessage(), e);
             }
         }
     }
@@ -82,7 +79,7 @@ final class RulesCommand implements Runnable {
         @Override
         public void run() {
             try (Connections open = connections) {
-                List<RuleSetInfo> sets = new RuleSetStore(connections.database()).list();
+                List<RuleSetInfo> sets = connections.database().ruleSets();
                 if (json) {
                     Json.print(spec.commandLine().getOut(), sets);
                     return;
@@ -95,8 +92,6 @@ final class RulesCommand implements Runnable {
                 for (RuleSetInfo r : sets) {
                     spec.commandLine().getOut().printf("%5d  %-40s %s%n", r.version(), r.name(), r.createdAt());
                 }
-            } catch (SQLException e) {
-                throw new CliException(Exit.FAILED, "reading rule sets: " + e.getMessage(), e);
             }
         }
     }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import headway.nntp.NewsSimulator;
+import headway.rig.TemporalDevServer;
+import headway.simulator.NewsSimulator;
 import headway.store.TestDatabase;
-import headway.worker.TemporalDevServer;
 import headway.workflow.SearchAttributes;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;

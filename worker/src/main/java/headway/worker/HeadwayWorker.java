@@ -18,7 +18,6 @@ import headway.index.RuleSet;
 import headway.nntp.NntpPool;
 import headway.nntp.NntpServer;
 import headway.store.CatalogStore;
-import headway.store.Database;
 import headway.store.DirectorySnapshotStore;
 import headway.store.GroupStore;
 import headway.store.Holder;
@@ -27,6 +26,7 @@ import headway.store.NodeRegistry;
 import headway.store.PostgresSnapshotStore;
 import headway.store.RuleSetStore;
 import headway.store.SnapshotStore;
+import headway.store.Stores;
 import headway.store.Watchman;
 import headway.workflow.GroupWorkflowImpl;
 import headway.workflow.PlannerWorkflowImpl;
@@ -109,6 +109,12 @@ public final class HeadwayWorker implements AutoCloseable {
                 WorkflowClientOptions.newBuilder()
                         .setNamespace(config.namespace())
                         .build());
+    }
+
+    /** Starts a worker on the stores' database; the caller keeps ownership of {@code client} and {@code stores}. */
+    public static HeadwayWorker start(
+            WorkerConfig config, WorkflowClient client, Stores stores, PrometheusMeterRegistry registry) {
+        return start(config, client, stores.dataSource(), registry);
     }
 
     /**
@@ -296,11 +302,9 @@ public final class HeadwayWorker implements AutoCloseable {
         }
     }
 
-    /** Opens the configured database and migrates it; the caller closes the pool. */
-    public static com.zaxxer.hikari.HikariDataSource openDatabase(WorkerConfig config) {
-        com.zaxxer.hikari.HikariDataSource ds = Database.pool(config.database(), "headway-worker");
-        Database.migrate(ds);
-        return ds;
+    /** Opens the configured database and migrates it; the caller closes it. */
+    public static Stores openDatabase(WorkerConfig config) {
+        return Stores.open(config.database(), "headway-worker");
     }
 
     /** A fresh Prometheus registry. */

@@ -19,10 +19,13 @@ import headway.index.RuleSet;
 import headway.index.Segment;
 import headway.index.Window;
 import headway.nntp.GroupInfo;
-import headway.nntp.NewsSimulator;
 import headway.nntp.NntpPool;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
+import headway.nntp.Simulators;
+import headway.simulator.ArticleKind;
+import headway.simulator.NewsSimulator;
+import headway.simulator.Truth;
 import headway.store.CatalogStore;
 import headway.store.GroupStore;
 import headway.store.Holder;
@@ -121,7 +124,7 @@ class GroupWorkflowIntegrationTest {
             specs.add(new NewsSimulator.GroupSpec(g, seed++, ARTICLES, 5, 15, 4, 0.02, 0.02, 0.01));
         }
         sim = NewsSimulator.start(NewsSimulator.Options.defaults(), specs);
-        pool = new NntpPool(NntpPool.Config.defaults(sim.server()).withMaxConnections(4));
+        pool = new NntpPool(NntpPool.Config.defaults(Simulators.server(sim)).withMaxConnections(4));
         groups = new GroupStore(ds);
         leases = new LeaseStore(ds, 0);
         for (String g : GROUPS) {
@@ -415,7 +418,7 @@ class GroupWorkflowIntegrationTest {
      */
     private void assertCatalogMatchesServer(String group, long high) throws Exception {
         Served served = serve(group, high);
-        NewsSimulator.Truth truth = sim.truth(group, 1, high);
+        Truth truth = sim.truth(group, 1, high);
         assertThat((long) served.validIds.size()).isEqualTo(truth.valid());
         assertThat((long) served.missing.size()).isEqualTo(truth.gaps() + truth.malformed());
 
@@ -436,7 +439,7 @@ class GroupWorkflowIntegrationTest {
         assertThat(new TreeSet<>(recorded)).as("missing runs of %s", group).hasSize(recorded.size());
         assertThat(new TreeSet<>(recorded)).isEqualTo(served.missing);
         for (long a : served.missing) {
-            assertThat(sim.kind(group, a)).isIn(NewsSimulator.Kind.GAP, NewsSimulator.Kind.MALFORMED);
+            assertThat(sim.kind(group, a)).isIn(ArticleKind.GAP, ArticleKind.MALFORMED);
         }
     }
 

@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.fail;
 import com.zaxxer.hikari.HikariDataSource;
 import headway.activity.NntpHeaderSource;
 import headway.activity.Planner;
-import headway.nntp.NewsSimulator;
 import headway.nntp.NntpPool;
+import headway.nntp.Simulators;
+import headway.simulator.NewsSimulator;
 import headway.store.Database;
 import headway.store.GroupStore;
 import headway.store.RangeRow;
@@ -42,8 +43,8 @@ class HeadwayWorkerTestServerTest {
                 NewsSimulator sim = NewsSimulator.start(
                         NewsSimulator.Options.defaults(),
                         List.of(new NewsSimulator.GroupSpec(GROUP, 3, ARTICLES, 5, 15, 4, 0.02, 0.02, 0.01)));
-                NntpPool pool =
-                        new NntpPool(NntpPool.Config.defaults(sim.server()).withMaxConnections(1));
+                NntpPool pool = new NntpPool(
+                        NntpPool.Config.defaults(Simulators.server(sim)).withMaxConnections(1));
                 TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
             for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
                 env.registerSearchAttribute(key.getName(), key.getValueType());

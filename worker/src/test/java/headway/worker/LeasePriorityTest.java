@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.zaxxer.hikari.HikariDataSource;
-import headway.nntp.NewsSimulator;
+import headway.simulator.NewsSimulator;
 import headway.store.Database;
 import headway.store.GroupStore;
 import headway.store.TestDatabase;

@@ -1,0 +1,27 @@
+package headway.starter;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The CLI calls the stores of module activities; SQL, JDBC and the connection pool stay behind them. */
+class CliArchitectureTest {
+
+    @Test
+    void cliCodeDoesNoJdbc() {
+        JavaClasses cli = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("headway.starter");
+        noClasses()
+                .that()
+                .resideInAPackage("headway.starter..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.sql..", "javax.sql..", "com.zaxxer.hikari..", "org.flywaydb..")
+                .because("SQL lives in the stores (headway.store): the CLI calls them")
+                .check(cli);
+    }
+}
