@@ -1,6 +1,7 @@
 package headway.cluster;
 
 import headway.simulator.NewsSimulator;
+import headway.worker.Setting;
 import headway.workflow.GroupConfig;
 import io.temporal.client.WorkflowExecutionMetadata;
 import java.io.IOException;
@@ -43,7 +44,7 @@ public final class ScaleBench {
                     .workerEnv("HEADWAY_ACTIVITY_CONCURRENCY", Integer.toString(Math.max(16, maxGroups * 2)))
                     .workerEnv("HEADWAY_DB_POOL", Integer.toString(Math.min(100, maxGroups * 2 + 4)))
                     .workerEnv("HEADWAY_NNTP_CONNECTIONS", "8")
-                    .workerEnv("HEADWAY_LEASE_TTL", "30s");
+                    .workerEnv(Setting.LEASE_TTL.key(), Setting.LEASE_TTL.defaultValue());
             Cluster.Worker worker = cluster.startWorker("w1", List.of("-Xmx1g"));
             for (NewsSimulator.GroupSpec g : specs) {
                 cluster.addAndPlan(g.name(), 100_000);
@@ -51,7 +52,7 @@ public final class ScaleBench {
             out.printf("scale: %d groups x %d articles planned; starting their workflows%n", groups, articles);
             long t0 = System.nanoTime();
             for (NewsSimulator.GroupSpec g : specs) {
-                cluster.startGroup(g.name(), 2, Duration.ofMinutes(30), Duration.ofSeconds(30));
+                cluster.startGroup(g.name(), 2, Duration.ofMinutes(30), Setting.LEASE_TTL.durationDefault());
             }
             long[] rssKb = {0};
             Cluster.await(Duration.ofMinutes(25), Duration.ofSeconds(1), "every group caught up", () -> {

@@ -1,6 +1,7 @@
 package headway.lab;
 
 import headway.rig.TemporalDevServer;
+import headway.worker.Setting;
 import headway.workflow.SearchAttributes;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -29,7 +30,7 @@ public final class TemporalServer implements AutoCloseable {
     }
 
     /** The in-process server has no address; workers in this JVM are handed {@link #client()}, and their config needs some host:port. */
-    private static final String NO_ADDRESS = "127.0.0.1:7233";
+    private static final String NO_ADDRESS = Setting.TEMPORAL.defaultValue();
 
     private final TemporalDevServer dev;
     private final TestWorkflowEnvironment inProcess;
