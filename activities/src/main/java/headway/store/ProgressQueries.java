@@ -1,7 +1,5 @@
 package headway.store;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -38,35 +36,23 @@ public final class ProgressQueries {
 
     /** Ranges of any group not done yet (planned or leased). */
     public long openRanges() {
-        return Transactions.inTransaction(dataSource, "counting open ranges", c -> {
-            try (PreparedStatement s = c.prepareStatement(OPEN_RANGES);
-                    ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        });
+        return Jdbc.inTransaction(
+                dataSource, "counting open ranges", c -> Jdbc.one(c, OPEN_RANGES, rs -> rs.getLong(1)));
     }
 
     /** Headers indexed in {@code groups}, as their leases counted them. */
     public long headersIndexed(List<String> groups) {
-        return Transactions.inTransaction(dataSource, "counting indexed headers", c -> {
-            try (PreparedStatement s = c.prepareStatement(HEADERS_OF)) {
-                s.setArray(1, c.createArrayOf("text", groups.toArray(String[]::new)));
-                try (ResultSet rs = s.executeQuery()) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            }
-        });
+        return Jdbc.inTransaction(
+                dataSource,
+                "counting indexed headers",
+                c -> Jdbc.one(
+                        c, HEADERS_OF, rs -> rs.getLong(1), c.createArrayOf("text", groups.toArray(String[]::new))));
     }
 
     public Totals totals() {
-        return Transactions.inTransaction(dataSource, "reading the catalog's totals", c -> {
-            try (PreparedStatement s = c.prepareStatement(TOTALS);
-                    ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return new Totals(rs.getLong(1), rs.getLong(2), rs.getLong(3));
-            }
-        });
+        return Jdbc.inTransaction(
+                dataSource,
+                "reading the catalog's totals",
+                c -> Jdbc.one(c, TOTALS, rs -> new Totals(rs.getLong(1), rs.getLong(2), rs.getLong(3))));
     }
 }

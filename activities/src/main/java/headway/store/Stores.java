@@ -1,6 +1,7 @@
 package headway.store;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.category.CategoryRules;
 import headway.index.RuleSetException;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -58,6 +59,15 @@ public final class Stores implements AutoCloseable {
     public int importRuleSet(String name, String json) {
         try {
             return new RuleSetStore(pool).importRuleSet(name, json);
+        } catch (SQLException e) {
+            throw new StoreException("storing the rule set", e);
+        }
+    }
+
+    /** Re-categorizes the releases an older rule set categorized (see {@link CatalogStore#recategorize}); returns how many changed. */
+    public long recategorize(CategoryRules categories, int version, int batch) {
+        try {
+            return new CatalogStore().recategorize(pool, categories, version, batch);
         } catch (SQLException e) {
             throw new StoreException("storing the rule set", e);
         }
