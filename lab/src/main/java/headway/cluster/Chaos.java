@@ -7,6 +7,7 @@ import headway.nntp.NntpClient;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
 import headway.simulator.NewsSimulator;
+import headway.worker.Setting;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
 import java.io.IOException;
@@ -109,10 +110,10 @@ public final class Chaos {
                 Cluster.start("chaos", specs, NewsSimulator.Options.defaults().withOverLatency(OVER_LATENCY))) {
             cluster.execute(AUDIT);
             long rangeSize = Math.max(500, settings.articles() / 8);
-            cluster.workerEnv("HEADWAY_STUCK_RANGE", "8s")
-                    .workerEnv("HEADWAY_STUCK_GROUP", "30s")
-                    .workerEnv("HEADWAY_RANGE_SIZE", Long.toString(rangeSize))
-                    .workerEnv("HEADWAY_BATCH", "500");
+            cluster.workerEnv(Setting.STUCK_RANGE.key(), "8s")
+                    .workerEnv(Setting.STUCK_GROUP.key(), "30s")
+                    .workerEnv(Setting.RANGE_SIZE.key(), Long.toString(rangeSize))
+                    .workerEnv(Setting.BATCH.key(), "500");
             List<String> live = new ArrayList<>();
             int serial = 0;
             for (int i = 0; i < settings.workers(); i++) {

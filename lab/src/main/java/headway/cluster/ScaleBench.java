@@ -40,10 +40,10 @@ public final class ScaleBench {
             specs.add(NewsSimulator.GroupSpec.of("alt.binaries.scale.g" + i, 1_000 + i, articles));
         }
         try (Cluster cluster = Cluster.start("bench-scale", specs)) {
-            cluster.workerEnv("HEADWAY_MAX_GROUPS", Integer.toString(maxGroups))
-                    .workerEnv("HEADWAY_ACTIVITY_CONCURRENCY", Integer.toString(Math.max(16, maxGroups * 2)))
-                    .workerEnv("HEADWAY_DB_POOL", Integer.toString(Math.min(100, maxGroups * 2 + 4)))
-                    .workerEnv("HEADWAY_NNTP_CONNECTIONS", "8")
+            cluster.workerEnv(Setting.MAX_GROUPS.key(), Integer.toString(maxGroups))
+                    .workerEnv(Setting.ACTIVITY_CONCURRENCY.key(), Integer.toString(Math.max(16, maxGroups * 2)))
+                    .workerEnv(Setting.DB_POOL.key(), Integer.toString(Math.min(100, maxGroups * 2 + 4)))
+                    .workerEnv(Setting.NNTP_CONNECTIONS.key(), "8")
                     .workerEnv(Setting.LEASE_TTL.key(), Setting.LEASE_TTL.defaultValue());
             Cluster.Worker worker = cluster.startWorker("w1", List.of("-Xmx1g"));
             for (NewsSimulator.GroupSpec g : specs) {

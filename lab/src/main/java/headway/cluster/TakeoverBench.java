@@ -1,6 +1,7 @@
 package headway.cluster;
 
 import headway.simulator.NewsSimulator;
+import headway.worker.Setting;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ public final class TakeoverBench {
         List<Long> redo = new ArrayList<>();
         try (Cluster cluster =
                 Cluster.start("bench-takeover", List.of(NewsSimulator.GroupSpec.of(GROUP, 4242, articles)))) {
-            cluster.workerEnv("HEADWAY_RANGE_SIZE", Long.toString(rangeSize));
+            cluster.workerEnv(Setting.RANGE_SIZE.key(), Long.toString(rangeSize));
             List<String> live = new ArrayList<>(List.of("w1", "w2"));
             live.forEach(cluster::startWorker);
             int serial = 2;
