@@ -51,7 +51,6 @@ public final class Rig implements AutoCloseable {
     public static final class Builder {
         private List<NewsSimulator.GroupSpec> groups = List.of();
         private NewsSimulator.Options simulatorOptions = NewsSimulator.Options.defaults();
-        private EmbeddedDatabase sharedPostgres;
         private Path postgresDir;
         private String database = "headway";
         private int poolSize = 20;
@@ -74,13 +73,7 @@ public final class Rig implements AutoCloseable {
             return this;
         }
 
-        /** A PostgreSQL server someone else started and closes; the rig only creates its database there. */
-        public Builder postgres(EmbeddedDatabase server) {
-            this.sharedPostgres = server;
-            return this;
-        }
-
-        /** Keep PostgreSQL's data in {@code dir}, which lets {@link #restartPostgres()} restart it on the same data. */
+        /** Keep PostgreSQL's data in {@code dir}, which lets {@link Rig#restartPostgres()} restart it on the same data. */
         public Builder postgresDir(Path dir) {
             this.postgresDir = dir;
             return this;
@@ -146,12 +139,8 @@ public final class Rig implements AutoCloseable {
     }
 
     private void startAll() throws IOException {
-        if (options.sharedPostgres != null) {
-            postgres = options.sharedPostgres;
-        } else {
-            postgres = EmbeddedDatabase.start(options.postgresDir, 0);
-            opened.push(() -> postgres.close());
-        }
+        postgres = EmbeddedDatabase.start(options.postgresDir, 0);
+        opened.push(() -> postgres.close());
         dbUrl = postgres.createDatabase(options.database) + "?user=postgres";
         dataSource = Database.pool(
                 new Database.Settings(dbUrl, "postgres", null, options.poolSize, Duration.ofSeconds(10)), "rig");
@@ -260,7 +249,7 @@ public final class Rig implements AutoCloseable {
     }
 
     /** Adds every group and plans its initial articles as tail ranges of {@code rangeSize}, without asking the simulator. */
-    public void planWhole(List<NewsSimulator.GroupSpec> specs, long rangeSize) {
+    private void planWhole(List<NewsSimulator.GroupSpec> specs, long rangeSize) {
         GroupStore store = new GroupStore(dataSource);
         for (NewsSimulator.GroupSpec g : specs) {
             store.add(g.name(), 0);
@@ -327,9 +316,6 @@ public final class Rig implements AutoCloseable {
      * fail and reconnect, as after a database restart in production. Needs {@link Builder#postgresDir}.
      */
     public void restartPostgres() {
-        if (options.sharedPostgres != null) {
-            throw new IllegalStateException("the rig does not own its PostgreSQL server, so it cannot restart it");
-        }
         postgres = postgres.restart();
     }
 

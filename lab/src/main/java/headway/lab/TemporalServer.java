@@ -45,33 +45,49 @@ public final class TemporalServer implements AutoCloseable {
     /** Starts the server {@code kind} names, with the Web UI when {@code webUi}; {@code say} hears which one runs. */
     static TemporalServer start(Kind kind, boolean webUi, Path log, Consumer<String> say) {
         if (kind != Kind.IN_PROCESS) {
+            String why;
             try {
-                TemporalDevServer.Builder builder = TemporalDevServer.builder()
-                        .singlePartitionTaskQueues()
-                        .searchAttributes(SearchAttributes.types());
-                if (webUi) {
-                    builder.withUi();
-                }
-                if (log != null) {
-                    builder.logFile(log);
-                }
-                TemporalDevServer dev = builder.start();
-                say.accept("Temporal dev server on " + dev.target() + " (" + dev.binary() + ")");
-                return new TemporalServer(dev, null, dev.workflowClient());
+                TemporalDevServer.findBinary();
+                why = null;
             } catch (IllegalStateException e) {
                 if (kind == Kind.DEV_SERVER) {
                     throw e;
                 }
-                say.accept("no Temporal dev server (" + e.getMessage().split("\\. ")[0]
-                        + "); using the in-process Temporal test server: no Web UI, no Schedules"
-                        + " (bin/install-test-tools temporal installs the Temporal CLI)");
+                why = "no `temporal` binary on the PATH, in .tools/bin or in TEMPORAL_BIN";
             }
+            if (why == null) {
+                try {
+                    TemporalDevServer dev = startDevServer(webUi, log);
+                    say.accept("Temporal dev server on " + dev.target() + " (" + dev.binary() + ")");
+                    return new TemporalServer(dev, null, dev.workflowClient());
+                } catch (IllegalStateException e) {
+                    if (kind == Kind.DEV_SERVER) {
+                        throw e;
+                    }
+                    why = "the dev server did not start: "
+                            + e.getMessage().lines().findFirst().orElse("");
+                }
+            }
+            say.accept("no Temporal dev server (" + why + "); using the in-process Temporal test server:"
+                    + " no Web UI, no Schedules (bin/install-test-tools temporal installs the Temporal CLI)");
         }
         TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(
                 TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build());
         SearchAttributes.types().forEach(env::registerSearchAttribute);
         say.accept("in-process Temporal test server");
         return new TemporalServer(null, env, env.getWorkflowClient());
+    }
+
+    private static TemporalDevServer startDevServer(boolean webUi, Path log) {
+        TemporalDevServer.Builder builder =
+                TemporalDevServer.builder().singlePartitionTaskQueues().searchAttributes(SearchAttributes.types());
+        if (webUi) {
+            builder.withUi();
+        }
+        if (log != null) {
+            builder.logFile(log);
+        }
+        return builder.start();
     }
 
     public WorkflowClient client() {
@@ -85,11 +101,6 @@ public final class TemporalServer implements AutoCloseable {
     /** The dev server's host:port; for the in-process server a placeholder only this JVM's workers are given. */
     public String target() {
         return dev != null ? dev.target() : NO_ADDRESS;
-    }
-
-    /** Whether workers in other processes can reach this server (the in-process one they cannot). */
-    public boolean reachableFromOtherProcesses() {
-        return dev != null;
     }
 
     /** Whether this server runs Temporal Schedules (the in-process test server does not). */

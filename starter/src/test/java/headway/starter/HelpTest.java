@@ -6,6 +6,7 @@ import headway.worker.Setting;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,7 @@ class HelpTest {
         collect(cli, mirrors);
         assertThat(mirrors).hasSizeGreaterThan(10);
         for (OptionSpec option : mirrors) {
-            Setting setting = Setting.ofKey(option.descriptionKey());
+            Setting setting = settingOf(option.descriptionKey());
             assertThat(setting)
                     .as(option.longestName() + "'s descriptionKey names a setting")
                     .isNotNull();
@@ -67,5 +68,12 @@ class HelpTest {
             }
         }
         cli.getSubcommands().values().forEach(sub -> collect(sub, into));
+    }
+
+    private static Setting settingOf(String key) {
+        return Arrays.stream(Setting.values())
+                .filter(s -> s.key().equals(key))
+                .findFirst()
+                .orElse(null);
     }
 }

@@ -210,11 +210,6 @@ public enum Setting {
         return meaning + " (env " + key() + (shown.equals(REQUIRED) ? "" : ", default " + shown) + ")";
     }
 
-    /** The setting of a HEADWAY_* variable, or null when there is none. */
-    public static Setting ofKey(String key) {
-        return Stream.of(values()).filter(s -> s.key().equals(key)).findFirst().orElse(null);
-    }
-
     /** The README's configuration table. */
     public static String markdownTable() {
         StringBuilder table = new StringBuilder("| variable | meaning | default |\n|---|---|---|\n");

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,7 +52,7 @@ class SettingTest {
             if (COMPOSE_OWN.contains(key)) {
                 continue;
             }
-            Setting setting = Setting.ofKey(key);
+            Setting setting = settingOf(key);
             assertThat(setting)
                     .as(key + " in compose.yaml is a setting of the catalogue")
                     .isNotNull();
@@ -116,5 +117,12 @@ class SettingTest {
         assertThat(List.of(Setting.values()))
                 .allSatisfy(
                         s -> assertThat(Setting.helpBundle().getString(s.key())).isEqualTo(s.help()));
+    }
+
+    private static Setting settingOf(String key) {
+        return Arrays.stream(Setting.values())
+                .filter(s -> s.key().equals(key))
+                .findFirst()
+                .orElse(null);
     }
 }
