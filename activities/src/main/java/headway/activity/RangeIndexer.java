@@ -108,7 +108,7 @@ public final class RangeIndexer {
     /** One batch's write: binaries that left the window, missing runs and the cursor, in one fenced transaction. */
     private void commit(Holdings.Held held, RangeRow range, Batch batch, List<CompletedBinary> done, long next) {
         leases.fenced(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
-            catalog.writeBinaries(c, done);
+            catalog.writeBinaries(c, done, held.rules.categories(), held.rules.version());
             catalog.recordMissing(c, range.group(), batch.missing);
             leases.advance(c, held.holder(), range.id(), next);
             return null;

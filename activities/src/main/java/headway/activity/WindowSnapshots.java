@@ -33,7 +33,7 @@ public final class WindowSnapshots {
         List<CompletedBinary> open = held.window().changedOpen();
         leases.fenced(
                 held.holder(), "writing the open binaries of " + held.holder().group(), c -> {
-                    catalog.writeBinaries(c, open);
+                    catalog.writeBinaries(c, open, held.rules.categories(), held.rules.version());
                     return null;
                 });
         held.window().markOpenWritten();
