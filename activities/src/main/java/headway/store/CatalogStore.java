@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,9 +29,10 @@ import org.postgresql.PGConnection;
  * release name and rule version are those of its first write, so a merge never moves it to
  * another release (re-naming under a new rule set is a rebuild, not a merge). A batch is
  * sent as one statement of column arrays per {@value #CHUNK} binaries or {@value #CHUNK_SEGMENTS}
- * segments, which measured as fast as COPY into a staging table (see
- * {@code CatalogWriteBenchmarkTest}) without a temporary table or COPY text escaping. The cost is
- * a read of the stored arrays on every conflict, and a chunk's arrays held in memory at once.
+ * segments, which measured as fast as COPY into a staging table when it was chosen, without a
+ * temporary table or COPY text escaping, and costs nothing per row in the JVM beyond filling the
+ * arrays (the throughput benchmark's raw write measures this path). The cost is a read of the
+ * stored arrays on every conflict, and a chunk's arrays held in memory at once.
  */
 public final class CatalogStore {
 
@@ -196,11 +196,6 @@ public final class CatalogStore {
             order by first_article, last_article
             """;
 
-    private static final String CATALOG_BYTES = """
-            select coalesce(sum(pg_total_relation_size(t)), 0)
-            from unnest(array['rule_sets', 'binaries', 'releases', 'missing_articles']::regclass[]) as t
-            """;
-
     /** {@link #writeBinaries(Connection, List, CategoryRules, int)} with the shipped default categories as version 0. */
     public void writeBinaries(Connection conn, List<CompletedBinary> binaries) throws SQLException {
         writeBinaries(conn, binaries, CategoryRules.defaults(), 0);
@@ -280,72 +275,42 @@ public final class CatalogStore {
 
     /** The recorded missing runs of a group, in article order. */
     public List<MissingRun> missing(DataSource ds, String group) throws SQLException {
-        List<MissingRun> out = new ArrayList<>();
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(SELECT_MISSING)) {
-            ps.setString(1, group);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new MissingRun(rs.getLong(1), rs.getLong(2)));
-                }
-            }
+        try (Connection c = ds.getConnection()) {
+            return Jdbc.list(c, SELECT_MISSING, rs -> new MissingRun(rs.getLong(1), rs.getLong(2)), group);
         }
-        return out;
     }
 
     public Optional<Release> release(DataSource ds, String group, String poster, String name) throws SQLException {
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(SELECT_RELEASE)) {
-            ps.setString(1, group);
-            ps.setString(2, poster);
-            ps.setString(3, name);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(release(rs)) : Optional.empty();
-            }
+        try (Connection c = ds.getConnection()) {
+            return Jdbc.first(c, SELECT_RELEASE, CatalogStore::release, group, poster, name);
         }
     }
 
     /** Releases whose name contains {@code query}, case-insensitively, newest first; % and _ in the query are literal. */
     public List<Release> search(DataSource ds, String query, int limit) throws SQLException {
         String like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
-        List<Release> out = new ArrayList<>();
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(SEARCH_RELEASES)) {
-            ps.setString(1, like);
-            ps.setInt(2, limit);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(release(rs));
-                }
-            }
+        try (Connection c = ds.getConnection()) {
+            return Jdbc.list(c, SEARCH_RELEASES, CatalogStore::release, like, limit);
         }
-        return out;
     }
 
     /** The binaries of a release with their segments in part order, ready for {@link headway.index.NzbWriter}. */
     public List<CompletedBinary> binaries(DataSource ds, Release release) throws SQLException {
-        List<CompletedBinary> out = new ArrayList<>();
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(SELECT_BINARIES_OF_RELEASE)) {
-            ps.setString(1, release.group());
-            ps.setString(2, release.poster());
-            ps.setString(3, release.name());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(binary(rs));
-                }
-            }
+        try (Connection c = ds.getConnection()) {
+            return Jdbc.list(
+                    c,
+                    SELECT_BINARIES_OF_RELEASE,
+                    CatalogStore::binary,
+                    release.group(),
+                    release.poster(),
+                    release.name());
         }
-        return out;
     }
 
-    /** On-disk bytes of the catalog tables with their indexes and TOAST, for the size cap. */
+    /** The catalog's on-disk size as the database function catalog_bytes() defines it: what the size cap compares. */
     public long catalogBytes(DataSource ds) throws SQLException {
-        try (Connection c = ds.getConnection();
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(CATALOG_BYTES)) {
-            rs.next();
-            return rs.getLong(1);
+        try (Connection c = ds.getConnection()) {
+            return CatalogCap.catalogBytes(c);
         }
     }
 
