@@ -1,5 +1,6 @@
 package headway.worker;
 
+import headway.activity.Planner;
 import headway.store.Database;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -32,6 +33,7 @@ import java.util.UUID;
  * @param windowMaxAge        a binary older than this many articles leaves the window incomplete (HEADWAY_WINDOW_MAX_AGE, default 50000)
  * @param rangeSize           articles per planned range (HEADWAY_RANGE_SIZE, default {@value #DEFAULT_RANGE_SIZE})
  * @param backfill            history is planned this many articles below the high-water mark (HEADWAY_BACKFILL, default 1000000)
+ * @param planMaxJump         the planner refuses a high-water mark more than this many articles past the highest planned article (HEADWAY_PLAN_MAX_JUMP, default 100000000)
  * @param stuckRange          a leased range whose cursor has not moved for this long is stuck (HEADWAY_STUCK_RANGE, default 5m)
  * @param stuckGroup          a group whose lag has not shrunk for this long is stuck (HEADWAY_STUCK_GROUP, default 15m)
  */
@@ -55,12 +57,12 @@ public record WorkerConfig(
         long windowMaxAge,
         long rangeSize,
         long backfill,
+        long planMaxJump,
         Duration stuckRange,
         Duration stuckGroup) {
 
     /** Articles per planned range unless HEADWAY_RANGE_SIZE says otherwise; see the overhead benchmark in the README. */
     public static final long DEFAULT_RANGE_SIZE = 200_000;
-
     /** An NNTP server and how many connections this worker may open to it. Credentials are never logged. */
     public record NntpServer(
             String host, int port, boolean tls, String user, String password, int maxConnections, Duration timeout) {
@@ -123,6 +125,9 @@ public record WorkerConfig(
         if (backfill < 0) {
             throw new IllegalArgumentException("HEADWAY_BACKFILL=" + backfill + " must be >= 0 articles");
         }
+        if (planMaxJump < 1) {
+            throw new IllegalArgumentException("HEADWAY_PLAN_MAX_JUMP=" + planMaxJump + " must be >= 1 article");
+        }
         requirePositive("HEADWAY_STUCK_RANGE", stuckRange);
         requirePositive("HEADWAY_STUCK_GROUP", stuckGroup);
     }
@@ -158,6 +163,7 @@ public record WorkerConfig(
                 s.longValue("HEADWAY_WINDOW_MAX_AGE", 50_000, 1, Long.MAX_VALUE),
                 s.longValue("HEADWAY_RANGE_SIZE", DEFAULT_RANGE_SIZE, 1, Long.MAX_VALUE),
                 s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE),
+                s.longValue("HEADWAY_PLAN_MAX_JUMP", Planner.DEFAULT_MAX_JUMP, 1, Long.MAX_VALUE),
                 s.duration("HEADWAY_STUCK_RANGE", Duration.ofMinutes(5)),
                 s.duration("HEADWAY_STUCK_GROUP", Duration.ofMinutes(15)));
     }

@@ -76,6 +76,7 @@ class HeadwayWorkerTestServerTest {
                     1000,
                     500,
                     1_000_000,
+                    100_000_000,
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15));
             WorkflowClient client = env.getWorkflowClient();
