@@ -5,6 +5,7 @@ import headway.store.Holder;
 import headway.store.LeaseLostException;
 import headway.store.LeaseStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import headway.store.SnapshotStore;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
@@ -23,15 +24,22 @@ import java.util.Optional;
 public final class GroupActivitiesImpl implements GroupActivities {
 
     private final LeaseStore leases;
+    private final RangeStore ranges;
     private final Holdings holdings;
     private final RangeIndexer indexer;
     private final WindowSnapshots windowSnapshots;
     private final IndexMetrics metrics;
 
     public GroupActivitiesImpl(
-            LeaseStore leases, SnapshotStore snapshots, Holdings holdings, RangeIndexer indexer, IndexMetrics metrics) {
+            LeaseStore leases,
+            RangeStore ranges,
+            SnapshotStore snapshots,
+            Holdings holdings,
+            RangeIndexer indexer,
+            IndexMetrics metrics) {
         this.leases = Objects.requireNonNull(leases, "leases");
-        this.windowSnapshots = new WindowSnapshots(leases, snapshots, new CatalogStore(), metrics);
+        this.ranges = Objects.requireNonNull(ranges, "ranges");
+        this.windowSnapshots = new WindowSnapshots(leases.fence(), snapshots, new CatalogStore(), metrics);
         this.holdings = Objects.requireNonNull(holdings, "holdings");
         this.indexer = Objects.requireNonNull(indexer, "indexer");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -41,8 +49,8 @@ public final class GroupActivitiesImpl implements GroupActivities {
     public NextRange nextRange(HolderToken token) {
         Holdings.Held held = held(token);
         return fenced(token, () -> {
-            Optional<RangeRow> range = leases.nextRange(held.holder(), held.rules.version());
-            long lag = leases.lag(token.group());
+            Optional<RangeRow> range = ranges.nextRange(held.holder(), held.rules.version());
+            long lag = ranges.lag(token.group());
             return new NextRange(range.map(GroupActivitiesImpl::lease).orElse(null), lag);
         });
     }
@@ -54,7 +62,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
         Optional<IndexProgress> resumed =
                 context.getHeartbeatDetails(IndexProgress.class).filter(p -> p.rangeId() == range.id());
         long from = Math.max(
-                leases.cursor(range.id()), resumed.map(IndexProgress::cursor).orElse(range.next()));
+                ranges.cursor(range.id()), resumed.map(IndexProgress::cursor).orElse(range.next()));
         RangeRow row = new RangeRow(
                 range.id(),
                 range.group(),
@@ -78,7 +86,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
                         (cursor, headers, missing, malformed) ->
                                 context.heartbeat(new IndexProgress(range.id(), cursor, headers, missing, malformed)));
                 SnapshotInfo snapshot = snapshotAfter ? snapshot(held) : null;
-                Optional<RangeRow> next = leases.nextRange(held.holder(), held.rules.version());
+                Optional<RangeRow> next = ranges.nextRange(held.holder(), held.rules.version());
                 return new RangeResult(
                         range.id(),
                         outcome.cursor(),
@@ -88,7 +96,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
                         held.window().stats().binaries(),
                         snapshot,
                         next.map(GroupActivitiesImpl::lease).orElse(null),
-                        leases.lag(token.group()));
+                        ranges.lag(token.group()));
             } catch (IOException e) {
                 throw ApplicationFailure.newFailureWithCause(
                         "reading " + range.group() + " articles from " + from + ": " + e.getMessage(),

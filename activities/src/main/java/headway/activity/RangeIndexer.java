@@ -5,10 +5,11 @@ import headway.nntp.MisbehavingServerException;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
 import headway.store.CatalogStore;
+import headway.store.Fence;
 import headway.store.GroupStore;
 import headway.store.LeaseLostException;
-import headway.store.LeaseStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,8 @@ public final class RangeIndexer {
     public record Outcome(long cursor, long headers, long missing, long malformed, boolean finished) {}
 
     private final HeaderSource source;
-    private final LeaseStore leases;
+    private final Fence fence;
+    private final RangeStore ranges;
     private final CatalogStore catalog;
     private final int batchArticles;
     private final IndexMetrics metrics;
@@ -53,9 +55,15 @@ public final class RangeIndexer {
     });
 
     public RangeIndexer(
-            HeaderSource source, LeaseStore leases, CatalogStore catalog, int batchArticles, IndexMetrics metrics) {
+            HeaderSource source,
+            Fence fence,
+            RangeStore ranges,
+            CatalogStore catalog,
+            int batchArticles,
+            IndexMetrics metrics) {
         this.source = Objects.requireNonNull(source, "source");
-        this.leases = Objects.requireNonNull(leases, "leases");
+        this.fence = Objects.requireNonNull(fence, "fence");
+        this.ranges = Objects.requireNonNull(ranges, "ranges");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         if (batchArticles < 1) {
             throw new IllegalArgumentException("batch must be >= 1 article, was " + batchArticles);
@@ -112,7 +120,7 @@ public final class RangeIndexer {
             cursor = batchEnd + 1;
         }
         finish(inFlight, List.of(), held, range, totals, progress);
-        boolean finished = leases.rangeDone(held.holder(), range.id(), totals.headers);
+        boolean finished = ranges.rangeDone(held.holder(), range.id(), totals.headers);
         if (finished) {
             metrics.rangesIndexed.increment();
         }
@@ -121,10 +129,10 @@ public final class RangeIndexer {
 
     /** One batch's write: binaries that left the window, missing runs and the cursor, in one fenced transaction. */
     private void commit(Holdings.Held held, RangeRow range, Batch batch, List<CompletedBinary> done, long next) {
-        leases.fenced(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
-            catalog.writeBinaries(c, done);
+        fence.run(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
+            catalog.writeBinaries(c, done, held.rules.categories(), held.rules.version());
             catalog.recordMissing(c, range.group(), batch.missing);
-            leases.advance(c, held.holder(), range.id(), next);
+            ranges.advance(c, held.holder(), range.id(), next);
             return null;
         });
     }

@@ -1,6 +1,6 @@
 package headway.activity;
 
-import headway.store.Watchman;
+import headway.watchman.Watchman;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package headway.activity;
 
 import headway.index.CompletedBinary;
 import headway.store.CatalogStore;
-import headway.store.LeaseStore;
+import headway.store.Fence;
 import headway.store.SnapshotStore;
 import java.util.List;
 import java.util.Objects;
@@ -15,13 +15,13 @@ import java.util.concurrent.TimeUnit;
  * groups back on shutdown both take it this one way.
  */
 public final class WindowSnapshots {
-    private final LeaseStore leases;
+    private final Fence fence;
     private final SnapshotStore snapshots;
     private final CatalogStore catalog;
     private final IndexMetrics metrics;
 
-    public WindowSnapshots(LeaseStore leases, SnapshotStore snapshots, CatalogStore catalog, IndexMetrics metrics) {
-        this.leases = Objects.requireNonNull(leases, "leases");
+    public WindowSnapshots(Fence fence, SnapshotStore snapshots, CatalogStore catalog, IndexMetrics metrics) {
+        this.fence = Objects.requireNonNull(fence, "fence");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -31,11 +31,10 @@ public final class WindowSnapshots {
     public SnapshotStore.Meta take(Holdings.Held held) {
         long start = System.nanoTime();
         List<CompletedBinary> open = held.window().changedOpen();
-        leases.fenced(
-                held.holder(), "writing the open binaries of " + held.holder().group(), c -> {
-                    catalog.writeBinaries(c, open);
-                    return null;
-                });
+        fence.run(held.holder(), "writing the open binaries of " + held.holder().group(), c -> {
+            catalog.writeBinaries(c, open, held.rules.categories(), held.rules.version());
+            return null;
+        });
         held.window().markOpenWritten();
         SnapshotStore.Meta meta = snapshots.put(
                 held.holder(), Math.max(0, held.cursor()), out -> held.window().writeTo(out));

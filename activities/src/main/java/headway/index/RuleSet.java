@@ -2,7 +2,10 @@ package headway.index;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import headway.category.CategoryRules;
+import headway.category.CategoryRulesException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -46,6 +49,7 @@ public final class RuleSet {
     private final int version;
     private final String name;
     private final List<GroupEntry> entries;
+    private final CategoryRules categories;
     private final ConcurrentHashMap<String, GroupRules> perGroup = new ConcurrentHashMap<>();
 
     /**
@@ -62,10 +66,11 @@ public final class RuleSet {
     private static final int MEMO_PART = Integer.MIN_VALUE;
     private static final SubjectMatch NOT_MEMOIZABLE = new SubjectMatch.Unmatched();
 
-    private RuleSet(int version, String name, List<GroupEntry> entries) {
+    private RuleSet(int version, String name, List<GroupEntry> entries, CategoryRules categories) {
         this.version = version;
         this.name = name;
         this.entries = entries;
+        this.categories = categories;
     }
 
     /** Parses and compiles a rule set document; a bad regex fails with the group pattern, rule index and regex error. */
@@ -88,7 +93,13 @@ public final class RuleSet {
         for (GroupDoc g : doc.groups()) {
             entries.add(GroupEntry.compile(g));
         }
-        return new RuleSet(version, doc.name() == null ? "" : doc.name(), List.copyOf(entries));
+        CategoryRules categories;
+        try {
+            categories = CategoryRules.of(doc.categories());
+        } catch (CategoryRulesException e) {
+            throw new RuleSetException(e.getMessage(), e);
+        }
+        return new RuleSet(version, doc.name() == null ? "" : doc.name(), List.copyOf(entries), categories);
     }
 
     /** The rule set shipped as {@code headway/index/default-rules.json}. */
@@ -114,6 +125,11 @@ public final class RuleSet {
 
     public String name() {
         return name;
+    }
+
+    /** The category rules of the document's {@code categories} section, or the shipped defaults without one. */
+    public CategoryRules categories() {
+        return categories;
     }
 
     /** Classifies one header of {@code group}: lists first, then the first matching rule. */
@@ -352,7 +368,7 @@ public final class RuleSet {
         return new GroupEntry(null, sb, sw, pb, pw, rules);
     }
 
-    record Document(String name, List<GroupDoc> groups) {}
+    record Document(String name, List<GroupDoc> groups, JsonNode categories) {}
 
     record GroupDoc(
             String pattern,

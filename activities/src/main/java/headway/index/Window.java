@@ -1,12 +1,6 @@
 package headway.index;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import headway.nntp.OverviewLine;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,9 +11,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
-import java.util.zip.ZipException;
 
 /**
  * The binaries of one newsgroup still being assembled, fed headers in article order across
@@ -29,17 +20,10 @@ import java.util.zip.ZipException;
  * Invariants: a part is held once (a repeat is counted, not added), and the open binaries are
  * kept in the order they were first seen, so aging looks only at the head; the cost is that
  * headers fed far out of article order age late, and that every open segment sits in memory
- * (about 200 bytes each with a 50-character message-id).
+ * (about 200 bytes each with a 50-character message-id). {@link #writeTo} and {@link #readFrom}
+ * carry the open binaries across holders in the format of {@link WindowCodec}.
  */
 public final class Window {
-
-    private static final String FORMAT = "headway.window";
-    private static final int FORMAT_VERSION = 1;
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
-            .build()
-            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-            .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
 
     private final String group;
     private final long maxAgeArticles;
@@ -58,9 +42,9 @@ public final class Window {
     /** Sizes and counters: what is open now, and what was fed since the window was made (snapshots keep them). */
     public record Stats(int binaries, long segments, long accepted, long unmatched, long rejected, long duplicates) {}
 
-    private record Key(String poster, String fileName, int totalParts) {}
+    record Key(String poster, String fileName, int totalParts) {}
 
-    private static final class Open {
+    static final class Open {
         final String releaseName;
         final int fileTotal;
         final String subject;
@@ -327,207 +311,44 @@ public final class Window {
         return id;
     }
 
-    /** Streams the open binaries, one at a time, as gzip-compressed JSON; fails if the outbox was not drained, because a snapshot must not hold binaries the catalog has not got. */
+    /**
+     * Streams the open binaries, one at a time, as a snapshot ({@link WindowCodec}); fails if the
+     * outbox was not drained, because a snapshot must not hold binaries the catalog has not got.
+     */
     public void writeTo(OutputStream out) throws IOException {
         if (!outbox.isEmpty()) {
             throw new IllegalStateException(
                     outbox.size()
                             + " binaries left the window but were not drained; call drain() and write them to the catalog before the snapshot");
         }
-        GZIPOutputStream gz = new GZIPOutputStream(out, 1 << 16);
-        try (JsonGenerator g = JSON.createGenerator(gz)) {
-            g.writeStartObject();
-            g.writeStringField("format", FORMAT);
-            g.writeNumberField("formatVersion", FORMAT_VERSION);
-            g.writeStringField("group", group);
-            g.writeNumberField("maxAgeArticles", maxAgeArticles);
-            g.writeNumberField("newestArticle", newestArticle);
-            g.writeNumberField("accepted", accepted);
-            g.writeNumberField("unmatched", unmatched);
-            g.writeNumberField("rejected", rejected);
-            g.writeNumberField("duplicates", duplicates);
-            g.writeArrayFieldStart("binaries");
-            for (Map.Entry<Key, Open> e : open.entrySet()) {
-                Key k = e.getKey();
-                Open b = e.getValue();
-                g.writeStartObject();
-                g.writeStringField("poster", k.poster());
-                g.writeStringField("file", k.fileName());
-                g.writeNumberField("total", k.totalParts());
-                g.writeStringField("release", b.releaseName);
-                g.writeNumberField("fileTotal", b.fileTotal);
-                g.writeStringField("subject", b.subject);
-                if (b.posted != null) {
-                    g.writeStringField("posted", b.posted.toString());
-                }
-                g.writeNumberField("first", b.firstArticle);
-                g.writeNumberField("last", b.lastArticle);
-                g.writeNumberField("rule", b.ruleVersion);
-                g.writeArrayFieldStart("segments");
-                for (Segment s : b.parts.view()) {
-                    g.writeStartArray();
-                    g.writeNumber(s.part());
-                    g.writeNumber(s.bytes());
-                    g.writeString(s.messageId());
-                    g.writeEndArray();
-                }
-                g.writeEndArray();
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-        }
-        gz.finish();
-        gz.flush();
+        WindowCodec.write(this, out);
     }
 
     /** Reads a snapshot written by {@link #writeTo}, one binary at a time; anything else throws {@link BadSnapshotException}. */
     public static Window readFrom(InputStream in) throws BadSnapshotException {
-        try {
-            return read(new GZIPInputStream(in, 1 << 16));
-        } catch (BadSnapshotException e) {
-            throw e;
-        } catch (ZipException e) {
-            throw new BadSnapshotException("window snapshot is not gzip data (" + e.getMessage() + ")", e);
-        } catch (EOFException e) {
-            throw new BadSnapshotException("window snapshot is truncated (" + e.getMessage() + ")", e);
-        } catch (JsonProcessingException e) {
-            throw new BadSnapshotException("window snapshot is not valid JSON (" + e.getOriginalMessage() + ")", e);
-        } catch (IOException | RuntimeException e) {
-            throw new BadSnapshotException("window snapshot unreadable (" + e + ")", e);
-        }
+        return WindowCodec.read(in);
     }
 
-    private static Window read(InputStream in) throws IOException {
-        try (JsonParser p = JSON.createParser(in)) {
-            expect(p, p.nextToken(), JsonToken.START_OBJECT);
-            String format = null;
-            Window w = null;
-            String group = null;
-            long maxAge = -1;
-            long newest = -1;
-            long[] counters = new long[4];
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken t = p.nextToken();
-                switch (field) {
-                    case "format" -> format = p.getValueAsString();
-                    case "formatVersion" -> {
-                        if (!FORMAT.equals(format) || p.getIntValue() != FORMAT_VERSION) {
-                            throw new BadSnapshotException(
-                                    "not a window snapshot of format " + FORMAT + " v" + FORMAT_VERSION, null);
-                        }
-                    }
-                    case "group" -> group = p.getValueAsString();
-                    case "maxAgeArticles" -> maxAge = p.getLongValue();
-                    case "newestArticle" -> newest = p.getLongValue();
-                    case "accepted" -> counters[0] = p.getLongValue();
-                    case "unmatched" -> counters[1] = p.getLongValue();
-                    case "rejected" -> counters[2] = p.getLongValue();
-                    case "duplicates" -> counters[3] = p.getLongValue();
-                    case "binaries" -> {
-                        if (format == null || group == null || maxAge <= 0) {
-                            throw new BadSnapshotException(
-                                    "window snapshot header incomplete before its binaries", null);
-                        }
-                        w = new Window(group, maxAge);
-                        w.newestArticle = newest;
-                        w.accepted = counters[0];
-                        w.unmatched = counters[1];
-                        w.rejected = counters[2];
-                        w.duplicates = counters[3];
-                        expect(p, t, JsonToken.START_ARRAY);
-                        while (p.nextToken() == JsonToken.START_OBJECT) {
-                            w.readBinary(p);
-                        }
-                        expect(p, p.currentToken(), JsonToken.END_ARRAY);
-                    }
-                    default -> throw new BadSnapshotException("unknown field '" + field + "' in window snapshot", null);
-                }
-            }
-            expect(p, p.currentToken(), JsonToken.END_OBJECT);
-            if (w == null) {
-                throw new BadSnapshotException("window snapshot has no binaries array", null);
-            }
-            if (p.nextToken() != null) {
-                throw new BadSnapshotException("window snapshot has data after its end", null);
-            }
-            in.transferTo(OutputStream.nullOutputStream());
-            return w;
-        }
+    /** The open binaries in the order they were first seen, for {@link WindowCodec}; callers must not change it. */
+    Map<Key, Open> openBinaries() {
+        return open;
     }
 
-    private void readBinary(JsonParser p) throws IOException {
-        String poster = null;
-        String file = null;
-        int total = -1;
-        String release = null;
-        int fileTotal = -1;
-        String subject = null;
-        Instant posted = null;
-        long first = -1;
-        long last = -1;
-        int rule = -1;
-        List<Segment> segs = new ArrayList<>();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken t = p.nextToken();
-            switch (field) {
-                case "poster" -> poster = p.getValueAsString();
-                case "file" -> file = p.getValueAsString();
-                case "total" -> total = p.getIntValue();
-                case "release" -> release = p.getValueAsString();
-                case "fileTotal" -> fileTotal = p.getIntValue();
-                case "subject" -> subject = p.getValueAsString();
-                case "posted" -> posted = Instant.parse(p.getValueAsString());
-                case "first" -> first = p.getLongValue();
-                case "last" -> last = p.getLongValue();
-                case "rule" -> rule = p.getIntValue();
-                case "segments" -> {
-                    expect(p, t, JsonToken.START_ARRAY);
-                    while (p.nextToken() == JsonToken.START_ARRAY) {
-                        expect(p, p.nextToken(), JsonToken.VALUE_NUMBER_INT);
-                        int part = p.getIntValue();
-                        expect(p, p.nextToken(), JsonToken.VALUE_NUMBER_INT);
-                        int bytes = p.getIntValue();
-                        expect(p, p.nextToken(), JsonToken.VALUE_STRING);
-                        String id = p.getText();
-                        expect(p, p.nextToken(), JsonToken.END_ARRAY);
-                        segs.add(new Segment(part, bytes, id));
-                    }
-                    expect(p, p.currentToken(), JsonToken.END_ARRAY);
-                }
-                default -> throw new BadSnapshotException("unknown field '" + field + "' in a snapshot binary", null);
-            }
-        }
-        expect(p, p.currentToken(), JsonToken.END_OBJECT);
-        if (poster == null
-                || file == null
-                || total <= 0
-                || release == null
-                || subject == null
-                || first < 0
-                || segs.isEmpty()) {
-            throw new BadSnapshotException(
-                    "a snapshot binary lacks poster, file, total, release, subject, first or segments", null);
-        }
-        Open b = new Open(release, fileTotal, subject, posted, first, last, rule);
-        for (Segment s : segs) {
-            b.parts.add(s);
-        }
+    /** Restores the counters of a window read back from a snapshot, before its binaries. */
+    void restoreCounters(long newest, long accepted, long unmatched, long rejected, long duplicates) {
+        this.newestArticle = newest;
+        this.accepted = accepted;
+        this.unmatched = unmatched;
+        this.rejected = rejected;
+        this.duplicates = duplicates;
+    }
+
+    /** Adds an open binary read back from a snapshot, after the ones read before it. */
+    void restoreOpen(Key key, Open b) {
         if (open.isEmpty()) {
             headFirst = b.firstArticle;
         }
-        open.put(new Key(poster, file, total), b);
+        open.put(key, b);
         segments += b.parts.size();
-    }
-
-    private static void expect(JsonParser p, JsonToken actual, JsonToken expected) throws BadSnapshotException {
-        if (actual != expected) {
-            throw new BadSnapshotException(
-                    "window snapshot malformed at " + p.currentLocation().offsetDescription() + ": expected " + expected
-                            + " but found " + actual,
-                    null);
-        }
     }
 }

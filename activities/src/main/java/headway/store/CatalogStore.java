@@ -1,5 +1,8 @@
 package headway.store;
 
+import headway.category.CategoryRules;
+import headway.category.Classification;
+import headway.category.ReleaseAttributes;
 import headway.index.CompletedBinary;
 import headway.index.Segment;
 import java.sql.Array;
@@ -7,7 +10,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,9 +29,10 @@ import org.postgresql.PGConnection;
  * release name and rule version are those of its first write, so a merge never moves it to
  * another release (re-naming under a new rule set is a rebuild, not a merge). A batch is
  * sent as one statement of column arrays per {@value #CHUNK} binaries or {@value #CHUNK_SEGMENTS}
- * segments, which measured as fast as COPY into a staging table (see
- * {@code CatalogWriteBenchmarkTest}) without a temporary table or COPY text escaping. The cost is
- * a read of the stored arrays on every conflict, and a chunk's arrays held in memory at once.
+ * segments, which measured as fast as COPY into a staging table when it was chosen, without a
+ * temporary table or COPY text escaping, and costs nothing per row in the JVM beyond filling the
+ * arrays (the throughput benchmark's raw write measures this path). The cost is a read of the
+ * stored arrays on every conflict, and a chunk's arrays held in memory at once.
  */
 public final class CatalogStore {
 
@@ -77,7 +80,8 @@ public final class CatalogStore {
 
     private static final String UPSERT_RELEASES = """
             insert into releases (group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
-                                  completion_percent, complete, rule_version)
+                                  completion_percent, complete, rule_version, category, title, season, episode, year,
+                                  resolution, category_version)
             select b.group_name, b.poster, b.release_name,
                    nullif(max(b.file_total), -1),
                    count(*),
@@ -87,11 +91,16 @@ public final class CatalogStore {
                    round(100.0 * sum(b.parts_present) / sum(b.total_parts)
                          * least(1.0, count(*)::numeric / coalesce(nullif(max(b.file_total), -1), count(*))), 2),
                    bool_and(b.complete) and count(*) >= coalesce(nullif(max(b.file_total), -1), 0),
-                   max(b.rule_version)
+                   max(b.rule_version),
+                   k.category, k.title, k.season, k.episode, k.year, k.resolution, k.category_version
             from binaries b
-            join (select distinct g, p, n from unnest(?::text[], ?::text[], ?::text[]) as k(g, p, n)) k
+            join (select distinct on (g, p, n) *
+                  from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[],
+                              ?::int[])
+                       as k(g, p, n, category, title, season, episode, year, resolution, category_version)) k
               on b.group_name = k.g and b.poster = k.p and b.release_name = k.n
-            group by b.group_name, b.poster, b.release_name
+            group by b.group_name, b.poster, b.release_name,
+                     k.category, k.title, k.season, k.episode, k.year, k.resolution, k.category_version
             on conflict (group_name, poster, name) do update set
                 files_expected = excluded.files_expected,
                 files_present = excluded.files_present,
@@ -100,12 +109,48 @@ public final class CatalogStore {
                 posted = excluded.posted,
                 completion_percent = excluded.completion_percent,
                 complete = excluded.complete,
-                rule_version = excluded.rule_version
+                rule_version = excluded.rule_version,
+                category = case when excluded.category_version >= releases.category_version
+                                then excluded.category else releases.category end,
+                title = case when excluded.category_version >= releases.category_version
+                             then excluded.title else releases.title end,
+                season = case when excluded.category_version >= releases.category_version
+                              then excluded.season else releases.season end,
+                episode = case when excluded.category_version >= releases.category_version
+                               then excluded.episode else releases.episode end,
+                year = case when excluded.category_version >= releases.category_version
+                            then excluded.year else releases.year end,
+                resolution = case when excluded.category_version >= releases.category_version
+                                  then excluded.resolution else releases.resolution end,
+                category_version = greatest(releases.category_version, excluded.category_version)
             where (releases.files_expected, releases.files_present, releases.files_complete, releases.bytes,
                    releases.posted, releases.completion_percent, releases.complete, releases.rule_version)
                   is distinct from
                   (excluded.files_expected, excluded.files_present, excluded.files_complete, excluded.bytes,
                    excluded.posted, excluded.completion_percent, excluded.complete, excluded.rule_version)
+               or (excluded.category_version >= releases.category_version
+                   and (releases.category, releases.title, releases.season, releases.episode, releases.year,
+                        releases.resolution, releases.category_version)
+                       is distinct from
+                       (excluded.category, excluded.title, excluded.season, excluded.episode, excluded.year,
+                        excluded.resolution, excluded.category_version))
+            """;
+
+    private static final String SELECT_STALE = """
+            select group_name, poster, name
+            from releases
+            where category_version < ? and (group_name, poster, name) > (?, ?, ?)
+            order by group_name, poster, name
+            limit ?
+            """;
+
+    private static final String UPDATE_CATEGORIES = """
+            update releases r
+            set category = k.category, title = k.title, season = k.season, episode = k.episode, year = k.year,
+                resolution = k.resolution, category_version = ?
+            from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[])
+                 as k(g, p, n, category, title, season, episode, year, resolution)
+            where r.group_name = k.g and r.poster = k.p and r.name = k.n and r.category_version < ?
             """;
 
     private static final String INSERT_MISSING = """
@@ -122,14 +167,14 @@ public final class CatalogStore {
 
     private static final String SELECT_RELEASE = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
-                   completion_percent, complete, rule_version
+                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution
             from releases
             where group_name = ? and poster = ? and name = ?
             """;
 
     private static final String SEARCH_RELEASES = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
-                   completion_percent, complete, rule_version
+                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution
             from releases
             where name ilike ? escape '\\'
             order by posted desc nulls last, name, group_name, poster
@@ -151,13 +196,20 @@ public final class CatalogStore {
             order by first_article, last_article
             """;
 
-    private static final String CATALOG_BYTES = """
-            select coalesce(sum(pg_total_relation_size(t)), 0)
-            from unnest(array['rule_sets', 'binaries', 'releases', 'missing_articles']::regclass[]) as t
-            """;
-
-    /** Upserts binaries and recomputes their releases; repeats and partial re-writes merge by part number. */
+    /** {@link #writeBinaries(Connection, List, CategoryRules, int)} with the shipped default categories as version 0. */
     public void writeBinaries(Connection conn, List<CompletedBinary> binaries) throws SQLException {
+        writeBinaries(conn, binaries, CategoryRules.defaults(), 0);
+    }
+
+    /**
+     * Upserts binaries and recomputes their releases; repeats and partial re-writes merge by part
+     * number. Each release is categorized by {@code categories}, the categories of rule-set
+     * version {@code categoryVersion}; a release already categorized by a newer version keeps its
+     * category, because its writer may still hold an older rule set after an import.
+     */
+    public void writeBinaries(
+            Connection conn, List<CompletedBinary> binaries, CategoryRules categories, int categoryVersion)
+            throws SQLException {
         List<CompletedBinary> unique = mergeByKey(binaries);
         int from = 0;
         while (from < unique.size()) {
@@ -172,7 +224,7 @@ public final class CatalogStore {
             List<CompletedBinary> chunk = unique.subList(from, to);
             try {
                 upsertChunk(conn, chunk);
-                upsertReleases(conn, chunk);
+                upsertReleases(conn, chunk, categories, categoryVersion);
             } catch (SQLException e) {
                 throw unknownGroup(e);
             }
@@ -223,72 +275,42 @@ public final class CatalogStore {
 
     /** The recorded missing runs of a group, in article order. */
     public List<MissingRun> missing(DataSource ds, String group) throws SQLException {
-        List<MissingRun> out = new ArrayList<>();
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(SELECT_MISSING)) {
-            ps.setString(1, group);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new MissingRun(rs.getLong(1), rs.getLong(2)));
-                }
-            }
+        try (Connection c = ds.getConnection()) {
+            return Jdbc.list(c, SELECT_MISSING, rs -> new MissingRun(rs.getLong(1), rs.getLong(2)), group);
         }
-        return out;
     }
 
     public Optional<Release> release(DataSource ds, String group, String poster, String name) throws SQLException {
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(SELECT_RELEASE)) {
-            ps.setString(1, group);
-            ps.setString(2, poster);
-            ps.setString(3, name);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(release(rs)) : Optional.empty();
-            }
+        try (Connection c = ds.getConnection()) {
+            return Jdbc.first(c, SELECT_RELEASE, CatalogStore::release, group, poster, name);
         }
     }
 
     /** Releases whose name contains {@code query}, case-insensitively, newest first; % and _ in the query are literal. */
     public List<Release> search(DataSource ds, String query, int limit) throws SQLException {
         String like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
-        List<Release> out = new ArrayList<>();
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(SEARCH_RELEASES)) {
-            ps.setString(1, like);
-            ps.setInt(2, limit);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(release(rs));
-                }
-            }
+        try (Connection c = ds.getConnection()) {
+            return Jdbc.list(c, SEARCH_RELEASES, CatalogStore::release, like, limit);
         }
-        return out;
     }
 
     /** The binaries of a release with their segments in part order, ready for {@link headway.index.NzbWriter}. */
     public List<CompletedBinary> binaries(DataSource ds, Release release) throws SQLException {
-        List<CompletedBinary> out = new ArrayList<>();
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(SELECT_BINARIES_OF_RELEASE)) {
-            ps.setString(1, release.group());
-            ps.setString(2, release.poster());
-            ps.setString(3, release.name());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(binary(rs));
-                }
-            }
+        try (Connection c = ds.getConnection()) {
+            return Jdbc.list(
+                    c,
+                    SELECT_BINARIES_OF_RELEASE,
+                    CatalogStore::binary,
+                    release.group(),
+                    release.poster(),
+                    release.name());
         }
-        return out;
     }
 
-    /** On-disk bytes of the catalog tables with their indexes and TOAST, for the size cap. */
+    /** The catalog's on-disk size as the database function catalog_bytes() defines it: what the size cap compares. */
     public long catalogBytes(DataSource ds) throws SQLException {
-        try (Connection c = ds.getConnection();
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(CATALOG_BYTES)) {
-            rs.next();
-            return rs.getLong(1);
+        try (Connection c = ds.getConnection()) {
+            return CatalogCap.catalogBytes(c);
         }
     }
 
@@ -402,22 +424,126 @@ public final class CatalogStore {
         }
     }
 
-    static void upsertReleases(Connection conn, List<CompletedBinary> chunk) throws SQLException {
-        int n = chunk.size();
-        String[] groups = new String[n];
-        String[] posters = new String[n];
-        String[] names = new String[n];
-        for (int i = 0; i < n; i++) {
-            groups[i] = chunk.get(i).group();
-            posters[i] = chunk.get(i).poster();
-            names[i] = chunk.get(i).releaseName();
+    static void upsertReleases(
+            Connection conn, List<CompletedBinary> chunk, CategoryRules categories, int categoryVersion)
+            throws SQLException {
+        Map<List<String>, Boolean> seen = new LinkedHashMap<>();
+        for (CompletedBinary b : chunk) {
+            seen.put(List.of(b.group(), b.poster(), b.releaseName()), Boolean.TRUE);
         }
+        Categorized k = Categorized.of(new ArrayList<>(seen.keySet()), categories);
+        int[] versions = new int[k.size()];
+        java.util.Arrays.fill(versions, categoryVersion);
         PGConnection pg = conn.unwrap(PGConnection.class);
         try (PreparedStatement ps = conn.prepareStatement(UPSERT_RELEASES)) {
-            ps.setArray(1, pg.createArrayOf("text", groups));
-            ps.setArray(2, pg.createArrayOf("text", posters));
-            ps.setArray(3, pg.createArrayOf("text", names));
+            int next = k.bind(pg, ps, 1);
+            ps.setArray(next, pg.createArrayOf("int4", versions));
             ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Re-categorizes every release whose categories came from a rule set older than
+     * {@code version} (or were never computed), {@code batch} releases per transaction in
+     * primary-key order, so no transaction holds many row locks or runs long and a restart
+     * resumes where the releases are still stale. Only the derived columns change, guarded by
+     * {@code category_version}, so this needs no lease: a holder writing the same release at the
+     * same time with an older rule set cannot undo it. Returns how many releases changed.
+     */
+    public long recategorize(DataSource ds, CategoryRules categories, int version, int batch) throws SQLException {
+        if (batch < 1) {
+            throw new IllegalArgumentException("batch must be >= 1 release, was " + batch);
+        }
+        long changed = 0;
+        String[] after = {"", "", ""};
+        try (Connection c = ds.getConnection()) {
+            while (true) {
+                List<List<String>> keys = new ArrayList<>();
+                try (PreparedStatement ps = c.prepareStatement(SELECT_STALE)) {
+                    ps.setInt(1, version);
+                    ps.setString(2, after[0]);
+                    ps.setString(3, after[1]);
+                    ps.setString(4, after[2]);
+                    ps.setInt(5, batch);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            keys.add(List.of(rs.getString(1), rs.getString(2), rs.getString(3)));
+                        }
+                    }
+                }
+                if (keys.isEmpty()) {
+                    return changed;
+                }
+                Categorized k = Categorized.of(keys, categories);
+                PGConnection pg = c.unwrap(PGConnection.class);
+                try (PreparedStatement ps = c.prepareStatement(UPDATE_CATEGORIES)) {
+                    ps.setInt(1, version);
+                    int next = k.bind(pg, ps, 2);
+                    ps.setInt(next, version);
+                    changed += ps.executeUpdate();
+                }
+                List<String> last = keys.get(keys.size() - 1);
+                after = new String[] {last.get(0), last.get(1), last.get(2)};
+            }
+        }
+    }
+
+    /** Release keys with their category and parsed attributes, as column arrays for one statement. */
+    private record Categorized(
+            String[] groups,
+            String[] posters,
+            String[] names,
+            Integer[] categories,
+            String[] titles,
+            Integer[] seasons,
+            String[] episodes,
+            Integer[] years,
+            String[] resolutions) {
+
+        static Categorized of(List<List<String>> keys, CategoryRules rules) {
+            int n = keys.size();
+            Categorized k = new Categorized(
+                    new String[n],
+                    new String[n],
+                    new String[n],
+                    new Integer[n],
+                    new String[n],
+                    new Integer[n],
+                    new String[n],
+                    new Integer[n],
+                    new String[n]);
+            for (int i = 0; i < n; i++) {
+                List<String> key = keys.get(i);
+                Classification c = rules.classify(key.get(0), key.get(2));
+                ReleaseAttributes a = c.attributes();
+                k.groups[i] = key.get(0);
+                k.posters[i] = key.get(1);
+                k.names[i] = key.get(2);
+                k.categories[i] = c.category().id();
+                k.titles[i] = a.title();
+                k.seasons[i] = a.season();
+                k.episodes[i] = a.episode();
+                k.years[i] = a.year();
+                k.resolutions[i] = a.resolution();
+            }
+            return k;
+        }
+
+        int size() {
+            return names.length;
+        }
+
+        int bind(PGConnection pg, PreparedStatement ps, int from) throws SQLException {
+            ps.setArray(from, pg.createArrayOf("text", groups));
+            ps.setArray(from + 1, pg.createArrayOf("text", posters));
+            ps.setArray(from + 2, pg.createArrayOf("text", names));
+            ps.setArray(from + 3, pg.createArrayOf("int4", categories));
+            ps.setArray(from + 4, pg.createArrayOf("text", titles));
+            ps.setArray(from + 5, pg.createArrayOf("int4", seasons));
+            ps.setArray(from + 6, pg.createArrayOf("text", episodes));
+            ps.setArray(from + 7, pg.createArrayOf("int4", years));
+            ps.setArray(from + 8, pg.createArrayOf("text", resolutions));
+            return from + 9;
         }
     }
 
@@ -438,7 +564,13 @@ public final class CatalogStore {
                 posted == null ? null : posted.toInstant(),
                 rs.getBigDecimal("completion_percent"),
                 rs.getBoolean("complete"),
-                rs.getInt("rule_version"));
+                rs.getInt("rule_version"),
+                (Integer) rs.getObject("category"),
+                rs.getString("title"),
+                (Integer) rs.getObject("season"),
+                rs.getString("episode"),
+                (Integer) rs.getObject("year"),
+                rs.getString("resolution"));
     }
 
     private static CompletedBinary binary(ResultSet rs) throws SQLException {

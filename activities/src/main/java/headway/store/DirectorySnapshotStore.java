@@ -78,7 +78,7 @@ public final class DirectorySnapshotStore implements SnapshotStore {
                 out.flush();
                 channel.force(true);
             }
-            return leases.fenced(holder, "storing the snapshot of " + holder.group(), c -> {
+            return leases.fence().run(holder, "storing the snapshot of " + holder.group(), c -> {
                 moveAtomically(temporary, target);
                 leases.recordSnapshot(c, holder, next);
                 return new Meta(holder.group(), next, holder.epoch(), bytes, now);

@@ -1,8 +1,7 @@
 package headway.store;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.util.ArrayList;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -83,46 +82,32 @@ public final class GroupStore {
     /** Adds the group, or updates its priority and makes it active again. */
     public void add(String name, int priority) {
         requireValidName(name);
-        Transactions.inTransaction(dataSource, "adding group " + name, c -> LeaseStore.update(c, ADD, name, priority));
+        Jdbc.inTransaction(dataSource, "adding group " + name, c -> Jdbc.update(c, ADD, name, priority));
     }
 
     /** Removes the group with its ranges, lease and snapshot; false when there was none. */
     public boolean remove(String name) {
-        return Transactions.inTransaction(
-                dataSource, "removing group " + name, c -> LeaseStore.update(c, REMOVE, name) == 1);
+        return Jdbc.inTransaction(dataSource, "removing group " + name, c -> Jdbc.update(c, REMOVE, name) == 1);
     }
 
     /** Makes the group active or inactive; an inactive group is never leased. */
     public void setActive(String name, boolean active) {
-        int changed = Transactions.inTransaction(
-                dataSource, "changing group " + name, c -> LeaseStore.update(c, SET_ACTIVE, active, name));
+        int changed =
+                Jdbc.inTransaction(dataSource, "changing group " + name, c -> Jdbc.update(c, SET_ACTIVE, active, name));
         if (changed == 0) {
             throw new UnknownGroupException(name);
         }
     }
 
     public List<Group> list() {
-        return Transactions.inTransaction(dataSource, "listing groups", c -> {
-            List<Group> groups = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(LIST);
-                    ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    groups.add(new Group(rs.getString(1), rs.getInt(2), rs.getBoolean(3)));
-                }
-            }
-            return groups;
-        });
+        return Jdbc.inTransaction(
+                dataSource,
+                "listing groups",
+                c -> Jdbc.list(c, LIST, rs -> new Group(rs.getString(1), rs.getInt(2), rs.getBoolean(3))));
     }
 
     public boolean exists(String name) {
-        return Transactions.inTransaction(dataSource, "reading group " + name, c -> {
-            try (PreparedStatement s = c.prepareStatement(EXISTS)) {
-                s.setString(1, name);
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next();
-                }
-            }
-        });
+        return Jdbc.inTransaction(dataSource, "reading group " + name, c -> exists(c, name));
     }
 
     /**
@@ -166,32 +151,17 @@ public final class GroupStore {
     }
 
     private int insertRanges(String group, String sql, long start, long end, long size, int priority) {
-        return Transactions.inTransaction(dataSource, "planning ranges of " + group, c -> {
-            try (PreparedStatement check = c.prepareStatement(EXISTS)) {
-                check.setString(1, group);
-                try (ResultSet rs = check.executeQuery()) {
-                    if (!rs.next()) {
-                        throw new UnknownGroupException(group);
-                    }
-                }
+        return Jdbc.inTransaction(dataSource, "planning ranges of " + group, c -> {
+            if (!exists(c, group)) {
+                throw new UnknownGroupException(group);
             }
-            return LeaseStore.update(c, sql, group, start, end, size, priority);
+            return Jdbc.update(c, sql, group, start, end, size, priority);
         });
     }
 
     public List<RangeRow> ranges(String group) {
-        return Transactions.inTransaction(dataSource, "listing ranges of " + group, c -> {
-            List<RangeRow> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(RANGES)) {
-                s.setString(1, group);
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(LeaseStore.rangeRow(rs));
-                    }
-                }
-            }
-            return rows;
-        });
+        return Jdbc.inTransaction(
+                dataSource, "listing ranges of " + group, c -> Jdbc.list(c, RANGES, RangeRow::read, group));
     }
 
     /** The highest article of any range of the group, or -1 when none is planned. */
@@ -205,16 +175,15 @@ public final class GroupStore {
     }
 
     private long edge(String sql, String group, long none) {
-        return Transactions.inTransaction(dataSource, "reading planned edge of " + group, c -> {
-            try (PreparedStatement s = c.prepareStatement(sql)) {
-                s.setString(1, group);
-                try (ResultSet rs = s.executeQuery()) {
-                    rs.next();
-                    long v = rs.getLong(1);
-                    return rs.wasNull() ? none : v;
-                }
-            }
-        });
+        Long edge = Jdbc.inTransaction(
+                dataSource,
+                "reading planned edge of " + group,
+                c -> Jdbc.one(c, sql, rs -> Jdbc.nullableLong(rs, 1), group));
+        return edge == null ? none : edge;
+    }
+
+    private static boolean exists(Connection c, String group) throws SQLException {
+        return Jdbc.first(c, EXISTS, rs -> true, group).isPresent();
     }
 
     static void requireValidName(String name) {

@@ -1,11 +1,8 @@
 package headway.store;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -82,8 +79,7 @@ public final class NodeRegistry {
 
     /** Upserts this node's row with the database's time. */
     public void heartbeat() {
-        Transactions.inTransaction(
-                dataSource, "heartbeat of node " + nodeId, c -> LeaseStore.update(c, UPSERT, nodeId, address));
+        Jdbc.inTransaction(dataSource, "heartbeat of node " + nodeId, c -> Jdbc.update(c, UPSERT, nodeId, address));
     }
 
     /** The other live nodes, cached for the TTL; the last known list when the database fails. */
@@ -93,23 +89,15 @@ public final class NodeRegistry {
             return cachedPeers;
         }
         try {
-            cachedPeers = Transactions.inTransaction(dataSource, "reading peers", c -> {
-                List<Node> nodes = new ArrayList<>();
-                try (PreparedStatement s = c.prepareStatement(PEERS)) {
-                    s.setString(1, nodeId);
-                    s.setLong(2, ttl.toMillis());
-                    try (ResultSet rs = s.executeQuery()) {
-                        while (rs.next()) {
-                            nodes.add(new Node(
-                                    rs.getString(1),
-                                    rs.getString(2),
-                                    rs.getTimestamp(3).toInstant(),
-                                    true));
-                        }
-                    }
-                }
-                return List.copyOf(nodes);
-            });
+            cachedPeers = Jdbc.inTransaction(
+                    dataSource,
+                    "reading peers",
+                    c -> List.copyOf(Jdbc.list(
+                            c,
+                            PEERS,
+                            rs -> new Node(rs.getString(1), rs.getString(2), Jdbc.instant(rs, 3), true),
+                            nodeId,
+                            ttl.toMillis())));
             cachedAt = now;
             everLoaded = true;
         } catch (StoreException e) {
@@ -124,22 +112,14 @@ public final class NodeRegistry {
 
     /** Every node row with whether it is live (fresher than the TTL), for status. */
     public List<Node> all() {
-        return Transactions.inTransaction(dataSource, "listing nodes", c -> {
-            List<Node> nodes = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(ALL)) {
-                s.setLong(1, ttl.toMillis());
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        nodes.add(new Node(
-                                rs.getString(1),
-                                rs.getString(2),
-                                rs.getTimestamp(3).toInstant(),
-                                rs.getBoolean(4)));
-                    }
-                }
-            }
-            return nodes;
-        });
+        return Jdbc.inTransaction(
+                dataSource,
+                "listing nodes",
+                c -> Jdbc.list(
+                        c,
+                        ALL,
+                        rs -> new Node(rs.getString(1), rs.getString(2), Jdbc.instant(rs, 3), rs.getBoolean(4)),
+                        ttl.toMillis()));
     }
 
     /** Deletes rows whose heartbeat is older than 3x TTL; exactly one actor (a Schedule) calls this. */
@@ -149,15 +129,14 @@ public final class NodeRegistry {
 
     /** {@link #prune()} without a registered node, for the scheduled prune. */
     public static int prune(DataSource dataSource, Duration ttl) {
-        return Transactions.inTransaction(
+        return Jdbc.inTransaction(
                 dataSource,
                 "pruning nodes",
-                c -> LeaseStore.update(c, PRUNE, ttl.multipliedBy(3).toMillis()));
+                c -> Jdbc.update(c, PRUNE, ttl.multipliedBy(3).toMillis()));
     }
 
     /** Leaves the registry on clean shutdown. */
     public void deregister() {
-        Transactions.inTransaction(
-                dataSource, "deregistering node " + nodeId, c -> LeaseStore.update(c, DELETE, nodeId));
+        Jdbc.inTransaction(dataSource, "deregistering node " + nodeId, c -> Jdbc.update(c, DELETE, nodeId));
     }
 }

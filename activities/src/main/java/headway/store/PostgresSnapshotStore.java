@@ -55,18 +55,16 @@ public final class PostgresSnapshotStore implements SnapshotStore {
 
     @Override
     public Meta put(Holder holder, long next, Writer writer) {
-        return leases.fenced(holder, "storing the snapshot of " + holder.group(), c -> {
-            LeaseStore.update(c, DELETE_OLD, holder.group());
-            long id;
-            Instant created;
-            try (PreparedStatement s = c.prepareStatement(INSERT_SNAPSHOT)) {
-                LeaseStore.bind(s, holder.group(), holder.epoch(), next);
-                try (ResultSet rs = s.executeQuery()) {
-                    rs.next();
-                    id = rs.getLong(1);
-                    created = rs.getTimestamp(2).toInstant();
-                }
-            }
+        return leases.fence().run(holder, "storing the snapshot of " + holder.group(), c -> {
+            Jdbc.update(c, DELETE_OLD, holder.group());
+            Created created = Jdbc.one(
+                    c,
+                    INSERT_SNAPSHOT,
+                    rs -> new Created(rs.getLong(1), Jdbc.instant(rs, 2)),
+                    holder.group(),
+                    holder.epoch(),
+                    next);
+            long id = created.id();
             SnapshotDigest.Out out;
             try (ChunkOutput chunks = new ChunkOutput(c, id)) {
                 out = new SnapshotDigest.Out(chunks);
@@ -75,34 +73,29 @@ public final class PostgresSnapshotStore implements SnapshotStore {
             } catch (IOException e) {
                 throw new UncheckedIOException("writing the snapshot of " + holder.group(), e);
             }
-            LeaseStore.update(c, SEAL, out.count, out.digest.digest(), id);
+            Jdbc.update(c, SEAL, out.count, out.digest.digest(), id);
             leases.recordSnapshot(c, holder, next);
-            return new Meta(holder.group(), next, holder.epoch(), out.count, created);
+            return new Meta(holder.group(), next, holder.epoch(), out.count, created.at());
         });
     }
 
     @Override
     public <T> Optional<Loaded<T>> get(String group, Reader<T> reader) {
-        return Transactions.inTransaction(dataSource, "reading the snapshot of " + group, c -> {
-            long id;
-            Meta meta;
-            byte[] expected;
-            try (PreparedStatement s = c.prepareStatement(META)) {
-                s.setString(1, group);
-                try (ResultSet rs = s.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.empty();
-                    }
-                    id = rs.getLong(1);
-                    meta = new Meta(
-                            group,
-                            rs.getLong(3),
-                            rs.getLong(2),
-                            rs.getLong(4),
-                            rs.getTimestamp(6).toInstant());
-                    expected = rs.getBytes(5);
-                }
+        return Jdbc.inTransaction(dataSource, "reading the snapshot of " + group, c -> {
+            Optional<Stored> stored = Jdbc.first(
+                    c,
+                    META,
+                    rs -> new Stored(
+                            rs.getLong(1),
+                            new Meta(group, rs.getLong(3), rs.getLong(2), rs.getLong(4), Jdbc.instant(rs, 6)),
+                            rs.getBytes(5)),
+                    group);
+            if (stored.isEmpty()) {
+                return Optional.empty();
             }
+            long id = stored.get().id();
+            Meta meta = stored.get().meta();
+            byte[] expected = stored.get().sha256();
             try (PreparedStatement s = c.prepareStatement(CHUNKS)) {
                 s.setFetchSize(1);
                 s.setLong(1, id);
@@ -129,6 +122,10 @@ public final class PostgresSnapshotStore implements SnapshotStore {
             }
         });
     }
+
+    private record Created(long id, Instant at) {}
+
+    private record Stored(long id, Meta meta, byte[] sha256) {}
 
     /** Buffers one chunk and inserts it when full; close inserts the last, partial chunk. */
     private static final class ChunkOutput extends OutputStream {

@@ -1,11 +1,11 @@
 package headway.store;
 
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Timestamp;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -19,7 +19,7 @@ public final class StatusStore {
                    count(r.id) filter (where r.status = 'planned'),
                    count(r.id) filter (where r.status = 'leased'),
                    count(r.id) filter (where r.status = 'done'),
-                   coalesce(sum(r.end_article - r.next_article + 1) filter (where r.status <> 'done'), 0),
+                   gl.lag,
                    min(r.next_article) filter (where r.status <> 'done'),
                    max(r.end_article),
                    coalesce(l.headers, 0), coalesce(l.ranges_done, 0), l.snapshot_next, l.snapshot_at,
@@ -30,9 +30,10 @@ public final class StatusStore {
                     order by d.done_at desc limit 1) as rate,
                    (select count(*) from stuck_moves m where m.group_name = g.name and m.moved_at is null) as stuck
             from groups g
+            join group_lag gl on gl.group_name = g.name
             left join group_leases l on l.group_name = g.name
             left join ranges r on r.group_name = g.name
-            group by g.name, g.priority, g.active, l.holder_node, l.epoch, l.heartbeat_at, l.headers, l.ranges_done,
+            group by g.name, g.priority, g.active, gl.lag, l.holder_node, l.epoch, l.heartbeat_at, l.headers, l.ranges_done,
                      l.snapshot_next, l.snapshot_at
             order by g.priority, g.name
             """;
@@ -40,6 +41,13 @@ public final class StatusStore {
     private static final String CONFLICTS = """
             select group_name, kind, node_id, epoch, other_node, other_epoch, detail, at
             from lease_events where kind in ('takeover', 'lease_lost') order by id desc limit ?
+            """;
+
+    private static final String CONFLICTS_SINCE = """
+            select group_name, kind, node_id, epoch, other_node, other_epoch, detail, at
+            from lease_events
+            where kind in ('takeover', 'lease_lost') and at >= ?
+            order by id
             """;
 
     /**
@@ -84,68 +92,64 @@ public final class StatusStore {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     }
 
+    /** Every group with its coordination state, by group priority then name. */
     public List<GroupStatus> groups(Duration leaseTtl) {
-        return Transactions.inTransaction(dataSource, "reading group status", c -> {
-            List<GroupStatus> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(GROUPS)) {
-                s.setLong(1, leaseTtl.toMillis());
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(new GroupStatus(
-                                rs.getString(1),
-                                rs.getInt(2),
-                                rs.getBoolean(3),
-                                rs.getString(4),
-                                rs.getLong(5),
-                                rs.getBoolean(6),
-                                rs.getLong(7),
-                                rs.getLong(8),
-                                rs.getLong(9),
-                                rs.getLong(10),
-                                nullableLong(rs, 11),
-                                nullableLong(rs, 12),
-                                rs.getLong(13),
-                                rs.getLong(14),
-                                nullableLong(rs, 15),
-                                instant(rs.getTimestamp(16)),
-                                rs.getDouble(17),
-                                rs.getLong(18)));
-                    }
-                }
-            }
-            return rows;
-        });
+        return Jdbc.inTransaction(
+                dataSource,
+                "reading group status",
+                c -> Jdbc.list(c, GROUPS, StatusStore::groupStatus, leaseTtl.toMillis()));
     }
 
+    /** The latest {@code limit} takeovers and refused stale writes, newest first. */
     public List<Conflict> conflicts(int limit) {
-        return Transactions.inTransaction(dataSource, "reading conflicts", c -> {
-            List<Conflict> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(CONFLICTS)) {
-                s.setInt(1, limit);
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(new Conflict(
-                                rs.getString(1),
-                                rs.getString(2),
-                                rs.getString(3),
-                                rs.getLong(4),
-                                rs.getString(5),
-                                nullableLong(rs, 6),
-                                rs.getString(7),
-                                instant(rs.getTimestamp(8))));
-                    }
-                }
-            }
-            return rows;
-        });
+        return Jdbc.inTransaction(
+                dataSource, "reading conflicts", c -> Jdbc.list(c, CONFLICTS, StatusStore::conflict, limit));
     }
 
-    private static Long nullableLong(ResultSet rs, int column) throws java.sql.SQLException {
-        long v = rs.getLong(column);
-        return rs.wasNull() ? null : v;
+    /**
+     * Takeovers and refused stale writes recorded at or after {@code since}, oldest first; pass a
+     * database time because event times are database times.
+     */
+    public List<Conflict> conflictsSince(Instant since) {
+        Objects.requireNonNull(since, "since");
+        return Jdbc.inTransaction(
+                dataSource,
+                "reading conflicts since " + since,
+                c -> Jdbc.list(
+                        c, CONFLICTS_SINCE, StatusStore::conflict, OffsetDateTime.ofInstant(since, ZoneOffset.UTC)));
     }
 
-    private static Instant instant(Timestamp t) {
-        return t == null ? null : t.toInstant();
+    private static GroupStatus groupStatus(ResultSet rs) throws SQLException {
+        return new GroupStatus(
+                rs.getString(1),
+                rs.getInt(2),
+                rs.getBoolean(3),
+                rs.getString(4),
+                rs.getLong(5),
+                rs.getBoolean(6),
+                rs.getLong(7),
+                rs.getLong(8),
+                rs.getLong(9),
+                rs.getLong(10),
+                Jdbc.nullableLong(rs, 11),
+                Jdbc.nullableLong(rs, 12),
+                rs.getLong(13),
+                rs.getLong(14),
+                Jdbc.nullableLong(rs, 15),
+                Jdbc.instant(rs, 16),
+                rs.getDouble(17),
+                rs.getLong(18));
+    }
+
+    private static Conflict conflict(ResultSet rs) throws SQLException {
+        return new Conflict(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getLong(4),
+                rs.getString(5),
+                Jdbc.nullableLong(rs, 6),
+                rs.getString(7),
+                Jdbc.instant(rs, 8));
     }
 }

@@ -15,6 +15,7 @@ import headway.store.GroupStore;
 import headway.store.LeaseStore;
 import headway.store.PostgresSnapshotStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import headway.store.TestDatabase;
 import java.io.EOFException;
 import java.io.IOException;
@@ -86,7 +87,7 @@ class HostileServerIndexingTest {
         }
         assertThat(metrics.nntpErrors.count()).isEqualTo(1);
         assertThat(server.misbehavioursLeft()).isZero();
-        assertThat(node.leases.cursor(node.range.id())).as("cursor unmoved").isEqualTo(1);
+        assertThat(node.ranges.cursor(node.range.id())).as("cursor unmoved").isEqualTo(1);
         assertThat(TestDatabase.queryLong(node.ds, "select count(*) from missing_articles"))
                 .isZero();
         assertThat(TestDatabase.queryLong(node.ds, "select count(*) from binaries"))
@@ -102,6 +103,7 @@ class HostileServerIndexingTest {
     private static final class Node {
         final HikariDataSource ds;
         final LeaseStore leases;
+        final RangeStore ranges;
         final Holdings holdings = new Holdings(1);
         final IndexMetrics metrics = IndexMetrics.discard(holdings);
         final RangeIndexer indexer;
@@ -122,7 +124,9 @@ class HostileServerIndexingTest {
                             new NntpClient.Limits(2048, 64 * 1024, 1000, 64 * 1024, 16 * 1024, Duration.ofMillis(2))));
             closing.add(pool);
             leases = new LeaseStore(ds, 0);
-            indexer = new RangeIndexer(new NntpHeaderSource(pool), leases, new CatalogStore(), BATCH, metrics);
+            ranges = new RangeStore(ds, 0);
+            indexer = new RangeIndexer(
+                    new NntpHeaderSource(pool), leases.fence(), ranges, new CatalogStore(), BATCH, metrics);
             LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(
                     leases,
                     new PostgresSnapshotStore(ds, leases),
@@ -135,11 +139,11 @@ class HostileServerIndexingTest {
                     metrics);
             LeaseGrant grant = leaseActivities.lease(GROUP);
             held = holdings.get(GROUP, grant.token().epoch()).orElseThrow();
-            range = leases.nextRange(held.holder(), 0).orElseThrow();
+            range = ranges.nextRange(held.holder(), 0).orElseThrow();
         }
 
         RangeIndexer.Outcome index() throws IOException {
-            long from = leases.cursor(range.id());
+            long from = ranges.cursor(range.id());
             return indexer.index(held, range, from, 0, 0, 0, (c, h, m, x) -> {});
         }
 
@@ -147,7 +151,7 @@ class HostileServerIndexingTest {
         String catalog() throws Exception {
             held.window().closeAll();
             var open = held.window().drain();
-            leases.fenced(held.holder(), "flushing the window", c -> {
+            leases.fence().run(held.holder(), "flushing the window", c -> {
                 new CatalogStore().writeBinaries(c, open);
                 return null;
             });

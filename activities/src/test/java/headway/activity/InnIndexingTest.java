@@ -17,6 +17,7 @@ import headway.store.Holder;
 import headway.store.LeaseOutcome;
 import headway.store.LeaseStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import headway.store.Release;
 import headway.store.TestDatabase;
 import java.io.ByteArrayInputStream;
@@ -92,6 +93,7 @@ class InnIndexingTest {
         GroupStore groups = new GroupStore(ds);
         groups.add(GROUP, 0);
         LeaseStore leases = new LeaseStore(ds, 0);
+        RangeStore ranges = new RangeStore(ds, 0);
         Holdings holdings = new Holdings(1);
         try (NntpPool pool = new NntpPool(NntpPool.Config.defaults(NntpServer.plain("127.0.0.1", InnPeer.READER_PORT))
                 .withMaxConnections(2))) {
@@ -105,10 +107,10 @@ class InnIndexingTest {
             Window window = new Window(GROUP, 1000);
             holdings.put(holder, window, RuleSet.defaults(0), -1);
             Holdings.Held held = holdings.get(GROUP, holder.epoch()).orElseThrow();
-            RangeIndexer indexer =
-                    new RangeIndexer(source, leases, new CatalogStore(), 16, IndexMetrics.discard(holdings));
+            RangeIndexer indexer = new RangeIndexer(
+                    source, leases.fence(), ranges, new CatalogStore(), 16, IndexMetrics.discard(holdings));
             long headers = 0;
-            for (Optional<RangeRow> r = leases.nextRange(holder, 0); r.isPresent(); r = leases.nextRange(holder, 0)) {
+            for (Optional<RangeRow> r = ranges.nextRange(holder, 0); r.isPresent(); r = ranges.nextRange(holder, 0)) {
                 headers += indexer.index(held, r.get(), r.get().next(), 0, 0, 0, (c, h, m, x) -> {})
                         .headers();
             }

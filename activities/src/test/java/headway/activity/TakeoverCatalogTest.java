@@ -16,6 +16,7 @@ import headway.store.LeaseLostException;
 import headway.store.LeaseStore;
 import headway.store.PostgresSnapshotStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import headway.store.TestDatabase;
 import java.io.IOException;
 import java.sql.Connection;
@@ -173,7 +174,7 @@ class TakeoverCatalogTest {
     }
 
     private static long cursorOf(Node node, long start) {
-        return node.leases.cursor(cursorRangeId(node, start));
+        return node.ranges.cursor(cursorRangeId(node, start));
     }
 
     private static long cursorRangeId(Node node, long start) {
@@ -187,6 +188,7 @@ class TakeoverCatalogTest {
     /** One worker's pieces as HeadwayWorker wires them, on one database. */
     private static final class Node {
         final LeaseStore leases;
+        final RangeStore ranges;
         final GroupStore groups;
         final PostgresSnapshotStore snapshots;
         final Holdings holdings = new Holdings(4);
@@ -196,10 +198,11 @@ class TakeoverCatalogTest {
 
         Node(DataSource ds, String id, HeaderSource source) {
             leases = new LeaseStore(ds, 0);
+            ranges = new RangeStore(ds, 0);
             groups = new GroupStore(ds);
             snapshots = new PostgresSnapshotStore(ds, leases);
             IndexMetrics metrics = IndexMetrics.discard(holdings);
-            indexer = new RangeIndexer(source, leases, new CatalogStore(), BATCH, metrics);
+            indexer = new RangeIndexer(source, leases.fence(), ranges, new CatalogStore(), BATCH, metrics);
             leaseActivities = new LeaseActivitiesImpl(
                     leases,
                     snapshots,
@@ -220,7 +223,7 @@ class TakeoverCatalogTest {
         }
 
         Optional<RangeRow> nextRange() {
-            return leases.nextRange(held.holder(), held.rules.version());
+            return ranges.nextRange(held.holder(), held.rules.version());
         }
 
         void index(RangeRow range) throws IOException {
@@ -238,7 +241,7 @@ class TakeoverCatalogTest {
         void flushWindow() {
             held.window().closeAll();
             List<CompletedBinary> open = held.window().drain();
-            leases.fenced(held.holder(), "flushing the window", c -> {
+            leases.fence().run(held.holder(), "flushing the window", c -> {
                 new CatalogStore().writeBinaries(c, open);
                 return null;
             });

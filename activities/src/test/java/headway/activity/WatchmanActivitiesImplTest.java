@@ -7,8 +7,9 @@ import headway.store.GroupStore;
 import headway.store.Holder;
 import headway.store.LeaseStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import headway.store.TestDatabase;
-import headway.store.Watchman;
+import headway.watchman.Watchman;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,10 +37,11 @@ class WatchmanActivitiesImplTest {
     void theSummaryNamesGroupsNewlyStuckAndUnstuck() {
         GroupStore groups = new GroupStore(ds);
         LeaseStore leases = new LeaseStore(ds, 0);
+        RangeStore ranges = new RangeStore(ds, 0);
         groups.add("alt.binaries.x", 0);
         groups.plan("alt.binaries.x", 1, 100, 100, 1);
         Holder h = leases.lease("alt.binaries.x", "n1", Duration.ofSeconds(30)).holder();
-        RangeRow r = leases.nextRange(h, null).orElseThrow();
+        RangeRow r = ranges.nextRange(h, null).orElseThrow();
         WatchmanActivities activities = new WatchmanActivitiesImpl(new Watchman(ds), BOUNDS);
         assertThat(activities.scan().livePulses()).isEqualTo(2);
 
@@ -49,7 +51,7 @@ class WatchmanActivitiesImplTest {
         assertThat(stuck.stuckGroups()).containsExactly("alt.binaries.x");
         assertThat(stuck.opened()).isEqualTo(1);
 
-        leases.heartbeat(h, r.id(), 50);
+        ranges.heartbeat(h, r.id(), 50);
         WatchmanSummary moved = activities.scan();
         assertThat(moved.unstuckGroups()).containsExactly("alt.binaries.x");
         assertThat(moved.stuckGroups()).isEmpty();

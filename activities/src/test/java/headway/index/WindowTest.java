@@ -3,14 +3,9 @@ package headway.index;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import headway.nntp.OverviewLine;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -154,88 +149,11 @@ class WindowTest {
     }
 
     @Test
-    void snapshotMidStreamGivesTheSameBinariesAsAnUninterruptedRun() throws IOException {
-        List<OverviewLine> lines = Headers.stream(42, 120, 4, 12, 5_000_000L);
-        int half = lines.size() / 2;
-
-        Window straight = new Window(GROUP, 400);
-        List<CompletedBinary> expected = new ArrayList<>();
-        for (OverviewLine l : lines) {
-            straight.accept(l, RULES);
-            expected.addAll(straight.drain());
-        }
-        straight.closeAll();
-        expected.addAll(straight.drain());
-
-        Window first = new Window(GROUP, 400);
-        List<CompletedBinary> actual = new ArrayList<>();
-        for (OverviewLine l : lines.subList(0, half)) {
-            first.accept(l, RULES);
-            actual.addAll(first.drain());
-        }
-        assertThat(first.stats().binaries()).as("binaries open at the cut").isPositive();
-        ByteArrayOutputStream snapshot = new ByteArrayOutputStream();
-        first.writeTo(snapshot);
-
-        Window second = Window.readFrom(new ByteArrayInputStream(snapshot.toByteArray()));
-        assertThat(second.stats()).isEqualTo(first.stats());
-        assertThat(second.newestArticle()).isEqualTo(first.newestArticle());
-        for (OverviewLine l : lines.subList(half, lines.size())) {
-            second.accept(l, RULES);
-            actual.addAll(second.drain());
-        }
-        second.closeAll();
-        actual.addAll(second.drain());
-
-        assertThat(expected).hasSizeGreaterThan(400);
-        assertThat(expected.stream().filter(b -> !b.complete())).isNotEmpty();
-        assertThat(actual).containsExactlyElementsOf(expected);
-        assertThat(second.stats()).isEqualTo(straight.stats());
-    }
-
-    @Test
     void snapshotRefusesUndrainedBinaries() {
         Window w = new Window(GROUP, 10_000);
         w.accept(Headers.line(1, "\"a.rar\" yEnc (1/1)", POSTER, "1@x"), RULES);
         assertThatThrownBy(() -> w.writeTo(new ByteArrayOutputStream()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("drain()");
-    }
-
-    @Test
-    void garbageAndTruncatedSnapshotsThrowClearly() throws IOException {
-        Window w = new Window(GROUP, 10_000);
-        for (int i = 1; i <= 300; i++) {
-            w.accept(Headers.line(i, "\"f" + i + ".rar\" yEnc (1/2)", POSTER, i + "@x"), RULES);
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        w.writeTo(out);
-        byte[] good = out.toByteArray();
-
-        assertThat(Window.readFrom(new ByteArrayInputStream(good)).stats().binaries())
-                .isEqualTo(300);
-        assertThatThrownBy(() ->
-                        Window.readFrom(new ByteArrayInputStream("not a snapshot".getBytes(StandardCharsets.UTF_8))))
-                .isInstanceOf(BadSnapshotException.class)
-                .hasMessageContaining("not gzip");
-        for (int cut : new int[] {good.length / 2, good.length - 4, 12}) {
-            byte[] truncated = Arrays.copyOf(good, cut);
-            assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(truncated)))
-                    .as("cut at " + cut)
-                    .isInstanceOf(BadSnapshotException.class)
-                    .hasMessageContaining("discard the snapshot");
-        }
-        assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(gzip("{\"format\": \"other\"}"))))
-                .isInstanceOf(BadSnapshotException.class);
-        assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(gzip("[1, 2"))))
-                .isInstanceOf(BadSnapshotException.class);
-    }
-
-    private static byte[] gzip(String text) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (var gz = new java.util.zip.GZIPOutputStream(out)) {
-            gz.write(text.getBytes(StandardCharsets.UTF_8));
-        }
-        return out.toByteArray();
     }
 }

@@ -3,6 +3,7 @@ package headway.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import headway.category.CategoryRules;
 import headway.index.CompletedBinary;
 import headway.index.NzbWriter;
 import headway.index.Segment;
@@ -81,6 +82,49 @@ class CatalogStoreTest {
                         .mapToLong(CompletedBinary::bytes)
                         .sum());
         assertThat(r.posted()).isEqualTo(POSTED);
+    }
+
+    @Test
+    void writtenReleasesAreCategorizedAndAnImportRecategorizesOlderOnes() throws Exception {
+        String tvName = "Cat.Show.S02E03.1080p.WEB.h264-GRP";
+        String movieName = "Cat.Movie.2019.720p.BluRay.x264-GRP";
+        db.inTransaction(c -> store.writeBinaries(
+                c,
+                List.of(
+                        binary(G, tvName, "cat.show.mkv", 2, 0, 1, 2),
+                        binary(G, movieName, "cat.movie.mkv", 2, 0, 1))));
+        Release tv = store.release(db.ds, G, POSTER, tvName).orElseThrow();
+        assertThat(tv.category()).isEqualTo(5040);
+        assertThat(tv.title()).isEqualTo("Cat Show");
+        assertThat(tv.season()).isEqualTo(2);
+        assertThat(tv.episode()).isEqualTo("3");
+        assertThat(tv.resolution()).isEqualTo("1080p");
+        Release movie = store.release(db.ds, G, POSTER, movieName).orElseThrow();
+        assertThat(movie.category()).isEqualTo(2040);
+        assertThat(movie.year()).isEqualTo(2019);
+
+        CategoryRules everythingIsSport =
+                CategoryRules.ofRuleSet("{\"categories\": [{\"name\": \"all\", \"category\": 5060}]}");
+        String before = db.dump();
+        assertThat(store.recategorize(db.ds, everythingIsSport, 0, 1))
+                .as("nothing is older than version 0")
+                .isZero();
+        assertThat(db.dump()).isEqualTo(before);
+        assertThat(store.recategorize(db.ds, everythingIsSport, 7, 1)).isGreaterThanOrEqualTo(2);
+        assertThat(store.release(db.ds, G, POSTER, tvName).orElseThrow().category())
+                .isEqualTo(5060);
+        assertThat(store.recategorize(db.ds, everythingIsSport, 7, 1))
+                .as("a second pass finds nothing stale")
+                .isZero();
+
+        db.inTransaction(c -> store.writeBinaries(c, List.of(binary(G, tvName, "cat.show.mkv", 2, 0, 2))));
+        assertThat(store.release(db.ds, G, POSTER, tvName).orElseThrow().category())
+                .as("a holder still on version 0 does not undo version 7's category")
+                .isEqualTo(5060);
+        db.inTransaction(c -> store.writeBinaries(
+                c, List.of(binary(G, tvName, "cat.show.mkv", 2, 0, 2)), CategoryRules.defaults(), 8));
+        assertThat(store.release(db.ds, G, POSTER, tvName).orElseThrow().category())
+                .isEqualTo(5040);
     }
 
     @Test

@@ -50,6 +50,7 @@ class LeaseConcurrencyTest {
     void everyRangeIsDoneExactlyOnceAndNoStaleWriteLands() throws Exception {
         GroupStore groups = new GroupStore(ds);
         LeaseStore leases = new LeaseStore(ds, 0);
+        RangeStore ranges = new RangeStore(ds, 0);
         for (int g = 0; g < GROUPS; g++) {
             groups.add("alt.binaries.c" + g, g % 3);
             groups.plan("alt.binaries.c" + g, 1, RANGES_PER_GROUP * 50L, 50, g % 2 == 0 ? -1 : 1);
@@ -82,7 +83,7 @@ class LeaseConcurrencyTest {
                     }
                     Holder holder = outcome.get().holder();
                     try {
-                        work(leases, holder, random, finishes);
+                        work(leases, ranges, holder, random, finishes);
                         leases.release(holder);
                     } catch (LeaseLostException e) {
                         leaseLost.incrementAndGet();
@@ -122,17 +123,18 @@ class LeaseConcurrencyTest {
     }
 
     /** Works through the group's ranges in a few fenced steps each, pausing past the TTL now and then. */
-    private static void work(LeaseStore leases, Holder holder, Random random, Map<Long, AtomicInteger> finishes)
+    private static void work(
+            LeaseStore leases, RangeStore ranges, Holder holder, Random random, Map<Long, AtomicInteger> finishes)
             throws InterruptedException {
-        for (int ranges = 0; ranges < 2; ranges++) {
-            Optional<RangeRow> next = leases.nextRange(holder, null);
+        for (int taken = 0; taken < 2; taken++) {
+            Optional<RangeRow> next = ranges.nextRange(holder, null);
             if (next.isEmpty()) {
                 return;
             }
             RangeRow range = next.get();
             for (long cursor = range.next(); cursor <= range.end(); cursor += 20) {
                 long to = Math.min(range.end() + 1, cursor + 20);
-                leases.fenced(holder, "test write", c -> {
+                leases.fence().run(holder, "test write", c -> {
                     try (PreparedStatement s = c.prepareStatement(
                             "insert into test_writes values (?, ?, nextval('lease_events_id_seq'), ?)")) {
                         s.setString(1, holder.group());
@@ -140,14 +142,14 @@ class LeaseConcurrencyTest {
                         s.setLong(3, range.id());
                         s.executeUpdate();
                     }
-                    leases.advance(c, holder, range.id(), to);
+                    ranges.advance(c, holder, range.id(), to);
                     return null;
                 });
                 if (random.nextInt(12) == 0) {
                     Thread.sleep(TTL.toMillis() + 50);
                 }
             }
-            if (leases.rangeDone(holder, range.id(), range.end() - range.start() + 1)) {
+            if (ranges.rangeDone(holder, range.id(), range.end() - range.start() + 1)) {
                 finishes.computeIfAbsent(range.id(), id -> new AtomicInteger()).incrementAndGet();
             }
         }

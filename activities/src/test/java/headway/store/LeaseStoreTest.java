@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,12 +18,14 @@ class LeaseStoreTest {
     private static HikariDataSource ds;
     private static GroupStore groups;
     private static LeaseStore leases;
+    private static RangeStore ranges;
 
     @BeforeAll
     static void database() {
         ds = TestDatabase.migrated("lease");
         groups = new GroupStore(ds);
         leases = new LeaseStore(ds, 0);
+        ranges = new RangeStore(ds, 0);
     }
 
     @AfterAll
@@ -109,9 +107,9 @@ class LeaseStoreTest {
         groups.add("alt.binaries.x", 0);
         groups.plan("alt.binaries.x", 1, 300, 100, 1);
         Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
-        RangeRow r = leases.nextRange(h, null).orElseThrow();
+        RangeRow r = ranges.nextRange(h, null).orElseThrow();
         TestDatabase.setClockSkew(ds, TTL.minusSeconds(2));
-        leases.heartbeat(h, r.id(), 50);
+        ranges.heartbeat(h, r.id(), 50);
         TestDatabase.setClockSkew(ds, TTL.plusSeconds(2));
         assertThat(leases.lease("alt.binaries.x", "n2", TTL).granted()).isFalse();
     }
@@ -121,15 +119,15 @@ class LeaseStoreTest {
         groups.add("alt.binaries.x", 0);
         groups.plan("alt.binaries.x", 1, 400, 100, 1);
         Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
-        RangeRow r1 = leases.nextRange(h, null).orElseThrow();
-        leases.rangeDone(h, r1.id(), 100);
-        RangeRow r2 = leases.nextRange(h, null).orElseThrow();
-        leases.heartbeat(h, r2.id(), 150);
+        RangeRow r1 = ranges.nextRange(h, null).orElseThrow();
+        ranges.rangeDone(h, r1.id(), 100);
+        RangeRow r2 = ranges.nextRange(h, null).orElseThrow();
+        ranges.heartbeat(h, r2.id(), 150);
         recordSnapshot(h, 150);
-        leases.heartbeat(h, r2.id(), 180);
-        leases.rangeDone(h, r2.id(), 100);
-        RangeRow r3 = leases.nextRange(h, null).orElseThrow();
-        leases.heartbeat(h, r3.id(), 230);
+        ranges.heartbeat(h, r2.id(), 180);
+        ranges.rangeDone(h, r2.id(), 100);
+        RangeRow r3 = ranges.nextRange(h, null).orElseThrow();
+        ranges.heartbeat(h, r3.id(), 230);
 
         TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
         LeaseOutcome taken = leases.lease("alt.binaries.x", "n2", TTL);
@@ -150,10 +148,10 @@ class LeaseStoreTest {
         groups.add("alt.binaries.x", 0);
         groups.plan("alt.binaries.x", 1, 300, 100, 1);
         Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
-        RangeRow r1 = leases.nextRange(h, null).orElseThrow();
-        leases.rangeDone(h, r1.id(), 100);
-        RangeRow r2 = leases.nextRange(h, null).orElseThrow();
-        leases.heartbeat(h, r2.id(), 170);
+        RangeRow r1 = ranges.nextRange(h, null).orElseThrow();
+        ranges.rangeDone(h, r1.id(), 100);
+        RangeRow r2 = ranges.nextRange(h, null).orElseThrow();
+        ranges.heartbeat(h, r2.id(), 170);
 
         TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
         LeaseOutcome taken = leases.lease("alt.binaries.x", "n2", TTL);
@@ -166,89 +164,9 @@ class LeaseStoreTest {
                         org.assertj.core.groups.Tuple.tuple(101L, "done", "n1"),
                         org.assertj.core.groups.Tuple.tuple(170L, "planned", null),
                         org.assertj.core.groups.Tuple.tuple(201L, "planned", null));
-        RangeRow resumed = leases.nextRange(taken.holder(), null).orElseThrow();
+        RangeRow resumed = ranges.nextRange(taken.holder(), null).orElseThrow();
         assertThat(resumed.next()).isEqualTo(170);
         assertThat(resumed.attempts()).isEqualTo(2);
-    }
-
-    @Test
-    void nextRangeSkipsRangesLockedByAnotherTransaction() throws Exception {
-        groups.add("alt.binaries.x", 0);
-        groups.plan("alt.binaries.x", 1, 300, 100, 1);
-        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
-        try (Connection other = ds.getConnection()) {
-            other.setAutoCommit(false);
-            try (PreparedStatement s = other.prepareStatement(
-                    "select id from ranges where group_name = 'alt.binaries.x' and start_article = 1 for update")) {
-                s.executeQuery().close();
-            }
-            RangeRow r = CompletableFuture.supplyAsync(
-                            () -> leases.nextRange(h, null).orElseThrow())
-                    .get(5, TimeUnit.SECONDS);
-            assertThat(r.start()).isEqualTo(101);
-            other.rollback();
-        }
-    }
-
-    @Test
-    void nextRangeReturnsTheHoldersOwnLeasedRangeFirst() {
-        groups.add("alt.binaries.x", 0);
-        groups.plan("alt.binaries.x", 1, 300, 100, 1);
-        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
-        RangeRow first = leases.nextRange(h, 7).orElseThrow();
-        RangeRow again = leases.nextRange(h, 7).orElseThrow();
-        assertThat(again.id()).isEqualTo(first.id());
-        assertThat(again.start()).isEqualTo(1);
-        assertThat(again.ruleVersion()).isEqualTo(7);
-    }
-
-    @Test
-    void caughtUpReturnsNoRange() {
-        groups.add("alt.binaries.x", 0);
-        groups.plan("alt.binaries.x", 1, 100, 100, 1);
-        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
-        RangeRow r = leases.nextRange(h, null).orElseThrow();
-        assertThat(leases.rangeDone(h, r.id(), 100)).isTrue();
-        assertThat(leases.rangeDone(h, r.id(), 100))
-                .as("a repeated finish counts nothing")
-                .isFalse();
-        assertThat(leases.nextRange(h, null)).isEmpty();
-        assertThat(leases.lag("alt.binaries.x")).isZero();
-        assertThat(TestDatabase.queryLong(ds, "select headers from group_leases"))
-                .isEqualTo(100);
-    }
-
-    @Test
-    void staleEpochWritesAreRefusedNamingTheCurrentHolder() {
-        groups.add("alt.binaries.x", 0);
-        groups.plan("alt.binaries.x", 1, 300, 100, 1);
-        Holder zombie = leases.lease("alt.binaries.x", "n1", TTL).holder();
-        RangeRow r = leases.nextRange(zombie, null).orElseThrow();
-        TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
-        Holder current = leases.lease("alt.binaries.x", "n2", TTL).holder();
-
-        assertThatThrownBy(() -> leases.heartbeat(zombie, r.id(), 60))
-                .isInstanceOf(LeaseLostException.class)
-                .hasMessageContaining("current holder n2 at epoch 2");
-        assertThatThrownBy(() -> leases.rangeDone(zombie, r.id(), 100)).isInstanceOf(LeaseLostException.class);
-        assertThatThrownBy(() -> leases.nextRange(zombie, null)).isInstanceOf(LeaseLostException.class);
-        assertThatThrownBy(() -> leases.release(zombie)).isInstanceOf(LeaseLostException.class);
-        assertThatThrownBy(() -> leases.fenced(zombie, "a catalog write", c -> {
-                    TestDatabase.execute(ds, "select 1");
-                    return null;
-                }))
-                .isInstanceOf(LeaseLostException.class);
-
-        assertThat(groups.ranges("alt.binaries.x").get(0).next()).isEqualTo(1);
-        assertThat(
-                        TestDatabase.queryLong(
-                                ds,
-                                "select count(*) from lease_events where kind = 'lease_lost' and node_id = 'n1' and other_node = 'n2'"))
-                .isEqualTo(5);
-        assertThat(leases.nextRange(current, null))
-                .get()
-                .extracting(RangeRow::start)
-                .isEqualTo(1L);
     }
 
     @Test
@@ -258,21 +176,8 @@ class LeaseStoreTest {
         Holder earlier = leases.lease("alt.binaries.x", "n1", TTL).holder();
         Holder later = leases.lease("alt.binaries.x", "n1", TTL).holder();
         assertThat(later.epoch()).isEqualTo(earlier.epoch() + 1);
-        assertThatThrownBy(() -> leases.nextRange(earlier, null)).isInstanceOf(LeaseLostException.class);
-        assertThat(leases.nextRange(later, null)).isPresent();
-    }
-
-    @Test
-    void cursorMovesOnlyForwardAndNeverPastTheEnd() {
-        groups.add("alt.binaries.x", 0);
-        groups.plan("alt.binaries.x", 1, 100, 100, 1);
-        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
-        RangeRow r = leases.nextRange(h, null).orElseThrow();
-        leases.heartbeat(h, r.id(), 60);
-        leases.heartbeat(h, r.id(), 40);
-        assertThat(groups.ranges("alt.binaries.x").get(0).next()).isEqualTo(60);
-        leases.heartbeat(h, r.id(), 5000);
-        assertThat(groups.ranges("alt.binaries.x").get(0).next()).isEqualTo(101);
+        assertThatThrownBy(() -> ranges.nextRange(earlier, null)).isInstanceOf(LeaseLostException.class);
+        assertThat(ranges.nextRange(later, null)).isPresent();
     }
 
     @Test
@@ -280,8 +185,8 @@ class LeaseStoreTest {
         groups.add("alt.binaries.x", 0);
         groups.plan("alt.binaries.x", 1, 200, 100, 1);
         Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
-        RangeRow r = leases.nextRange(h, null).orElseThrow();
-        leases.heartbeat(h, r.id(), 42);
+        RangeRow r = ranges.nextRange(h, null).orElseThrow();
+        ranges.heartbeat(h, r.id(), 42);
         leases.release(h);
         leases.release(h);
         assertThat(groups.ranges("alt.binaries.x").get(0))
@@ -296,6 +201,7 @@ class LeaseStoreTest {
     void aFullCatalogLeasesTailRangesOnly() {
         TestDatabase.execute(ds, "create table if not exists binaries (id bigserial primary key)");
         LeaseStore capped = new LeaseStore(ds, 1);
+        RangeStore cappedRanges = new RangeStore(ds, 1);
         groups.add("g.history", 0);
         groups.plan("g.history", 1, 100, 100, 2);
         groups.add("g.mixed", 0);
@@ -306,11 +212,14 @@ class LeaseStoreTest {
         assertThat(capped.leasingOrder(TTL, 10)).containsExactly("g.mixed");
         assertThat(capped.outlook("g.history").plannedRanges()).isZero();
         Holder h = capped.lease("g.mixed", "n1", TTL).holder();
-        assertThat(capped.nextRange(h, null)).get().extracting(RangeRow::start).isEqualTo(501L);
-        RangeRow tail = capped.nextRange(h, null).orElseThrow();
-        capped.rangeDone(h, tail.id(), 100);
-        assertThat(capped.nextRange(h, null)).isEmpty();
-        assertThat(leases.nextRange(h, null))
+        assertThat(cappedRanges.nextRange(h, null))
+                .get()
+                .extracting(RangeRow::start)
+                .isEqualTo(501L);
+        RangeRow tail = cappedRanges.nextRange(h, null).orElseThrow();
+        cappedRanges.rangeDone(h, tail.id(), 100);
+        assertThat(cappedRanges.nextRange(h, null)).isEmpty();
+        assertThat(ranges.nextRange(h, null))
                 .as("without the cap, history is leased")
                 .isPresent();
     }
@@ -329,7 +238,7 @@ class LeaseStoreTest {
         groups.add("alt.binaries.x", 0);
         groups.plan("alt.binaries.x", 1, 100, 100, 1);
         Holder dead = leases.lease("alt.binaries.x", "n1", TTL).holder();
-        assertThat(leases.nextRange(dead, null))
+        assertThat(ranges.nextRange(dead, null))
                 .as("the dead holder leased a range")
                 .isPresent();
 
@@ -340,7 +249,7 @@ class LeaseStoreTest {
         TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
         assertThat(leases.leasingOrder(TTL, 10)).containsExactly("alt.binaries.x");
         Holder next = leases.lease("alt.binaries.x", "n2", TTL).holder();
-        assertThat(leases.nextRange(next, null))
+        assertThat(ranges.nextRange(next, null))
                 .get()
                 .extracting(RangeRow::start)
                 .isEqualTo(1L);
@@ -361,7 +270,7 @@ class LeaseStoreTest {
     }
 
     private static void recordSnapshot(Holder h, long next) {
-        leases.fenced(h, "test snapshot", c -> {
+        leases.fence().run(h, "test snapshot", c -> {
             leases.recordSnapshot(c, h, next);
             return null;
         });

@@ -1,9 +1,23 @@
 package headway.starter;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import headway.category.Category;
+import headway.category.CategoryRules;
+import headway.category.CategoryTree;
+import headway.category.Classification;
+import headway.category.ReleaseAttributes;
+import headway.index.RuleSet;
 import headway.index.RuleSetException;
+import headway.store.CatalogStore;
 import headway.store.RuleSetInfo;
 import headway.store.RuleSetStore;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -15,20 +29,29 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code headway rules import FILE | list | defaults}: versioned subject rule sets. */
+/** {@code headway rules import FILE | list | defaults | classify | categories}: versioned subject and category rule sets. */
 @Command(
         name = "rules",
         mixinStandardHelpOptions = true,
         description = "Import and list rule sets.",
-        subcommands = {RulesCommand.Import.class, RulesCommand.ListRules.class, RulesCommand.Defaults.class})
+        subcommands = {
+            RulesCommand.Import.class,
+            RulesCommand.ListRules.class,
+            RulesCommand.Defaults.class,
+            RulesCommand.Classify.class,
+            RulesCommand.Categories.class
+        })
 final class RulesCommand implements Runnable {
+    /** Releases re-categorized per transaction after an import. */
+    static final int RECATEGORIZE_BATCH = 1000;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(
-                spec.commandLine(), "name a subcommand: import, list or defaults");
+                spec.commandLine(), "name a subcommand: import, list, defaults, classify or categories");
     }
 
     @Command(
@@ -60,6 +83,13 @@ final class RulesCommand implements Runnable {
                 int version = new RuleSetStore(connections.database())
                         .importRuleSet(name != null ? name : file.getFileName().toString(), json);
                 spec.commandLine().getOut().println("imported " + file + " as rule set version " + version);
+                long changed = new CatalogStore()
+                        .recategorize(
+                                connections.database(),
+                                RuleSet.parse(version, json).categories(),
+                                version,
+                                RECATEGORIZE_BATCH);
+                spec.commandLine().getOut().println("recategorized " + changed + " releases");
             } catch (RuleSetException e) {
                 throw CliException.badInput("rule file " + file + ": " + e.getMessage());
             } catch (SQLException e) {
@@ -104,14 +134,119 @@ final class RulesCommand implements Runnable {
     @Command(
             name = "defaults",
             mixinStandardHelpOptions = true,
-            description = "Print the built-in rule set, a starting point for your own.")
+            description = "Print the built-in rule set with its categories section, a starting point for your own.")
     static final class Defaults implements Runnable {
         @Spec
         CommandSpec spec;
 
         @Override
         public void run() {
-            spec.commandLine().getOut().println(headway.index.RuleSet.defaultJson());
+            ObjectMapper mapper = new ObjectMapper();
+            try {
+                ObjectNode doc = (ObjectNode) mapper.readTree(RuleSet.defaultJson());
+                if (!doc.has("categories")) {
+                    doc.set(
+                            "categories",
+                            mapper.readTree(CategoryRules.defaultJson()).get("categories"));
+                }
+                spec.commandLine()
+                        .getOut()
+                        .println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(doc));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("the built-in rule set is not valid JSON: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Command(
+            name = "classify",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Read release names on standard input, one a line; print one JSON object a line with",
+                "name, category, category_name, title, season, episode, year, resolution (null where unknown;",
+                "a daily show's season is its year and its episode MM-DD)."
+            })
+    static final class Classify implements Runnable {
+        private static final ObjectMapper JSON = new ObjectMapper();
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(
+                names = "--group",
+                paramLabel = "G",
+                description = "the newsgroup the releases come from (for rules with a group glob)")
+        String group;
+
+        @Option(names = "--rules", paramLabel = "FILE", description = "a rule set file (default: the built-in rules)")
+        Path rules;
+
+        /** Standard input; tests replace it. */
+        InputStream in = System.in;
+
+        @Override
+        public void run() {
+            CategoryRules categories = CategoryRules.defaults();
+            if (rules != null) {
+                try {
+                    categories = RuleSet.parse(0, Files.readString(rules)).categories();
+                } catch (IOException e) {
+                    throw CliException.badInput("cannot read rule file " + rules + ": " + e.getMessage());
+                } catch (RuleSetException e) {
+                    throw CliException.badInput("rule file " + rules + ": " + e.getMessage());
+                }
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    String name = line.strip();
+                    if (!name.isEmpty()) {
+                        out.println(line(name, categories.classify(group, name)));
+                    }
+                }
+            } catch (IOException e) {
+                throw new CliException(Exit.FAILED, "reading release names from standard input: " + e.getMessage(), e);
+            }
+            out.flush();
+        }
+
+        static String line(String name, Classification c) {
+            ReleaseAttributes a = c.attributes();
+            ObjectNode o = JSON.createObjectNode();
+            o.put("name", name);
+            o.put("category", c.category().id());
+            o.put("category_name", c.category().name());
+            o.put("title", a.title() == null || a.title().isEmpty() ? null : a.title());
+            o.put("season", a.season());
+            if (a.episodeNumber() != null) {
+                o.put("episode", a.episodeNumber());
+            } else {
+                o.put("episode", a.episode());
+            }
+            o.put("year", a.year());
+            o.put("resolution", a.resolution());
+            try {
+                return JSON.writeValueAsString(o);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Command(
+            name = "categories",
+            mixinStandardHelpOptions = true,
+            description = "List the newznab categories (id, name).")
+    static final class Categories implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            for (Category c : CategoryTree.standard().all()) {
+                spec.commandLine().getOut().printf("%d  %s%n", c.id(), c.name());
+            }
         }
     }
 }

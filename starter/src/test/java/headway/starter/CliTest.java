@@ -521,10 +521,68 @@ class CliTest {
 
         Path file = tmp.resolve("mine.json");
         Files.writeString(file, defaults.out());
-        assertOk(cli.run("rules", "import", file.toString()), "imported " + file + " as rule set version 1\n");
+        assertThat(json.readTree(defaults.out()).get("categories").isArray()).isTrue();
+        assertOk(
+                cli.run("rules", "import", file.toString()),
+                "imported " + file + " as rule set version 1\nrecategorized 0 releases\n");
         Cli.Result list = cli.run("rules", "list");
         assertThat(list.lines()).hasSize(1);
         assertThat(list.lines().get(0)).startsWith("    1  mine.json");
+    }
+
+    @Test
+    void rulesClassifyPrintsOneJsonObjectPerName() throws Exception {
+        String names = "Series.Title.S02E14.720p.HDTV.x264-LOL\n"
+                + "A.Late.Talk.Show.2011.04.12.Guest.Name.1080p.WEB.h264-GRP\n"
+                + "\n"
+                + "The.Movie.from.U.N.C.L.E.2015.2160p.BluRay.x265-SPARKS\n"
+                + "d41d8cd98f00b204e9800998ecf8427e\n";
+        Cli.Result r = withStdin(names, () -> cli().run("rules", "classify", "--group", "alt.binaries.test"));
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.lines())
+                .containsExactly(
+                        "{\"name\":\"Series.Title.S02E14.720p.HDTV.x264-LOL\",\"category\":5040,\"category_name\":\"TV/HD\","
+                                + "\"title\":\"Series Title\",\"season\":2,\"episode\":14,\"year\":null,\"resolution\":\"720p\"}",
+                        "{\"name\":\"A.Late.Talk.Show.2011.04.12.Guest.Name.1080p.WEB.h264-GRP\",\"category\":5040,"
+                                + "\"category_name\":\"TV/HD\",\"title\":\"A Late Talk Show\",\"season\":2011,\"episode\":\"04-12\","
+                                + "\"year\":2011,\"resolution\":\"1080p\"}",
+                        "{\"name\":\"The.Movie.from.U.N.C.L.E.2015.2160p.BluRay.x265-SPARKS\",\"category\":2045,"
+                                + "\"category_name\":\"Movies/UHD\",\"title\":\"The Movie from U.N.C.L.E.\",\"season\":null,"
+                                + "\"episode\":null,\"year\":2015,\"resolution\":\"2160p\"}",
+                        "{\"name\":\"d41d8cd98f00b204e9800998ecf8427e\",\"category\":8020,\"category_name\":\"Other/Hashed\","
+                                + "\"title\":null,\"season\":null,\"episode\":null,\"year\":null,\"resolution\":null}");
+    }
+
+    @Test
+    void rulesClassifyUsesARuleFileAndRejectsABadOne() throws Exception {
+        Path file = tmp.resolve("cats.json");
+        Files.writeString(file, """
+                {"name": "cats", "groups": [{"pattern": "*", "rules": []}],
+                 "categories": [{"name": "docs", "group": "alt.binaries.docs", "category": 5080}]}
+                """);
+        Cli.Result r = withStdin(
+                "Any.Name.S01E01\n",
+                () -> cli().run("rules", "classify", "--group", "alt.binaries.docs", "--rules", file.toString()));
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(json.readTree(r.out()).get("category_name").asText()).isEqualTo("TV/Documentary");
+
+        Files.writeString(
+                file, "{\"name\": \"x\", \"groups\": [{\"pattern\": \"*\"}], \"categories\": [{\"category\": 1}]}");
+        Cli.Result bad = withStdin("x\n", () -> cli().run("rules", "classify", "--rules", file.toString()));
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err())
+                .startsWith("headway: rule file " + file
+                        + ": categories rule #0 names category 1, which is not a newznab category");
+    }
+
+    private static Cli.Result withStdin(String text, java.util.function.Supplier<Cli.Result> run) {
+        java.io.InputStream saved = System.in;
+        System.setIn(new java.io.ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        try {
+            return run.get();
+        } finally {
+            System.setIn(saved);
+        }
     }
 
     @Test

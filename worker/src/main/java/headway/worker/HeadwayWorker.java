@@ -25,9 +25,10 @@ import headway.store.Holder;
 import headway.store.LeaseStore;
 import headway.store.NodeRegistry;
 import headway.store.PostgresSnapshotStore;
+import headway.store.RangeStore;
 import headway.store.RuleSetStore;
 import headway.store.SnapshotStore;
-import headway.store.Watchman;
+import headway.watchman.Watchman;
 import headway.workflow.GroupWorkflowImpl;
 import headway.workflow.PlannerWorkflowImpl;
 import headway.workflow.RegistryPruneWorkflowImpl;
@@ -120,6 +121,7 @@ public final class HeadwayWorker implements AutoCloseable {
         Objects.requireNonNull(config, "config");
         List<AutoCloseable> owned = new ArrayList<>();
         LeaseStore leases = new LeaseStore(dataSource, config.catalogCapBytes());
+        RangeStore ranges = new RangeStore(dataSource, config.catalogCapBytes());
         SnapshotStore snapshots = config.snapshotDir() == null
                 ? new PostgresSnapshotStore(dataSource, leases)
                 : new DirectorySnapshotStore(config.snapshotDir(), leases);
@@ -130,7 +132,8 @@ public final class HeadwayWorker implements AutoCloseable {
         NntpPool nntp = new NntpPool(nntpConfig(config.nntp()));
         owned.add(nntp);
         HeaderSource headers = new NntpHeaderSource(nntp);
-        RangeIndexer indexer = new RangeIndexer(headers, leases, catalog, config.batchArticles(), metrics);
+        RangeIndexer indexer =
+                new RangeIndexer(headers, leases.fence(), ranges, catalog, config.batchArticles(), metrics);
 
         NodeRegistry registryRow = new NodeRegistry(
                 dataSource, config.nodeId(), config.advertiseAddress(), config.nodeTtl(), Clock.systemUTC());
@@ -188,7 +191,8 @@ public final class HeadwayWorker implements AutoCloseable {
             }
         });
         Worker own = factory.newWorker(config.ownTaskQueue(), options);
-        own.registerActivitiesImplementations(new GroupActivitiesImpl(leases, snapshots, holdings, indexer, metrics));
+        own.registerActivitiesImplementations(
+                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
         factory.start();
         log.info(
                 "worker {} polling {} and {} (max {} groups), NNTP {}, metrics {}",
@@ -203,7 +207,7 @@ public final class HeadwayWorker implements AutoCloseable {
                 factory,
                 holdings,
                 leases,
-                new WindowSnapshots(leases, snapshots, catalog, metrics),
+                new WindowSnapshots(leases.fence(), snapshots, catalog, metrics),
                 heartbeat,
                 nntp,
                 metricsServer,

@@ -33,6 +33,7 @@ import headway.store.LeaseOutcome;
 import headway.store.LeaseStore;
 import headway.store.PostgresSnapshotStore;
 import headway.store.RangeRow;
+import headway.store.RangeStore;
 import headway.store.SnapshotStore;
 import headway.store.TestDatabase;
 import headway.workflow.GroupConfig;
@@ -108,6 +109,7 @@ class GroupWorkflowIntegrationTest {
     private static NntpPool pool;
     private static GroupStore groups;
     private static LeaseStore leases;
+    private static RangeStore ranges;
 
     private TestWorkflowEnvironment env;
     private WorkflowClient client;
@@ -127,6 +129,7 @@ class GroupWorkflowIntegrationTest {
         pool = new NntpPool(NntpPool.Config.defaults(sim.server()).withMaxConnections(4));
         groups = new GroupStore(ds);
         leases = new LeaseStore(ds, 0);
+        ranges = new RangeStore(ds, 0);
         for (String g : GROUPS) {
             groups.add(g, 0);
         }
@@ -149,7 +152,7 @@ class GroupWorkflowIntegrationTest {
         SnapshotStore snapshots = new RecordingSnapshots(new PostgresSnapshotStore(ds, leases), snapshotsPut);
         Holdings holdings = new Holdings(4);
         IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
-        RangeIndexer indexer = new RangeIndexer(source, leases, new CatalogStore(), BATCH, metrics);
+        RangeIndexer indexer = new RangeIndexer(source, leases.fence(), ranges, new CatalogStore(), BATCH, metrics);
         planner = new Planner(groups, source, new Planner.Settings(RANGE_SIZE, 1_000_000));
         WorkerOptions options = WorkerOptions.newBuilder()
                 .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2))
@@ -162,7 +165,8 @@ class GroupWorkflowIntegrationTest {
         env.newWorker(TaskQueues.leaseQueue(TaskQueues.SHARED), options)
                 .registerActivitiesImplementations(leaseActivities);
         Worker own = env.newWorker(OWN_QUEUE, options);
-        own.registerActivitiesImplementations(new GroupActivitiesImpl(leases, snapshots, holdings, indexer, metrics));
+        own.registerActivitiesImplementations(
+                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
         env.start();
         client = env.getWorkflowClient();
     }

@@ -1,9 +1,17 @@
-package headway.store;
+package headway.watchman;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.store.GroupStore;
+import headway.store.Holder;
+import headway.store.LeaseStore;
+import headway.store.NodeRegistry;
+import headway.store.RangeRow;
+import headway.store.RangeStore;
+import headway.store.StoreException;
+import headway.store.TestDatabase;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,12 +32,14 @@ class WatchmanTest {
     private static HikariDataSource ds;
     private static GroupStore groups;
     private static LeaseStore leases;
+    private static RangeStore ranges;
 
     @BeforeAll
     static void database() {
         ds = TestDatabase.migrated("watchman");
         groups = new GroupStore(ds);
         leases = new LeaseStore(ds, 0);
+        ranges = new RangeStore(ds, 0);
     }
 
     @AfterAll
@@ -107,11 +117,11 @@ class WatchmanTest {
         Instant since = rangePulse(watchman.scan(BOUNDS), r.range().id()).since();
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.minusMinutes(1));
-        leases.heartbeat(r.holder(), r.range().id(), r.range().next());
+        ranges.heartbeat(r.holder(), r.range().id(), r.range().next());
         assertThat(rangePulse(watchman.scan(BOUNDS), r.range().id()).since()).isEqualTo(since);
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.plusSeconds(1));
-        leases.heartbeat(r.holder(), r.range().id(), r.range().next());
+        ranges.heartbeat(r.holder(), r.range().id(), r.range().next());
         assertThat(watchman.scan(BOUNDS).opened())
                 .singleElement()
                 .satisfies(s -> assertThat(s.since()).isEqualTo(since));
@@ -152,7 +162,7 @@ class WatchmanTest {
         watchman.scan(BOUNDS);
 
         TestDatabase.setClockSkew(ds, Duration.ofMinutes(20));
-        leases.heartbeat(r.holder(), r.range().id(), 50);
+        ranges.heartbeat(r.holder(), r.range().id(), 50);
         Watchman.ScanResult progressed = watchman.scan(BOUNDS);
         assertThat(groupPulse(progressed, "alt.binaries.x").ttl()).isGreaterThan(GROUP_BOUND.minusSeconds(10));
 
@@ -176,7 +186,7 @@ class WatchmanTest {
         Watchman.StuckMove stuck = watchman.scan(BOUNDS).opened().get(0);
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.plusSeconds(30));
-        leases.heartbeat(r.holder(), r.range().id(), 40);
+        ranges.heartbeat(r.holder(), r.range().id(), 40);
         Watchman.ScanResult moved = watchman.scan(BOUNDS);
 
         assertThat(moved.closed()).singleElement().satisfies(s -> {
@@ -198,7 +208,7 @@ class WatchmanTest {
                 .satisfies(s -> assertThat(s.id()).isNotEqualTo(stuck.id()));
         assertThat(watchman.history(10)).hasSize(2);
 
-        leases.rangeDone(r.holder(), r.range().id(), 100);
+        ranges.rangeDone(r.holder(), r.range().id(), 100);
         assertThat(watchman.scan(BOUNDS).closed())
                 .extracting(Watchman.StuckMove::movedHow)
                 .containsExactly("range done");
@@ -213,7 +223,7 @@ class WatchmanTest {
         TestDatabase.setClockSkew(ds, GROUP_BOUND.plusMinutes(1));
         assertThat(watchman.scan(BOUNDS).open()).anyMatch(s -> s.kind().equals("group"));
 
-        leases.heartbeat(r.holder(), r.range().id(), 30);
+        ranges.heartbeat(r.holder(), r.range().id(), 30);
         Watchman.ScanResult moved = watchman.scan(BOUNDS);
 
         assertThat(moved.closed())
@@ -231,7 +241,7 @@ class WatchmanTest {
                 .anyMatch(p -> p.kind().equals("range"));
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.plusMinutes(1));
-        leases.heartbeat(r.holder(), r.range().id(), 20);
+        ranges.heartbeat(r.holder(), r.range().id(), 20);
         Watchman.ScanResult afterRestart = new Watchman(ds).scan(BOUNDS);
 
         assertThat(afterRestart.opened()).isEmpty();
@@ -248,7 +258,7 @@ class WatchmanTest {
         assertThat(new Watchman(ds).scan(BOUNDS).opened()).hasSize(1);
 
         TestDatabase.setClockSkew(ds, RANGE_BOUND.multipliedBy(2));
-        leases.heartbeat(r.holder(), r.range().id(), 20);
+        ranges.heartbeat(r.holder(), r.range().id(), 20);
         Watchman.ScanResult afterRestart = new Watchman(ds).scan(BOUNDS);
 
         assertThat(afterRestart.closed()).hasSize(1);
@@ -352,26 +362,6 @@ class WatchmanTest {
     }
 
     @Test
-    void conflictsListTakeoversAndRefusedWritesSinceATime() {
-        groups.add("alt.binaries.x", 0);
-        groups.plan("alt.binaries.x", 1, 300, 100, 1);
-        Watchman watchman = new Watchman(ds);
-        Instant before = watchman.scan(BOUNDS).at();
-        Holder zombie = leases.lease("alt.binaries.x", "n1", LEASE_TTL).holder();
-        TestDatabase.setClockSkew(ds, LEASE_TTL.plusSeconds(1));
-        leases.lease("alt.binaries.x", "n2", LEASE_TTL);
-        assertThatThrownBy(() -> leases.nextRange(zombie, null)).isInstanceOf(LeaseLostException.class);
-
-        assertThat(watchman.conflictsSince(before))
-                .extracting(StatusStore.Conflict::kind, StatusStore.Conflict::node, StatusStore.Conflict::otherNode)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("takeover", "n2", "n1"),
-                        org.assertj.core.groups.Tuple.tuple("lease_lost", "n1", "n2"));
-        TestDatabase.setClockSkew(ds, LEASE_TTL.plusSeconds(2));
-        assertThat(watchman.conflictsSince(watchman.scan(BOUNDS).at())).isEmpty();
-    }
-
-    @Test
     void boundsNameTheSettingAndAnExample() {
         assertThatThrownBy(() -> new Watchman.Bounds(Duration.ZERO, GROUP_BOUND, NODE_TTL))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -385,7 +375,7 @@ class WatchmanTest {
         groups.add(group, 0);
         groups.plan(group, 1, 100, 100, 1);
         Holder h = leases.lease(group, "n1", LEASE_TTL).holder();
-        return new Leased(h, leases.nextRange(h, null).orElseThrow());
+        return new Leased(h, ranges.nextRange(h, null).orElseThrow());
     }
 
     private static Watchman.Pulse rangePulse(Watchman.ScanResult result, long rangeId) {

@@ -1,13 +1,11 @@
-package headway.store;
+package headway.watchman;
 
+import headway.store.Jdbc;
+import headway.store.StoreException;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -17,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds moves that stopped moving and marks them moved when they move again (DESIGN.md, Watchman).
+ * Finds moves that stopped moving and marks them moved when they move again (docs/design.md, Watchman).
  * A move is a leased range whose cursor should advance (its progress time is the heartbeat that
  * came with the last cursor change the scans saw, kept in {@code range_progress}) or an active
  * group with lag whose lag should shrink (its progress time is the last scan that saw the lag
@@ -102,13 +100,13 @@ public final class Watchman {
             returning id, kind, subject, group_name, waited_for, since, detected_at, moved_at, moved_how, detail
             """;
 
+    /** The lag of every active group, as the view group_lag defines it. */
     private static final String GROUP_LAGS = """
-            select g.name, coalesce(sum(r.end_article - r.next_article + 1) filter (where r.status <> 'done'), 0)
-            from groups g
-            left join ranges r on r.group_name = g.name
+            select l.group_name, l.lag
+            from group_lag l
+            join groups g on g.name = l.group_name
             where g.active
-            group by g.name
-            order by g.name
+            order by l.group_name
             """;
 
     /**
@@ -186,13 +184,6 @@ public final class Watchman {
             "select " + STUCK_COLUMNS + " from stuck_moves where moved_at is null order by since, id";
 
     private static final String HISTORY = "select " + STUCK_COLUMNS + " from stuck_moves order by id desc limit ?";
-
-    private static final String CONFLICTS_SINCE = """
-            select group_name, kind, node_id, epoch, other_node, other_epoch, detail, at
-            from lease_events
-            where kind in ('takeover', 'lease_lost') and at >= ?
-            order by id
-            """;
 
     /**
      * How long each kind of move may go without moving before it is stuck, and how fresh a node's
@@ -272,26 +263,13 @@ public final class Watchman {
     public ScanResult scan(Bounds bounds) {
         Objects.requireNonNull(bounds, "bounds");
         Scan scan = new Scan();
-        Instant at = read("reading the database clock", c -> {
-            try (PreparedStatement s = c.prepareStatement(SCAN_AT);
-                    ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return instant(rs, 1);
-            }
-        });
+        Instant at = read("reading the database clock", c -> Jdbc.one(c, SCAN_AT, rs -> Jdbc.instant(rs, 1)));
         List<Pulse> rangeMoves = recordRangeProgress(scan, bounds.range());
         closeMoved(scan, MOVED_RANGES, "range");
         openStuck(scan, rangeMoves, OPEN_RANGE, bounds.range());
-        List<GroupLag> lags = read("reading group lags", c -> {
-            List<GroupLag> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(GROUP_LAGS);
-                    ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(new GroupLag(rs.getString(1), rs.getLong(2)));
-                }
-            }
-            return rows;
-        });
+        List<GroupLag> lags = read(
+                "reading group lags",
+                c -> Jdbc.list(c, GROUP_LAGS, rs -> new GroupLag(rs.getString(1), rs.getLong(2))));
         List<Pulse> groupPulses = recordGroupProgress(scan, lags, bounds.group());
         closeMoved(scan, MOVED_GROUPS, "group");
         openStuck(scan, groupPulses, OPEN_GROUP, bounds.group());
@@ -312,47 +290,10 @@ public final class Watchman {
         return read("reading stuck history", c -> stuckMoves(c, HISTORY, limit));
     }
 
-    /**
-     * Takeovers and refused stale writes recorded at or after {@code since}, oldest first, for
-     * {@code headway status --conflicts}; pass a database time (such as {@link ScanResult#at()})
-     * because event times are database times.
-     */
-    public List<StatusStore.Conflict> conflictsSince(Instant since) {
-        Objects.requireNonNull(since, "since");
-        return read("reading conflicts since " + since, c -> {
-            List<StatusStore.Conflict> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(CONFLICTS_SINCE)) {
-                s.setObject(1, OffsetDateTime.ofInstant(since, ZoneOffset.UTC));
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        long otherEpoch = rs.getLong(6);
-                        rows.add(new StatusStore.Conflict(
-                                rs.getString(1),
-                                rs.getString(2),
-                                rs.getString(3),
-                                rs.getLong(4),
-                                rs.getString(5),
-                                rs.wasNull() ? null : otherEpoch,
-                                rs.getString(7),
-                                instant(rs, 8)));
-                    }
-                }
-            }
-            return rows;
-        });
-    }
-
     private void closeMoved(Scan scan, String candidatesQuery, String kind) {
-        List<Moved> moved = read("finding moved " + kind + " moves", c -> {
-            List<Moved> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(candidatesQuery);
-                    ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(new Moved(rs.getLong(1), rs.getString(2)));
-                }
-            }
-            return rows;
-        });
+        List<Moved> moved = read(
+                "finding moved " + kind + " moves",
+                c -> Jdbc.list(c, candidatesQuery, rs -> new Moved(rs.getLong(1), rs.getString(2))));
         for (Moved m : moved) {
             write(
                             scan,
@@ -363,56 +304,49 @@ public final class Watchman {
     }
 
     private List<Pulse> recordRangeProgress(Scan scan, Duration bound) {
-        List<RangeMove> leased = read("reading leased ranges", c -> {
-            List<RangeMove> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(RANGE_MOVES);
-                    ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(new RangeMove(rs.getLong(1), rs.getString(2)));
-                }
-            }
-            return rows;
-        });
+        List<RangeMove> leased = read(
+                "reading leased ranges",
+                c -> Jdbc.list(c, RANGE_MOVES, rs -> new RangeMove(rs.getLong(1), rs.getString(2))));
         List<Pulse> moves = new ArrayList<>();
         for (RangeMove r : leased) {
-            write(scan, "recording the cursor of range " + r.id() + " of " + r.group(), c -> {
-                        try (PreparedStatement s = c.prepareStatement(RECORD_RANGE_PROGRESS)) {
-                            s.setLong(1, r.id());
-                            try (ResultSet rs = s.executeQuery()) {
-                                return rs.next()
-                                        ? new Pulse(
-                                                KIND_RANGE,
-                                                Long.toString(r.id()),
-                                                r.group(),
-                                                instant(rs, 1),
-                                                bound.minus(Duration.ofMillis(rs.getLong(2))))
-                                        : null;
-                            }
-                        }
-                    })
+            write(
+                            scan,
+                            "recording the cursor of range " + r.id() + " of " + r.group(),
+                            c -> Jdbc.first(
+                                            c,
+                                            RECORD_RANGE_PROGRESS,
+                                            rs -> new Pulse(
+                                                    KIND_RANGE,
+                                                    Long.toString(r.id()),
+                                                    r.group(),
+                                                    Jdbc.instant(rs, 1),
+                                                    bound.minus(Duration.ofMillis(rs.getLong(2)))),
+                                            r.id())
+                                    .orElse(null))
                     .ifPresent(moves::add);
         }
-        write(scan, "forgetting the cursors of ranges no longer leased", c -> LeaseStore.update(c, FORGET_IDLE_RANGES));
+        write(scan, "forgetting the cursors of ranges no longer leased", c -> Jdbc.update(c, FORGET_IDLE_RANGES));
         return moves;
     }
 
     private List<Pulse> recordGroupProgress(Scan scan, List<GroupLag> lags, Duration bound) {
         List<Pulse> moves = new ArrayList<>();
         for (GroupLag g : lags) {
-            write(scan, "recording the lag of " + g.group() + " (" + g.lag() + " articles)", c -> {
-                        try (PreparedStatement s = c.prepareStatement(RECORD_GROUP_PROGRESS)) {
-                            LeaseStore.bind(s, g.group(), g.lag(), g.group());
-                            try (ResultSet rs = s.executeQuery()) {
-                                rs.next();
-                                return new Pulse(
-                                        KIND_GROUP,
-                                        g.group(),
-                                        g.group(),
-                                        instant(rs, 1),
-                                        bound.minus(Duration.ofMillis(rs.getLong(2))));
-                            }
-                        }
-                    })
+            write(
+                            scan,
+                            "recording the lag of " + g.group() + " (" + g.lag() + " articles)",
+                            c -> Jdbc.one(
+                                    c,
+                                    RECORD_GROUP_PROGRESS,
+                                    rs -> new Pulse(
+                                            KIND_GROUP,
+                                            g.group(),
+                                            g.group(),
+                                            Jdbc.instant(rs, 1),
+                                            bound.minus(Duration.ofMillis(rs.getLong(2)))),
+                                    g.group(),
+                                    g.lag(),
+                                    g.group()))
                     .filter(p -> g.lag() > 0)
                     .ifPresent(moves::add);
         }
@@ -438,47 +372,48 @@ public final class Watchman {
     }
 
     private void scanPresence(Scan scan, Duration nodeTtl) {
-        List<Sighting> sightings = read("reading the node registry", c -> {
-            List<Sighting> rows = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement(NODE_SIGHTINGS)) {
-                s.setLong(1, nodeTtl.toMillis());
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(new Sighting(rs.getString(1), rs.getBoolean(2)));
-                    }
-                }
-            }
-            return rows;
-        });
+        List<Sighting> sightings = read(
+                "reading the node registry",
+                c -> Jdbc.list(
+                        c, NODE_SIGHTINGS, rs -> new Sighting(rs.getString(1), rs.getBoolean(2)), nodeTtl.toMillis()));
         for (Sighting n : sightings) {
-            write(scan, "recording node " + n.node() + " as " + (n.online() ? "online" : "offline"), c -> {
-                        try (PreparedStatement s = c.prepareStatement(RECORD_PRESENCE)) {
-                            LeaseStore.bind(s, n.node(), n.node(), n.online(), n.node());
-                            try (ResultSet rs = s.executeQuery()) {
-                                rs.next();
-                                boolean online = rs.getBoolean(1);
-                                boolean before = rs.getBoolean(4);
-                                boolean firstSeen = rs.wasNull();
-                                if (!firstSeen && before == online) {
-                                    return null;
-                                }
-                                return new Presence(
-                                        "node", n.node(), online, instant(rs, 2), instant(rs, 3), firstSeen);
-                            }
-                        }
-                    })
+            write(
+                            scan,
+                            "recording node " + n.node() + " as " + (n.online() ? "online" : "offline"),
+                            c -> Jdbc.one(
+                                    c,
+                                    RECORD_PRESENCE,
+                                    rs -> {
+                                        boolean online = rs.getBoolean(1);
+                                        boolean before = rs.getBoolean(4);
+                                        boolean firstSeen = rs.wasNull();
+                                        if (!firstSeen && before == online) {
+                                            return null;
+                                        }
+                                        return new Presence(
+                                                "node",
+                                                n.node(),
+                                                online,
+                                                Jdbc.instant(rs, 2),
+                                                Jdbc.instant(rs, 3),
+                                                firstSeen);
+                                    },
+                                    n.node(),
+                                    n.node(),
+                                    n.online(),
+                                    n.node()))
                     .ifPresent(scan.presence::add);
         }
     }
 
-    private <T> T read(String doing, Transactions.Work<T> work) {
-        return Transactions.inTransaction(dataSource, "watchman: " + doing, work);
+    private <T> T read(String doing, Jdbc.Work<T> work) {
+        return Jdbc.inTransaction(dataSource, "watchman: " + doing, work);
     }
 
     /** Runs one record's write in its own transaction; a failure is logged with its context and counted, because one bad record must not hide the others. */
-    private <T> Optional<T> write(Scan scan, String doing, Transactions.Work<T> work) {
+    private <T> Optional<T> write(Scan scan, String doing, Jdbc.Work<T> work) {
         try {
-            return Optional.ofNullable(Transactions.inTransaction(dataSource, "watchman: " + doing, work));
+            return Optional.ofNullable(Jdbc.inTransaction(dataSource, "watchman: " + doing, work));
         } catch (StoreException e) {
             scan.failures++;
             log.warn("{}; skipped, the next scan tries again", e.getMessage());
@@ -492,31 +427,21 @@ public final class Watchman {
     }
 
     private static List<StuckMove> stuckMoves(Connection c, String sql, Object... params) throws SQLException {
-        List<StuckMove> rows = new ArrayList<>();
-        try (PreparedStatement s = c.prepareStatement(sql)) {
-            LeaseStore.bind(s, params);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(new StuckMove(
-                            rs.getLong(1),
-                            rs.getString(2),
-                            rs.getString(3),
-                            rs.getString(4),
-                            rs.getString(5),
-                            instant(rs, 6),
-                            instant(rs, 7),
-                            instant(rs, 8),
-                            rs.getString(9),
-                            rs.getString(10)));
-                }
-            }
-        }
-        return rows;
-    }
-
-    private static Instant instant(ResultSet rs, int column) throws SQLException {
-        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
-        return t == null ? null : t.toInstant();
+        return Jdbc.list(
+                c,
+                sql,
+                rs -> new StuckMove(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        Jdbc.instant(rs, 6),
+                        Jdbc.instant(rs, 7),
+                        Jdbc.instant(rs, 8),
+                        rs.getString(9),
+                        rs.getString(10)),
+                params);
     }
 
     private static final class Scan {

@@ -1,0 +1,88 @@
+package headway.category;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CategoryRulesTest {
+
+    @Test
+    void firstMatchingRuleWinsAndGroupGlobsApply() {
+        CategoryRules rules = CategoryRules.ofRuleSet("""
+                {"name": "x", "groups": [], "categories": [
+                  {"name": "special", "group": "alt.binaries.special.*", "pattern": "(?i)^Show\\\\.", "category": 5080},
+                  {"name": "hd", "tv": true, "resolution": ["720p", "1080p"], "category": 5040},
+                  {"name": "words", "words": ["web-dl"], "category": 2080}]}
+                """);
+        assertThat(rules.classify("alt.binaries.special.docs", "Show.S01E01.720p.HDTV")
+                        .category()
+                        .id())
+                .isEqualTo(5080);
+        assertThat(rules.classify("alt.binaries.other", "Show.S01E01.720p.HDTV")
+                        .category()
+                        .id())
+                .isEqualTo(5040);
+        assertThat(rules.classify(null, "Movie.2020.WEB.DL.x264").category().id())
+                .isEqualTo(2080);
+        assertThat(rules.classify(null, "nothing matches this").category().id()).isEqualTo(CategoryRules.FALLBACK);
+    }
+
+    @Test
+    void ruleSetWithoutSectionUsesDefaults() {
+        CategoryRules rules = CategoryRules.ofRuleSet("{\"name\": \"x\", \"groups\": []}");
+        assertThat(rules.isDefault()).isTrue();
+        assertThat(rules.classify(null, "Series.Title.S01E01.2160p.WEB.x265-GRP")
+                        .category()
+                        .name())
+                .isEqualTo("TV/UHD");
+        assertThat(rules.classify(null, "d41d8cd98f00b204e9800998ecf8427e")
+                        .category()
+                        .id())
+                .isEqualTo(8020);
+    }
+
+    @Test
+    void badRulesAreRefusedWithTheFix() {
+        assertThatThrownBy(() ->
+                        CategoryRules.ofRuleSet("{\"categories\": [{\"pattern\": \"(a)\\\\1\", \"category\": 5040}]}"))
+                .isInstanceOf(CategoryRulesException.class)
+                .hasMessageContaining("RE2");
+        assertThatThrownBy(() -> CategoryRules.ofRuleSet("{\"categories\": [{\"name\": \"n\", \"category\": 5555}]}"))
+                .isInstanceOf(CategoryRulesException.class)
+                .hasMessageContaining("not a newznab category");
+        assertThatThrownBy(() -> CategoryRules.ofRuleSet("{\"categories\": [{\"name\": \"n\"}]}"))
+                .isInstanceOf(CategoryRulesException.class)
+                .hasMessageContaining("no \"category\"");
+        assertThatThrownBy(() -> CategoryRules.ofRuleSet("{\"categories\": [{\"colour\": 1, \"category\": 5040}]}"))
+                .isInstanceOf(CategoryRulesException.class)
+                .hasMessageContaining("colour");
+    }
+
+    @Test
+    void treeHasTheNewznabNumbering() {
+        CategoryTree tree = CategoryTree.standard();
+        assertThat(tree.parents())
+                .extracting(Category::id)
+                .containsExactly(1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000);
+        assertThat(tree.subcategories(5000))
+                .extracting(Category::id)
+                .containsExactly(5010, 5020, 5030, 5040, 5045, 5050, 5060, 5070, 5080, 5090);
+        assertThat(tree.byId(8020).orElseThrow().name()).isEqualTo("Other/Hashed");
+        assertThat(tree.byId(2045).orElseThrow().shortName()).isEqualTo("UHD");
+        assertThat(tree.expand(List.of(2000, 5040)))
+                .contains(2000, 2030, 2045, 2090, 5040)
+                .doesNotContain(5030);
+    }
+
+    @Test
+    void hostileNamesParseInLinearTime() {
+        String name = "S01".repeat(20_000) + "[".repeat(20_000) + " - 1".repeat(20_000);
+        long start = System.nanoTime();
+        CategoryRules.defaults().classify("alt.binaries.x", name);
+        assertThat((System.nanoTime() - start) / 1e9)
+                .as("seconds for a 140 kB name")
+                .isLessThan(5.0);
+    }
+}

@@ -1,0 +1,62 @@
+package headway.category;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ReleaseNameParserTest {
+
+    @Test
+    void episode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Series.Title.2010.S02E14.720p.HDTV.XviD-LOL");
+        assertThat(a.title()).isEqualTo("Series Title 2010");
+        assertThat(a.season()).isEqualTo(2);
+        assertThat(a.episode()).isEqualTo("14");
+        assertThat(a.year()).isEqualTo(2010);
+        assertThat(a.resolution()).isEqualTo("720p");
+        assertThat(a.tv()).isTrue();
+    }
+
+    @Test
+    void dailyShowHasTheYearAsSeasonAndTheDateAsEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("A.Late.Talk.Show.2010.10.11.Johnny.Knoxville.iTouch-MW");
+        assertThat(a.title()).isEqualTo("A Late Talk Show");
+        assertThat(a.season()).isEqualTo(2010);
+        assertThat(a.episode()).isEqualTo("10-11");
+        assertThat(a.daily()).isTrue();
+        assertThat(a.episodeNumber()).isNull();
+    }
+
+    @Test
+    void movieTitleEndsAtItsYearAndKeepsAcronyms() {
+        ReleaseAttributes a = ReleaseNameParser.parse("The.Movie.from.U.N.C.L.E.2015.2160p.BluRay.x264-SPARKS");
+        assertThat(a.title()).isEqualTo("The Movie from U.N.C.L.E.");
+        assertThat(a.year()).isEqualTo(2015);
+        assertThat(a.resolution()).isEqualTo("2160p");
+        assertThat(a.season()).isNull();
+        assertThat(a.tv()).isFalse();
+    }
+
+    @Test
+    void animeAbsoluteEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("[HorribleSubs] Some Anime Show - 13 [1080p].mkv");
+        assertThat(a.title()).isEqualTo("Some Anime Show");
+        assertThat(a.episode()).isEqualTo("13");
+        assertThat(a.season()).isNull();
+        assertThat(a.anime()).isTrue();
+    }
+
+    @Test
+    void hashedNamesHaveNoAttributes() {
+        ReleaseAttributes a =
+                ReleaseNameParser.parse("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assertThat(a.hashed()).isTrue();
+        assertThat(a.title()).isNull();
+    }
+
+    @Test
+    void emptyAndNullNames() {
+        assertThat(ReleaseNameParser.parse("").title()).isNull();
+        assertThat(ReleaseNameParser.parse(null).resolution()).isNull();
+    }
+}
