@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * cataloged for the failed batch, and indexing the range again once the server behaves gives the
  * catalog an honest server gives from the start.
  */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HostileServerIndexingTest {
 
     private static final String GROUP = HostileNntpServer.GROUP;
@@ -64,7 +66,7 @@ class HostileServerIndexingTest {
         server.close();
     }
 
-    @ParameterizedTest
+    @ParameterizedTest(name = "{0}")
     @EnumSource(
             value = Misbehaviour.class,
             names = {"NONE", "GARBAGE_BODY"},

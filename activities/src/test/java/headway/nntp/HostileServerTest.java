@@ -18,6 +18,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the command and the bound; the connection is dropped (the next call opens a new one) and nothing
  * past the last good line reaches the sink, so no cursor could move past it.
  */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HostileServerTest {
     private static final String G = HostileNntpServer.GROUP;
     /** The read timeout; a trickle of one byte a second never trips it, only the deadline. */
@@ -72,7 +74,7 @@ class HostileServerTest {
             // silence after the last line: the read timeout (2 s) or, if sending took over 100 ms, the deadline
             Misbehaviour.UNTERMINATED, Set.of(Bound.READ_TIMEOUT, Bound.DEADLINE));
 
-    @ParameterizedTest
+    @ParameterizedTest(name = "{0}")
     @EnumSource(
             value = Misbehaviour.class,
             names = {
