@@ -47,6 +47,18 @@ class StuckTest {
      * later than bound + interval on a quiet machine, 4.4 s later while a build ran beside it.
      */
     private static final Duration SLACK = Duration.ofSeconds(6);
+    /**
+     * How long HeadwayStuck may follow the stuck record while the holder stays frozen. The watchman
+     * signals the group within a second, but a signal's workflow task goes to the group's sticky
+     * queue, on the worker that ran its last workflow task. When that is the frozen holder, its open
+     * sticky poll takes the task (started within milliseconds) and the server hands it to the other
+     * worker only when the workflow task timeout (Temporal's default, 10 s) expires. Measured in the
+     * group's history, 6 runs out of 6: started by the frozen worker, timed out 10.0 s later, run by
+     * the other; HeadwayStuck 10.2-10.4 s after the record. Plus 5 s for a loaded machine.
+     */
+    private static final Duration FLAGGED_AFTER_RECORD = Duration.ofSeconds(15);
+    /** HeadwayStuck once no worker is frozen: the watchman's next run and one workflow task. */
+    private static final Duration FLAG_CLEARED = Duration.ofSeconds(15);
 
     private static final String OPEN_RANGE_RECORD = """
             select id, subject, since, detected_at, moved_at, moved_how from stuck_moves
@@ -101,11 +113,15 @@ class StuckTest {
                     .isEqualTo(holder);
             assertThat(cluster.queryLong("select next_article from ranges where id = ?", rangeId))
                     .isGreaterThan(cursorWhenStuck);
-            // unset until the first stuck signal, so false means the group was told stuck, then un-stuck
-            awaitStuckAttribute(cluster, false);
+            // unset until the watchman's first verdict; false is the verdict of the scan that saw the
+            // cursor move, whichever order the overlapping runs' signals arrived in
+            awaitStuckAttribute(cluster, false, FLAG_CLEARED);
 
             // 2. frozen and left frozen: the other worker takes the group over after the TTL
             holder = awaitMidRange(cluster);
+            assertThat(stuckAttribute(cluster))
+                    .as("HeadwayStuck still false: no late signal from an older scan set it again")
+                    .isFalse();
             String other = holder.equals("w1") ? "w2" : "w1";
             epoch = cluster.queryLong("select epoch from group_leases where group_name = ?", GROUP);
             lastId = cluster.queryLong("select coalesce(max(id), 0) from stuck_moves");
@@ -113,7 +129,7 @@ class StuckTest {
             frozenAt = System.nanoTime();
             stuck = awaitRecord(cluster, lastId, Duration.ofSeconds(15));
             detectedAfter = (System.nanoTime() - frozenAt) / 1e9;
-            awaitStuckAttribute(cluster, true);
+            awaitStuckAttribute(cluster, true, FLAGGED_AFTER_RECORD);
             double flaggedAfter = (System.nanoTime() - frozenAt) / 1e9;
             moved = awaitMoved(cluster, (Long) stuck.get("id"));
             movedAfter = (System.nanoTime() - frozenAt) / 1e9;
@@ -121,8 +137,14 @@ class StuckTest {
                     select node_id, at from lease_events where group_name = ? and kind = 'takeover' and epoch > ? order by id limit 1
                     """, GROUP, epoch);
             System.out.printf(
-                    "stuck: frozen %s stuck_after=%.1fs HeadwayStuck_after=%.1fs; left frozen, moved_after=%.1fs how=%s takeover=%s%n",
-                    holder, detectedAfter, flaggedAfter, movedAfter, moved.get("moved_how"), takeover);
+                    "stuck: frozen %s stuck_after=%.1fs HeadwayStuck_after=%.1fs (%.1fs after the record); left frozen, moved_after=%.1fs how=%s takeover=%s%n",
+                    holder,
+                    detectedAfter,
+                    flaggedAfter,
+                    flaggedAfter - detectedAfter,
+                    movedAfter,
+                    moved.get("moved_how"),
+                    takeover);
             assertDetectedInTime(stuck, detectedAfter);
             assertThat(takeover.get("node_id"))
                     .as("the other worker took the group over")
@@ -139,7 +161,7 @@ class StuckTest {
                     .as("moved no earlier than the takeover")
                     .isAfterOrEqualTo(instant(takeover.get("at")));
             assertThat(movedAfter).as("moved after the lease TTL").isGreaterThanOrEqualTo(TTL.toSeconds() - 1.0);
-            awaitStuckAttribute(cluster, false);
+            awaitStuckAttribute(cluster, false, FLAG_CLEARED);
             cluster.thaw(holder);
 
             assertThat(cluster.queryLong(
@@ -241,14 +263,21 @@ class StuckTest {
         return cluster.row(sql, id);
     }
 
-    private static void awaitStuckAttribute(Cluster cluster, boolean stuck) {
+    private static void awaitStuckAttribute(Cluster cluster, boolean stuck, Duration limit) {
+        Cluster.await(
+                limit,
+                Duration.ofMillis(200),
+                "HeadwayStuck=" + stuck,
+                () -> Boolean.valueOf(stuck).equals(stuckAttribute(cluster)));
+    }
+
+    /** The group workflow's HeadwayStuck; null while unset. */
+    private static Boolean stuckAttribute(Cluster cluster) {
         SearchAttributeKey<Boolean> key = SearchAttributes.STUCK;
-        Cluster.await(Duration.ofSeconds(15), Duration.ofMillis(200), "HeadwayStuck=" + stuck, () -> {
-            io.temporal.common.SearchAttributes attributes = cluster.client()
-                    .newUntypedWorkflowStub(TaskQueues.workflowId(GROUP))
-                    .describe()
-                    .getTypedSearchAttributes();
-            return attributes.containsKey(key) && attributes.get(key) == stuck;
-        });
+        io.temporal.common.SearchAttributes attributes = cluster.client()
+                .newUntypedWorkflowStub(TaskQueues.workflowId(GROUP))
+                .describe()
+                .getTypedSearchAttributes();
+        return attributes.containsKey(key) ? attributes.get(key) : null;
     }
 }

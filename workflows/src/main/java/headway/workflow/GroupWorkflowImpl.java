@@ -24,6 +24,7 @@ import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInfo;
 import io.temporal.workflow.WorkflowInit;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -81,6 +82,9 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     private boolean drain;
 
     private Boolean stuck;
+    /** The database time of the watchman view behind {@link #stuck}, so a late signal from an older view cannot undo it. */
+    private Instant stuckAsOf;
+
     private GroupState state = GroupState.LEASING;
     private String holder;
     private boolean workedThisRun;
@@ -463,8 +467,21 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     }
 
     @Override
-    public void stuck(boolean stuck) {
+    public void stuck(boolean stuck, Instant asOf) {
+        if (asOf != null && stuckAsOf != null && asOf.isBefore(stuckAsOf)) {
+            log.info(
+                    "group {} ignored the watchman's stuck={} as of {}: older than stuck={} as of {}",
+                    config.group(),
+                    stuck,
+                    asOf,
+                    this.stuck,
+                    stuckAsOf);
+            return;
+        }
         this.stuck = stuck;
+        if (asOf != null) {
+            stuckAsOf = asOf;
+        }
         publish();
     }
 

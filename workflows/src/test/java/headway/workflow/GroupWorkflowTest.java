@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -491,5 +492,41 @@ class GroupWorkflowTest {
         awaitIdleAfter(1);
         assertThat(store.grantedEpochs()).containsExactly(1L);
         assertThat(store.calls()).startsWith("outlook 1", "lease refused", "outlook 1", "lease 1 node-a");
+    }
+
+    /**
+     * Overlapping watchman runs signal in any order: a stuck verdict from an older scan that
+     * arrives after the un-stuck one from a newer scan must not leave the group flagged (measured
+     * in StuckTest: a frozen worker delayed one run's signal past the next run's).
+     */
+    @Test
+    void aStuckVerdictOlderThanTheOneShownIsIgnored() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 1, 100);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+        awaitIdleAfter(1);
+        Instant opened = Instant.parse("2026-01-02T03:04:05.100Z");
+        Instant closed = opened.plusMillis(80);
+
+        group().stuck(false, closed);
+        group().stuck(true, opened);
+        assertThat(group().progress().stuck()).isFalse();
+        assertThat(stuckAttribute()).isFalse();
+
+        group().stuck(true, closed.plusSeconds(1));
+        assertThat(group().progress().stuck()).isTrue();
+        assertThat(stuckAttribute()).isTrue();
+
+        // a signal sent before verdicts carried a time (one argument) is applied as before
+        client.newUntypedWorkflowStub(ID).signal("stuck", false);
+        assertThat(group().progress().stuck()).isFalse();
+        assertThat(stuckAttribute()).isFalse();
+    }
+
+    private boolean stuckAttribute() {
+        return client.newUntypedWorkflowStub(ID)
+                .describe()
+                .getTypedSearchAttributes()
+                .get(SearchAttributes.STUCK);
     }
 }
