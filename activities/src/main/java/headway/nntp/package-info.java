@@ -4,7 +4,11 @@
  *
  * <p>Design: {@link headway.nntp.NntpClient} speaks RFC 3977 over one socket and streams overview
  * replies byte by byte (ISO-8859-1, so 8-bit subjects survive) into an {@link headway.nntp.OverviewSink},
- * which also learns of malformed lines and of article numbers the server did not list.
+ * which also learns of malformed lines and of article numbers the server did not list. The server
+ * is not trusted: every reply is bounded by what was asked (lines, bytes, line length, article
+ * numbers inside the range and increasing, a deadline per command), and a breach is a
+ * {@link headway.nntp.MisbehavingServerException} that breaks the connection before the offending
+ * line reaches the sink.
  * {@link headway.nntp.NntpPool} bounds the connections to one server and reconnects with exponential
  * backoff. The news simulator the tests and benchmarks read is in module rigs ({@code headway.simulator}).
  *

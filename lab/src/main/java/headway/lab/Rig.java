@@ -241,7 +241,7 @@ public final class Rig implements AutoCloseable {
             return new Planner(
                             new GroupStore(dataSource),
                             new NntpHeaderSource(pool),
-                            new Planner.Settings(rangeSize, Long.MAX_VALUE / 4))
+                            new Planner.Settings(rangeSize, Long.MAX_VALUE / 4, Long.MAX_VALUE))
                     .plan(group);
         } catch (IOException e) {
             throw new UncheckedIOException("planning " + group + " from the simulator", e);

@@ -1,6 +1,7 @@
 package headway.starter;
 
 import headway.activity.NntpHeaderSource;
+import headway.activity.PlanRefusedException;
 import headway.activity.Planner;
 import headway.nntp.NntpPool;
 import headway.store.GroupStore;
@@ -83,12 +84,14 @@ final class PlanCommand implements Runnable {
         if ((from == null) != (to == null)) {
             throw CliException.badInput("give both --from and --to for a hand-planned range");
         }
-        if (from != null && (from < 0 || to < from)) {
-            throw CliException.badInput("bad range --from " + from + " --to " + to + ": need 0 <= from <= to");
+        if (from != null && (from < 1 || to < from || to > GroupStore.MAX_ARTICLE)) {
+            throw CliException.badInput("bad range --from " + from + " --to " + to + ": need 1 <= from <= to <= "
+                    + GroupStore.MAX_ARTICLE + " (article numbers start at 1)");
         }
         Settings s = new Settings(connections.env());
         long rangeSize = size != null ? size : s.longValue(Setting.RANGE_SIZE);
         long backfillArticles = backfill != null ? backfill : s.longValue(Setting.BACKFILL);
+        long maxJump = s.longValue(Setting.PLAN_MAX_JUMP);
         if (rangeSize < 1) {
             throw CliException.badInput("--size must be >= 1, was " + rangeSize);
         }
@@ -96,6 +99,7 @@ final class PlanCommand implements Runnable {
             GroupStore store = connections.database().groups();
             List<String> names = GroupSelection.resolve(store, all, groups);
             List<String> gotWork = new ArrayList<>();
+            List<String> refused = new ArrayList<>();
             if (from != null) {
                 for (String g : names) {
                     int n = store.plan(g, from, to, rangeSize, tail ? -1 : 1);
@@ -108,9 +112,17 @@ final class PlanCommand implements Runnable {
                 WorkerConfig.NntpServer server = WorkerConfig.fromEnvNntp(connections.env());
                 try (NntpPool pool = new NntpPool(interactive(headway.worker.HeadwayWorker.nntpConfig(server)))) {
                     Planner planner = new Planner(
-                            store, new NntpHeaderSource(pool), new Planner.Settings(rangeSize, backfillArticles));
+                            store,
+                            new NntpHeaderSource(pool),
+                            new Planner.Settings(rangeSize, backfillArticles, maxJump));
                     for (String g : names) {
-                        Planner.Planned p = planner.plan(g);
+                        Planner.Planned p;
+                        try {
+                            p = planner.plan(g);
+                        } catch (PlanRefusedException e) {
+                            refused.add(e.getMessage());
+                            continue;
+                        }
                         spec.commandLine()
                                 .getOut()
                                 .printf(
@@ -143,6 +155,14 @@ final class PlanCommand implements Runnable {
                                 .println(g + ": no running workflow to signal (headway start " + g + ")");
                     }
                 }
+            }
+            if (!refused.isEmpty()) {
+                throw new CliException(
+                        Exit.UNREACHABLE,
+                        refused.get(0)
+                                + (refused.size() > 1
+                                        ? " (and " + (refused.size() - 1) + " more group(s) refused)"
+                                        : ""));
             }
         }
     }

@@ -177,7 +177,7 @@ public final class HeadwayWorker implements AutoCloseable {
                         new Planner(
                                 new GroupStore(dataSource),
                                 headers,
-                                new Planner.Settings(config.rangeSize(), config.backfill()))),
+                                new Planner.Settings(config.rangeSize(), config.backfill(), config.planMaxJump()))),
                 new RegistryActivitiesImpl(dataSource, config.nodeTtl()),
                 new WatchmanActivitiesImpl(
                         new Watchman(dataSource),

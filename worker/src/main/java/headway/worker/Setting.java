@@ -61,7 +61,14 @@ public enum Setting {
     NNTP_USER(Type.TEXT, null, "none", null, null, "AUTHINFO user (never logged)"),
     NNTP_PASSWORD(Type.TEXT, null, "none", null, null, "AUTHINFO password (never logged)"),
     NNTP_CONNECTIONS(Type.INTEGER, "4", null, "1", "64", "connections per worker, shared by all its groups"),
-    NNTP_TIMEOUT(Type.DURATION, "30s", null, "1ms", null, "read timeout"),
+    NNTP_TIMEOUT(
+            Type.DURATION,
+            "30s",
+            null,
+            "1ms",
+            null,
+            "read timeout; a command's whole reply must also arrive within it, plus 5 ms per overview line"
+                    + " asked for (a server that trickles is cut off)"),
     SNAPSHOT_DIR(
             Type.TEXT,
             null,
@@ -93,6 +100,14 @@ public enum Setting {
             "articles per planned range (an activity should do a few hundred ms of work, so that Temporal's"
                     + " per-range cost stays small; see the overhead benchmark)"),
     BACKFILL(Type.LONG, "1000000", null, "0", null, "history is planned this many articles below the high-water mark"),
+    PLAN_MAX_JUMP(
+            Type.LONG,
+            "100000000",
+            null,
+            "1",
+            null,
+            "the planner refuses (plans nothing, says why) a high-water mark more than this many articles past"
+                    + " the group's highest planned article; raise it when a server really jumped"),
     STUCK_RANGE(Type.DURATION, "5m", null, "1ms", null, "a leased range whose cursor has not moved this long is stuck"),
     STUCK_GROUP(Type.DURATION, "15m", null, "1ms", null, "a group whose lag has not shrunk this long is stuck"),
     PLAN_EVERY(Type.DURATION, "1m", null, "1s", null, "the planner schedule's interval"),

@@ -37,6 +37,7 @@ public record WorkerConfig(
         long windowMaxAge,
         long rangeSize,
         long backfill,
+        long planMaxJump,
         Duration stuckRange,
         Duration stuckGroup) {
 
@@ -95,6 +96,7 @@ public record WorkerConfig(
         Setting.WINDOW_MAX_AGE.check(windowMaxAge);
         Setting.RANGE_SIZE.check(rangeSize);
         Setting.BACKFILL.check(backfill);
+        Setting.PLAN_MAX_JUMP.check(planMaxJump);
         requirePositive(Setting.STUCK_RANGE, stuckRange);
         requirePositive(Setting.STUCK_GROUP, stuckGroup);
     }
@@ -131,6 +133,7 @@ public record WorkerConfig(
                 s.longValue(Setting.WINDOW_MAX_AGE),
                 s.longValue(Setting.RANGE_SIZE),
                 s.longValue(Setting.BACKFILL),
+                s.longValue(Setting.PLAN_MAX_JUMP),
                 s.duration(Setting.STUCK_RANGE),
                 s.duration(Setting.STUCK_GROUP));
     }

@@ -52,7 +52,8 @@ class HeadwayWorkerTestServerTest {
             env.start();
             GroupStore groups = new GroupStore(ds);
             groups.add(GROUP, 0);
-            int ranges = new Planner(groups, new NntpHeaderSource(pool), new Planner.Settings(500, 1_000_000))
+            int ranges = new Planner(
+                            groups, new NntpHeaderSource(pool), new Planner.Settings(500, 1_000_000, Long.MAX_VALUE))
                     .plan(GROUP)
                     .total();
             assertThat(ranges).isEqualTo(4);
@@ -77,6 +78,7 @@ class HeadwayWorkerTestServerTest {
                     1000,
                     500,
                     1_000_000,
+                    100_000_000,
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15));
             WorkflowClient client = env.getWorkflowClient();

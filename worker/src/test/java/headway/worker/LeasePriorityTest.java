@@ -95,6 +95,7 @@ class LeasePriorityTest {
                     1000,
                     1000,
                     1_000_000,
+                    100_000_000,
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15));
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());

@@ -407,6 +407,54 @@ class GroupWorkflowTest {
     }
 
     @Test
+    void newsServerFailuresBackOffWithoutParkingAndTheGroupGoesOnWhenTheServerBehaves() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100);
+        store.newsServerFailsEveryIndex(true);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+
+        env.sleep(Duration.ofMinutes(30));
+        GroupProgress failing = group().progress();
+
+        int cycles = store.grantedEpochs().size();
+        assertThat(cycles)
+                .as("more cycles than the 3 that park a failing group")
+                .isGreaterThan(3);
+        assertThat(failing.parked()).isFalse();
+        assertThat(failing.failedCycles()).isZero();
+        assertThat(failing.state()).isIn(GroupState.BACKING_OFF, GroupState.LEASING, GroupState.INDEXING);
+        assertThat(store.attempts())
+                .as("each cycle retries the fetch 5 times with the activity's backoff")
+                .hasSize(5 * cycles);
+        assertThat(store.calls()).filteredOn(c -> c.startsWith("release")).hasSizeGreaterThanOrEqualTo(cycles - 1);
+        List<Duration> pauses = client.fetchHistory(ID).getEvents().stream()
+                .filter(e -> e.getEventType() == EventType.EVENT_TYPE_TIMER_STARTED)
+                .map(e -> Duration.ofSeconds(e.getTimerStartedEventAttributes()
+                        .getStartToFireTimeout()
+                        .getSeconds()))
+                .toList();
+        assertThat(pauses)
+                .as("a lease TTL, doubled per failed cycle in a row, at most 10 minutes")
+                .startsWith(TTL, TTL.multipliedBy(2), TTL.multipliedBy(4), TTL.multipliedBy(8))
+                .allSatisfy(d -> assertThat(d).isLessThanOrEqualTo(Duration.ofMinutes(10)));
+
+        store.newsServerFailsEveryIndex(false);
+        env.sleep(Duration.ofMinutes(11));
+        GroupProgress progress = awaitIdleAfter(2);
+        assertThat(progress.parked()).isFalse();
+        assertThat(progress.failedCycles()).isZero();
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 200));
+    }
+
+    @Test
+    void serverBackoffDoublesFromTheLeaseTtlUpToTenMinutes() {
+        assertThat(GroupWorkflowImpl.serverBackoff(TTL, 1)).isEqualTo(TTL);
+        assertThat(GroupWorkflowImpl.serverBackoff(TTL, 3)).isEqualTo(Duration.ofSeconds(40));
+        assertThat(GroupWorkflowImpl.serverBackoff(TTL, 7)).isEqualTo(Duration.ofMinutes(10));
+        assertThat(GroupWorkflowImpl.serverBackoff(TTL, Integer.MAX_VALUE)).isEqualTo(Duration.ofMinutes(10));
+    }
+
+    @Test
     void deadHolderTimesOutAndTheGroupIsLeasedAgain() {
         FakeGroupStore store = new FakeGroupStore(GROUP, DEAD, B).plan(1, 2, 100);
         startEnv(store, B);
