@@ -11,14 +11,15 @@ import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The window activities of the groups this worker holds, on its own task queue. Each first
  * finds the group's window at the token's epoch (WindowLost when this worker has none), and maps
- * a stale epoch to the non-retryable LeaseLost so the workflow leases again at once.
+ * a stale epoch to the non-retryable LeaseLost so the workflow leases again at once. A failed
+ * fetch (the news server unreachable, or breaking a reply bound) is the retryable NewsServer,
+ * which the workflow backs off from without counting it toward parking the group.
  */
 public final class GroupActivitiesImpl implements GroupActivities {
 
@@ -97,8 +98,10 @@ public final class GroupActivitiesImpl implements GroupActivities {
                         next.map(GroupActivitiesImpl::lease).orElse(null),
                         ranges.lag(token.group()));
             } catch (IOException e) {
-                throw new UncheckedIOException(
-                        "reading " + range.group() + " articles from " + from + ": " + e.getMessage(), e);
+                throw ApplicationFailure.newFailureWithCause(
+                        "reading " + range.group() + " articles from " + from + ": " + e.getMessage(),
+                        Failures.NEWS_SERVER,
+                        e);
             }
         });
     }

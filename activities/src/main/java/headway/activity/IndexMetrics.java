@@ -15,6 +15,7 @@ public final class IndexMetrics {
     final Counter takeovers;
     final Counter leaseLost;
     final Counter nntpErrors;
+    final Counter nntpMisbehaved;
     final Counter snapshotBytes;
     final Timer snapshotTime;
     final Counter binariesWritten;
@@ -28,6 +29,7 @@ public final class IndexMetrics {
         takeovers = registry.counter("headway.takeovers");
         leaseLost = registry.counter("headway.lease.lost");
         nntpErrors = registry.counter("headway.nntp.errors");
+        nntpMisbehaved = registry.counter("headway.nntp.misbehaved");
         snapshotBytes = registry.counter("headway.snapshot.bytes");
         snapshotTime = registry.timer("headway.snapshot.time");
         binariesWritten = registry.counter("headway.binaries.written");

@@ -11,9 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Plans every active group from the news server's marks. A group the server does not carry is
- * logged and skipped, so one bad group name never stops the others from being planned; a server
- * that cannot be reached fails the activity, which the planner workflow retries.
+ * Plans every active group from the news server's marks. A group the server does not carry, or
+ * whose marks the planner refuses (past the largest article number, or a jump past
+ * HEADWAY_PLAN_MAX_JUMP), is logged and skipped, so one bad group or answer never stops the others
+ * from being planned; a server that cannot be reached fails the activity, which the planner
+ * workflow retries.
  */
 public final class PlannerActivitiesImpl implements PlannerActivities {
 
@@ -51,6 +53,8 @@ public final class PlannerActivitiesImpl implements PlannerActivities {
                         "planner: the news server does not carry {}; remove it with `headway groups remove {}`",
                         g.name(),
                         g.name());
+            } catch (PlanRefusedException e) {
+                log.warn("planner: {}", e.getMessage());
             } catch (IOException e) {
                 throw new UncheckedIOException(
                         "planner: reading " + g.name() + " from the news server: " + e.getMessage(), e);

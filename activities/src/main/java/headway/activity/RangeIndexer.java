@@ -1,10 +1,12 @@
 package headway.activity;
 
 import headway.index.CompletedBinary;
+import headway.nntp.MisbehavingServerException;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
 import headway.store.CatalogStore;
 import headway.store.Fence;
+import headway.store.GroupStore;
 import headway.store.LeaseLostException;
 import headway.store.RangeRow;
 import headway.store.RangeStore;
@@ -25,6 +27,9 @@ import java.util.concurrent.Executors;
  * loses the window (those binaries exist nowhere else), so it is reported as {@link WindowLostException}
  * and the group is taken again from its snapshot; a stale epoch stays {@link LeaseLostException},
  * because the window then belongs to no one and the workflow must hear who holds the group now.
+ * A fetch that fails midway (the server dropped the connection or broke a reply bound) has fed the
+ * window only well-formed, in-range, in-order headers of its batch, which the retry feeds again as
+ * duplicates the window ignores; its batch commits nothing, so the cursor stays at the batch's start.
  */
 public final class RangeIndexer {
 
@@ -82,16 +87,25 @@ public final class RangeIndexer {
             long malformedBefore,
             Progress progress)
             throws IOException {
-        Totals totals = new Totals(Math.max(from, range.next()), headersBefore, missingBefore, malformedBefore);
+        if (range.end() > GroupStore.MAX_ARTICLE) {
+            throw new IllegalArgumentException("range [" + range.start() + ".." + range.end() + "] of " + range.group()
+                    + " ends past article " + GroupStore.MAX_ARTICLE
+                    + ", which no server reaches: remove the group's ranges and plan it again");
+        }
+        Totals totals =
+                new Totals(Math.max(1, Math.max(from, range.next())), headersBefore, missingBefore, malformedBefore);
         Commit inFlight = null;
         long cursor = totals.cursor;
         while (cursor <= range.end()) {
-            long batchEnd = Math.min(range.end(), cursor + batchArticles - 1);
+            long batchEnd = range.end() - cursor < batchArticles ? range.end() : cursor + batchArticles - 1;
             Batch batch = new Batch(held);
             try {
                 source.fetch(range.group(), cursor, batchEnd, batch);
             } catch (IOException e) {
                 metrics.nntpErrors.increment();
+                if (e instanceof MisbehavingServerException) {
+                    metrics.nntpMisbehaved.increment();
+                }
                 finish(inFlight, List.of(), held, range, totals, progress);
                 throw e;
             }

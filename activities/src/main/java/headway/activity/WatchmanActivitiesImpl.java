@@ -23,9 +23,15 @@ public final class WatchmanActivitiesImpl implements WatchmanActivities {
         return summarize(watchman.scan(bounds));
     }
 
-    /** The summary of a scan; a group is un-stuck only when none of its records is left open. */
+    /**
+     * The summary of a scan. Both lists of groups to signal hold as of the scan's time: a group is
+     * newly stuck only when a record it opened is still open at the end (another scan may have
+     * closed it meanwhile), and un-stuck only when none of its records is left open.
+     */
     static WatchmanSummary summarize(Watchman.ScanResult r) {
         Set<String> stuck = groups(r.open());
+        Set<String> newlyStuck = groups(r.opened());
+        newlyStuck.retainAll(stuck);
         Set<String> unstuck = groups(r.closed());
         unstuck.removeAll(stuck);
         return new WatchmanSummary(
@@ -34,7 +40,7 @@ public final class WatchmanActivitiesImpl implements WatchmanActivities {
                 r.closed().size(),
                 r.open().size(),
                 List.copyOf(stuck),
-                List.copyOf(groups(r.opened())),
+                List.copyOf(newlyStuck),
                 List.copyOf(unstuck),
                 r.pulses().size(),
                 r.presenceChanges().size(),

@@ -230,7 +230,8 @@ public final class SubjectParser {
             if (wrapped) {
                 release = "";
             } else {
-                ReleaseText text = new ReleaseText(this, fileCounter);
+                ReleaseText text = new ReleaseText(
+                        this, fileCounter, Math.max(0, file.start() - RELEASE_WINDOW), file.end() + RELEASE_WINDOW);
                 release = text.read(Math.max(0, file.start() - RELEASE_WINDOW), file.start());
                 if (release.isEmpty()) {
                     String afterText = text.read(
@@ -969,7 +970,8 @@ public final class SubjectParser {
         /** Offsets that are not release text: the file counter, counters in brackets, yEnc. */
         private final boolean[] removed;
 
-        ReleaseText(Scan scan, Counter fileCounter) {
+        /** Reads release text within {@code [from, to)} only (sizes are looked for there alone). */
+        ReleaseText(Scan scan, Counter fileCounter, int from, int to) {
             this.scan = scan;
             this.s = scan.s;
             this.removed = new boolean[scan.n];
@@ -985,14 +987,14 @@ public final class SubjectParser {
                     }
                 }
             }
-            markSizes();
+            markSizes(from, Math.min(scan.n, to));
         }
 
-        /** Marks sizes ({@code 8,27 GB}, {@code 1861K}) wherever they are, in one pass. */
-        private void markSizes() {
+        /** Marks sizes ({@code 8,27 GB}, {@code 1861K}) that start in {@code [from, to)}, in one pass. */
+        private void markSizes(int from, int to) {
             int n = scan.n;
-            int i = 0;
-            while (i < n) {
+            int i = from;
+            while (i < to) {
                 char c = s.charAt(i);
                 if (!isDigit(c)
                         || (i > 0

@@ -8,10 +8,22 @@ import java.util.Arrays;
 /**
  * Reads CRLF (or bare LF) terminated lines as bytes from a stream through its own buffer, so a reply
  * is parsed line by line and never held whole. Not thread-safe; the line array is reused by the next
- * call, which costs nothing per line but means callers must copy what they keep.
+ * call, which costs nothing per line but means callers must copy what they keep. Every read is
+ * bounded: a line longer than the caller's limit fails as soon as the limit is passed, without
+ * reading the rest of it, so a peer cannot make the line buffer grow past that limit.
  */
 final class LineReader {
+    /** The bound of {@link #readLine()}, for peers that only read commands (the simulator). */
     static final int MAX_LINE = 4 << 20;
+
+    /** A line passed the caller's limit; the rest of it was not read, so the stream is out of sync. */
+    static final class LineTooLongException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LineTooLongException(int limit) {
+            super("line longer than " + limit + " bytes", null);
+        }
+    }
 
     private final InputStream in;
     private final byte[] buf;
@@ -29,8 +41,16 @@ final class LineReader {
         return line;
     }
 
-    /** Reads the next line without its terminator and returns its length, or -1 at end of stream. */
+    /** Reads the next line of at most {@link #MAX_LINE} bytes; see {@link #readLine(int)}. */
     int readLine() throws IOException {
+        return readLine(MAX_LINE);
+    }
+
+    /**
+     * Reads the next line without its terminator and returns its length, or -1 at end of stream;
+     * a line of more than {@code maxLength} bytes (its CR not counted) throws {@link LineTooLongException}.
+     */
+    int readLine(int maxLength) throws IOException {
         int len = 0;
         while (true) {
             if (pos >= limit) {
@@ -52,10 +72,10 @@ final class LineReader {
                 i++;
             }
             int chunk = i - start;
+            if (len + chunk > maxLength + 1) {
+                throw new LineTooLongException(maxLength);
+            }
             if (len + chunk > line.length) {
-                if (len + chunk > MAX_LINE) {
-                    throw new IOException("line longer than " + MAX_LINE + " bytes: the peer is not speaking NNTP");
-                }
                 line = Arrays.copyOf(line, Math.max(line.length * 2, len + chunk));
             }
             System.arraycopy(b, start, line, len, chunk);
@@ -64,6 +84,9 @@ final class LineReader {
                 pos = i + 1;
                 if (len > 0 && line[len - 1] == '\r') {
                     len--;
+                }
+                if (len > maxLength) {
+                    throw new LineTooLongException(maxLength);
                 }
                 return len;
             }

@@ -3,16 +3,20 @@ package headway.nntp;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
@@ -26,13 +30,73 @@ import org.slf4j.LoggerFactory;
  * <p>Invariant: after every method returns or throws, either the connection is in sync (each reply
  * read to its end, multi-line ones to their terminating dot) or {@link #isBroken()} is true. Keeping it
  * costs draining unread overview lines after a sink failure; a broken connection must be discarded.
+ *
+ * <p>Every reply is bounded by what was asked ({@link Limits}): its status line, each line, its line
+ * count and bytes, and the time the whole reply may take, besides the read timeout of each read. A
+ * server that breaks a bound gets a {@link MisbehavingServerException} naming it, the command and
+ * the bound, and the connection is broken; the lines after the breach never reach the sink. The cost
+ * is a few comparisons per overview line and one clock read per 64 KiB read.
  */
 public final class NntpClient implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(NntpClient.class);
     private static final int READ_BUFFER = 64 * 1024;
+    /** The longest a single command may be given, whatever it asked for, so deadlines never overflow. */
+    private static final long MAX_BUDGET_NANOS = TimeUnit.DAYS.toNanos(1);
+
+    /**
+     * The bounds a reply must keep. A command's whole reply must arrive within the read timeout,
+     * plus {@code deadlinePerArticle} for each article an OVER asks for; OVER lo-hi may have at most
+     * hi-lo+1 lines, with increasing numbers inside lo..hi, and at most {@code overviewBytesPerArticle}
+     * bytes per article asked for (at least one full line).
+     *
+     * @param statusLineBytes         longest status line (RFC 3977 allows 512 bytes; servers stretch it)
+     * @param lineBytes               longest line of a multi-line reply
+     * @param listLines               most lines of a CAPABILITIES or LIST OVERVIEW.FMT reply
+     * @param listBytes               most bytes of such a reply
+     * @param overviewBytesPerArticle most bytes of an OVER reply per article asked for
+     * @param deadlinePerArticle      time an OVER reply may take per article asked for, beyond the read timeout
+     */
+    public record Limits(
+            int statusLineBytes,
+            int lineBytes,
+            int listLines,
+            int listBytes,
+            int overviewBytesPerArticle,
+            Duration deadlinePerArticle) {
+
+        /**
+         * Generous for any real server: real overview lines are a few hundred bytes (64 KiB fits a
+         * References header of hundreds of ids), real CAPABILITIES a few dozen lines, and 5 ms per
+         * article lets a 5,000-article batch take 25 s more than the read timeout (50 KB/s).
+         */
+        public static final Limits DEFAULT =
+                new Limits(2048, 64 * 1024, 1000, 64 * 1024, 16 * 1024, Duration.ofMillis(5));
+
+        public Limits {
+            between("statusLineBytes", statusLineBytes, 64, 1 << 20);
+            between("lineBytes", lineBytes, 64, 16 << 20);
+            between("listLines", listLines, 1, 1_000_000);
+            between("listBytes", listBytes, 64, 64 << 20);
+            between("overviewBytesPerArticle", overviewBytesPerArticle, 64, 16 << 20);
+            Objects.requireNonNull(deadlinePerArticle, "deadlinePerArticle");
+            if (deadlinePerArticle.isNegative() || deadlinePerArticle.compareTo(Duration.ofSeconds(10)) > 0) {
+                throw new IllegalArgumentException(
+                        "deadlinePerArticle must be between 0 and 10s, was " + deadlinePerArticle);
+            }
+        }
+
+        private static void between(String name, int value, int min, int max) {
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", was " + value);
+            }
+        }
+    }
 
     private final NntpServer server;
     private final Socket socket;
+    private final Duration readTimeout;
+    private final Limits limits;
+    private final DeadlineInput input;
     private final LineReader in;
     private final OutputStream out;
     private boolean broken;
@@ -40,11 +104,19 @@ public final class NntpClient implements Closeable {
     private boolean useXover;
     private OverviewParser parser;
     private String group;
+    private int repliesRead;
+    /** The command whose reply is being read, and how long it was given, for messages. */
+    private String current = "greeting";
 
-    private NntpClient(NntpServer server, Socket socket) throws IOException {
+    private long budgetNanos;
+
+    private NntpClient(NntpServer server, Socket socket, Duration readTimeout, Limits limits) throws IOException {
         this.server = server;
         this.socket = socket;
-        this.in = new LineReader(socket.getInputStream(), READ_BUFFER);
+        this.readTimeout = readTimeout;
+        this.limits = limits;
+        this.input = new DeadlineInput(socket, millis(readTimeout, "readTimeout"));
+        this.in = new LineReader(input, READ_BUFFER);
         this.out = socket.getOutputStream();
     }
 
@@ -54,6 +126,13 @@ public final class NntpClient implements Closeable {
      */
     public static NntpClient connect(NntpServer server, Duration connectTimeout, Duration readTimeout)
             throws IOException {
+        return connect(server, connectTimeout, readTimeout, Limits.DEFAULT);
+    }
+
+    /** As {@link #connect(NntpServer, Duration, Duration)}, with the given reply bounds. */
+    public static NntpClient connect(NntpServer server, Duration connectTimeout, Duration readTimeout, Limits limits)
+            throws IOException {
+        Objects.requireNonNull(limits, "limits");
         int connectMs = millis(connectTimeout, "connectTimeout");
         int readMs = millis(readTimeout, "readTimeout");
         Socket socket = new Socket();
@@ -79,7 +158,7 @@ public final class NntpClient implements Closeable {
                             + "; check host, port and tls, and that the server is up",
                     e);
         }
-        NntpClient client = new NntpClient(server, socket);
+        NntpClient client = new NntpClient(server, socket, readTimeout, limits);
         try {
             client.handshake();
             return client;
@@ -100,30 +179,33 @@ public final class NntpClient implements Closeable {
         return broken || closed || socket.isClosed();
     }
 
+    /** How many replies this connection has read whole so far; a pool tells a stale connection by a failure before any. */
+    public int repliesRead() {
+        return repliesRead;
+    }
+
     /** Selects a group and returns its counts; sent again to see a grown high-water mark, because servers fix it at GROUP time. */
     public GroupInfo group(String name) throws IOException {
         if (name == null || name.isEmpty() || !name.chars().allMatch(ch -> ch > ' ' && ch < 127)) {
             throw new IllegalArgumentException(
                     "group name must be non-empty printable ASCII without spaces, was '" + name + "'");
         }
-        Reply r = command("GROUP " + name);
+        Reply r = command("GROUP " + name, budget(0));
         switch (r.code) {
             case 211 -> {
                 String[] p = r.text.trim().split("\\s+");
-                if (p.length < 3) {
-                    broken = true;
-                    throw new NntpException(211, "malformed GROUP reply from " + server + ": " + r);
+                long[] marks = new long[3];
+                for (int i = 0; i < 3; i++) {
+                    marks[i] = i < p.length ? parseMark(p[i]) : -1;
+                    if (marks[i] < 0) {
+                        throw violation(
+                                MisbehavingServerException.Bound.STATUS_LINE,
+                                "GROUP reply '" + clip(r.toString())
+                                        + "' does not give the count, low and high marks as numbers of 0 or more");
+                    }
                 }
-                try {
-                    this.group = name;
-                    return new GroupInfo(
-                            Long.parseLong(p[0]),
-                            Long.parseLong(p[1]),
-                            Long.parseLong(p[2]),
-                            p.length > 3 ? p[3] : name);
-                } catch (NumberFormatException e) {
-                    throw new NntpException(211, "non-numeric GROUP reply from " + server + ": " + r, e);
-                }
+                this.group = name;
+                return new GroupInfo(marks[0], marks[1], marks[2], p.length > 3 ? p[3] : name);
             }
             case 411 -> throw new UnknownGroupException(name, server.toString());
             default -> throw unexpected("GROUP " + name, r);
@@ -139,6 +221,9 @@ public final class NntpClient implements Closeable {
      * Streams the overview of articles lo..hi of the selected group into the sink and returns how many
      * well-formed headers it received. Sends OVER, or XOVER once OVER answered 500/501. Gaps inside
      * [lo, hi] are reported through {@link OverviewSink#missing}, in order, after the lines before them.
+     * A reply that breaks its bounds (more than hi-lo+1 lines, a number outside lo..hi or not above the
+     * one before, too many bytes, too slow) throws {@link MisbehavingServerException} before the
+     * offending line reaches the sink, and nothing past the last delivered article is reported missing.
      */
     public long over(long lo, long hi, OverviewSink sink) throws IOException {
         if (lo < 1 || hi < lo) {
@@ -146,11 +231,13 @@ public final class NntpClient implements Closeable {
         }
         OverviewParser p = overviewParser();
         String range = lo + "-" + hi;
-        Reply r = command((useXover ? "XOVER " : "OVER ") + range);
+        long articles = hi - lo + 1;
+        long budget = budget(articles);
+        Reply r = command((useXover ? "XOVER " : "OVER ") + range, budget);
         if (!useXover && (r.code == 500 || r.code == 501)) {
             log.debug("{} answered OVER with {}, using XOVER", server, r.code);
             useXover = true;
-            r = command("XOVER " + range);
+            r = command("XOVER " + range, budget);
         }
         switch (r.code) {
             case 224 -> {
@@ -175,9 +262,9 @@ public final class NntpClient implements Closeable {
         closed = true;
         if (!broken && !socket.isClosed()) {
             try {
-                socket.setSoTimeout(1000);
                 write("QUIT");
-                in.readLine();
+                arm("QUIT", TimeUnit.SECONDS.toNanos(1));
+                in.readLine(limits.statusLineBytes());
             } catch (IOException e) {
                 log.debug("QUIT to {} failed: {}", server, e.toString());
             }
@@ -191,15 +278,25 @@ public final class NntpClient implements Closeable {
                 + "]";
     }
 
+    /**
+     * Reads an OVER reply's lines to its terminating dot. Checks each line's bounds before the sink
+     * sees it, because a line that breaks them (say article 10^15 in a reply for 1-10) would move the
+     * window's clock and the missing runs past articles that arrive later. {@code last} is the
+     * highest article delivered, so gaps are reported up to it and never past it.
+     */
     private long readOverview(long lo, long hi, OverviewParser p, OverviewSink sink) throws IOException {
-        long next = lo;
+        long maxLines = hi - lo + 1;
+        long maxBytes = Math.max(limits.lineBytes(), saturatedMultiply(maxLines, limits.overviewBytesPerArticle()));
+        int lineBytes = limits.lineBytes();
+        long last = lo - 1;
         long headers = 0;
         long lines = 0;
+        long bytes = 0;
         RuntimeException failure = null;
         boolean drained = false;
         try {
             while (true) {
-                int len = readLineOrBreak("OVER reply after " + lines + " lines");
+                int len = readLineOrBreak(lineBytes, MisbehavingServerException.Bound.LINE_BYTES);
                 byte[] b = in.line();
                 int off = 0;
                 if (len > 0 && b[0] == '.') {
@@ -209,22 +306,45 @@ public final class NntpClient implements Closeable {
                     off = 1;
                 }
                 lines++;
+                bytes += len + 2;
+                if (lines > maxLines) {
+                    throw violation(
+                            MisbehavingServerException.Bound.REPLY_LINES,
+                            "more than " + maxLines + " lines for " + maxLines + " articles asked for");
+                }
+                if (bytes > maxBytes) {
+                    throw violation(
+                            MisbehavingServerException.Bound.REPLY_BYTES,
+                            "more than " + maxBytes + " bytes after " + lines + " lines");
+                }
                 if (failure != null) {
                     continue;
                 }
+                OverviewLine line = null;
+                long article;
+                String reason = null;
                 try {
-                    OverviewLine line = null;
-                    long article;
-                    String reason = null;
-                    try {
-                        line = p.parse(b, off, len - off);
-                        article = line.article();
-                    } catch (MalformedOverviewException m) {
-                        article = m.article();
-                        reason = m.getMessage();
+                    line = p.parse(b, off, len - off);
+                    article = line.article();
+                } catch (MalformedOverviewException m) {
+                    article = m.article();
+                    reason = m.getMessage();
+                }
+                if (article >= 0) {
+                    if (article < lo || article > hi) {
+                        throw violation(
+                                MisbehavingServerException.Bound.ARTICLE_RANGE,
+                                "article " + article + " outside " + lo + "-" + hi + " (line " + lines + ")");
                     }
-                    if (article > next && next <= hi) {
-                        sink.missing(next, Math.min(article - 1, hi));
+                    if (article <= last) {
+                        throw violation(
+                                MisbehavingServerException.Bound.ARTICLE_ORDER,
+                                "article " + article + " after article " + last + " (line " + lines + ")");
+                    }
+                }
+                try {
+                    if (article > last + 1) {
+                        sink.missing(last + 1, article - 1);
                     }
                     if (line != null) {
                         sink.header(line);
@@ -232,11 +352,11 @@ public final class NntpClient implements Closeable {
                     } else {
                         sink.malformed(article, reason);
                     }
-                    if (article >= next) {
-                        next = article + 1;
-                    }
                 } catch (RuntimeException e) {
                     failure = e;
+                }
+                if (article >= 0) {
+                    last = article;
                 }
             }
             drained = true;
@@ -248,18 +368,20 @@ public final class NntpClient implements Closeable {
         if (failure != null) {
             throw failure;
         }
-        if (next <= hi) {
-            sink.missing(next, hi);
+        if (last < hi) {
+            sink.missing(last + 1, hi);
         }
         return headers;
     }
 
     private OverviewParser overviewParser() throws IOException {
         if (parser == null) {
-            Reply r = command("LIST OVERVIEW.FMT");
+            Reply r = command("LIST OVERVIEW.FMT", budget(0));
             if (r.code == 215) {
-                List<String> fmt = readTextBlock("LIST OVERVIEW.FMT");
-                parser = fmt.isEmpty() ? OverviewParser.defaultFormat() : OverviewParser.forFormat(fmt);
+                List<String> fmt = readTextBlock();
+                parser = fmt.stream().allMatch(String::isBlank)
+                        ? OverviewParser.defaultFormat()
+                        : OverviewParser.forFormat(fmt);
             } else {
                 log.debug("{} answered LIST OVERVIEW.FMT with {}, using the RFC 3977 default order", server, r);
                 parser = OverviewParser.defaultFormat();
@@ -269,19 +391,21 @@ public final class NntpClient implements Closeable {
     }
 
     private void handshake() throws IOException {
-        Reply greeting = readReply("greeting");
+        arm("greeting", budget(0));
+        Reply greeting = readReply();
         if (greeting.code != 200 && greeting.code != 201) {
             throw new NntpException(
                     greeting.code,
-                    server + " refused service: " + greeting + "; retry later or check that this host may connect");
+                    server + " refused service: " + clip(greeting.toString())
+                            + "; retry later or check that this host may connect");
         }
         Set<String> caps = capabilities();
         if (caps == null || (caps.contains("MODE-READER") && !caps.contains("READER"))) {
-            Reply r = command("MODE READER");
+            Reply r = command("MODE READER", budget(0));
             if (r.code == 502) {
                 throw new NntpException(
                         502,
-                        server + " does not allow reading from this host: " + r
+                        server + " does not allow reading from this host: " + clip(r.toString())
                                 + "; check the account or the server's access rules");
             }
             if (r.code != 200 && r.code != 201 && r.code != 500 && r.code != 501 && r.code != 480) {
@@ -295,7 +419,7 @@ public final class NntpClient implements Closeable {
 
     /** The capability labels, or null when CAPABILITIES is not supported. */
     private Set<String> capabilities() throws IOException {
-        Reply r = command("CAPABILITIES");
+        Reply r = command("CAPABILITIES", budget(0));
         if (r.code == 480) {
             return Set.of();
         }
@@ -303,7 +427,7 @@ public final class NntpClient implements Closeable {
             return null;
         }
         Set<String> caps = new HashSet<>();
-        for (String l : readTextBlock("CAPABILITIES")) {
+        for (String l : readTextBlock()) {
             String label = l.trim();
             int sp = label.indexOf(' ');
             caps.add((sp < 0 ? label : label.substring(0, sp)).toUpperCase(Locale.ROOT));
@@ -312,9 +436,9 @@ public final class NntpClient implements Closeable {
     }
 
     private void authenticate(NntpServer.Credentials c) throws IOException {
-        Reply r = command("AUTHINFO USER " + c.user(), "AUTHINFO USER ***");
+        Reply r = command("AUTHINFO USER " + c.user(), "AUTHINFO USER ***", budget(0));
         if (r.code == 381) {
-            r = command("AUTHINFO PASS " + c.password(), "AUTHINFO PASS ***");
+            r = command("AUTHINFO PASS " + c.password(), "AUTHINFO PASS ***", budget(0));
         }
         if (r.code != 281) {
             throw new NntpAuthException(
@@ -324,37 +448,62 @@ public final class NntpClient implements Closeable {
         }
     }
 
-    private List<String> readTextBlock(String what) throws IOException {
+    /** A short list reply (CAPABILITIES, LIST OVERVIEW.FMT), within the list bounds, because it is kept whole. */
+    private List<String> readTextBlock() throws IOException {
         List<String> lines = new ArrayList<>();
+        long bytes = 0;
         while (true) {
-            int len = readLineOrBreak(what + " reply");
+            int len = readLineOrBreak(limits.listBytes(), MisbehavingServerException.Bound.LINE_BYTES);
             byte[] b = in.line();
-            if (len > 0 && b[0] == '.') {
-                if (len == 1) {
-                    return lines;
-                }
-                lines.add(new String(b, 1, len - 1, StandardCharsets.ISO_8859_1));
-            } else {
-                lines.add(new String(b, 0, len, StandardCharsets.ISO_8859_1));
+            if (len == 1 && b[0] == '.') {
+                return lines;
             }
+            bytes += len + 2;
+            if (lines.size() >= limits.listLines()) {
+                throw violation(
+                        MisbehavingServerException.Bound.REPLY_LINES,
+                        "more than " + limits.listLines() + " lines in a list reply");
+            }
+            if (bytes > limits.listBytes()) {
+                throw violation(
+                        MisbehavingServerException.Bound.REPLY_BYTES,
+                        "more than " + limits.listBytes() + " bytes in a list reply");
+            }
+            int off = len > 0 && b[0] == '.' ? 1 : 0;
+            lines.add(new String(b, off, len - off, StandardCharsets.ISO_8859_1));
         }
     }
 
-    private Reply command(String cmd) throws IOException {
-        return command(cmd, cmd);
+    /** The time a command's reply may take: the read timeout, plus the per-article allowance for each article asked for. */
+    private long budget(long articles) {
+        long base = readTimeout.toNanos();
+        long perArticle = limits.deadlinePerArticle().toNanos();
+        return Math.min(MAX_BUDGET_NANOS, base + Math.min(MAX_BUDGET_NANOS, saturatedMultiply(articles, perArticle)));
     }
 
-    private Reply command(String cmd, String shown) throws IOException {
+    private Reply command(String cmd, long budget) throws IOException {
+        return command(cmd, cmd, budget);
+    }
+
+    private Reply command(String cmd, String shown, long budget) throws IOException {
         if (isBroken()) {
             throw new NntpException(
                     -1, "connection to " + server + " is broken or closed: discard it and connect again");
         }
         write(cmd);
-        Reply r = readReply(shown);
+        arm(shown, budget);
+        Reply r = readReply();
         if (log.isTraceEnabled()) {
             log.trace("{} {} -> {}", server, shown, r);
         }
         return r;
+    }
+
+    /** Starts the deadline of the reply to {@code shown}, which its status line and any data block share. */
+    private void arm(String shown, long budget) {
+        current = shown;
+        budgetNanos = budget;
+        input.deadline = System.nanoTime() + budget;
     }
 
     private void write(String cmd) throws IOException {
@@ -368,34 +517,49 @@ public final class NntpClient implements Closeable {
         }
     }
 
-    private Reply readReply(String what) throws IOException {
-        int len = readLineOrBreak("reply to " + what);
+    private Reply readReply() throws IOException {
+        int len = readLineOrBreak(limits.statusLineBytes(), MisbehavingServerException.Bound.STATUS_LINE);
         byte[] b = in.line();
         if (len < 3 || !isDigit(b[0]) || !isDigit(b[1]) || !isDigit(b[2]) || (len > 3 && b[3] != ' ')) {
-            broken = true;
-            throw new NntpException(
-                    -1,
-                    "malformed reply to " + what + " from " + server + ": '"
-                            + new String(b, 0, Math.min(len, 80), StandardCharsets.ISO_8859_1) + "'");
+            throw violation(
+                    MisbehavingServerException.Bound.STATUS_LINE,
+                    "not a status line: '" + printable(b, Math.min(len, 80)) + "'");
         }
         int code = (b[0] - '0') * 100 + (b[1] - '0') * 10 + (b[2] - '0');
         String text = len > 4 ? new String(b, 4, len - 4, StandardCharsets.ISO_8859_1) : "";
+        repliesRead++;
         return new Reply(code, text);
     }
 
-    private int readLineOrBreak(String what) throws IOException {
+    /** Reads one line of the current reply; any failure breaks the connection, and a broken bound is named. */
+    private int readLineOrBreak(int maxLength, MisbehavingServerException.Bound tooLong) throws IOException {
         int len;
         try {
-            len = in.readLine();
+            len = in.readLine(maxLength);
+        } catch (LineReader.LineTooLongException e) {
+            throw violation(tooLong, "a line of more than " + maxLength + " bytes");
+        } catch (DeadlineExceededException e) {
+            throw violation(
+                    MisbehavingServerException.Bound.DEADLINE,
+                    "the reply did not end within " + Duration.ofNanos(budgetNanos));
+        } catch (SocketTimeoutException e) {
+            throw violation(MisbehavingServerException.Bound.READ_TIMEOUT, "no data for " + readTimeout);
         } catch (IOException e) {
             broken = true;
-            throw e;
+            throw new NntpException(
+                    -1, "reading the reply to " + current + " from " + server + " failed: " + e.getMessage(), e);
         }
         if (len < 0) {
             broken = true;
-            throw new EOFException(server + " closed the connection while reading the " + what);
+            throw new EOFException(server + " closed the connection while reading the reply to " + current);
         }
         return len;
+    }
+
+    /** Breaks the connection, because the rest of the reply is unread or untrusted, and names the broken bound. */
+    private MisbehavingServerException violation(MisbehavingServerException.Bound bound, String detail) {
+        broken = true;
+        return new MisbehavingServerException(server.toString(), current, bound, detail);
     }
 
     private NntpException unexpected(String cmd, Reply r) {
@@ -405,11 +569,45 @@ public final class NntpClient implements Closeable {
                     server + " requires authentication for " + cmd.split(" ")[0]
                             + ": configure credentials for this server");
         }
-        return new NntpException(r.code, "unexpected reply to " + cmd.split(" ")[0] + " from " + server + ": " + r);
+        return new NntpException(
+                r.code, "unexpected reply to " + cmd.split(" ")[0] + " from " + server + ": " + clip(r.toString()));
+    }
+
+    /** A decimal number of 0 or more that fits a long, else -1. */
+    private static long parseMark(String s) {
+        if (s.isEmpty() || s.length() > 19 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static String clip(String s) {
+        byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+        return printable(b, Math.min(b.length, 80));
     }
 
     private static boolean isDigit(byte b) {
         return b >= '0' && b <= '9';
+    }
+
+    /** The bytes as text for a message, control bytes shown as '?', because a status line may be anything. */
+    private static String printable(byte[] b, int len) {
+        StringBuilder sb = new StringBuilder(len);
+        for (int i = 0; i < len; i++) {
+            int c = b[i] & 0xff;
+            sb.append(c < 0x20 || c == 0x7f ? '?' : (char) c);
+        }
+        return sb.toString();
+    }
+
+    private static long saturatedMultiply(long a, long b) {
+        long hi = Math.multiplyHigh(a, b);
+        long lo = a * b;
+        return (hi == 0 && lo >= 0) ? lo : Long.MAX_VALUE;
     }
 
     private static int millis(Duration d, String name) {
@@ -424,6 +622,65 @@ public final class NntpClient implements Closeable {
             s.close();
         } catch (IOException e) {
             log.debug("closing socket failed: {}", e.toString());
+        }
+    }
+
+    /** A read that would end past the current command's deadline. */
+    private static final class DeadlineExceededException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        DeadlineExceededException() {
+            super("deadline passed", null);
+        }
+    }
+
+    /**
+     * The socket's input, each read bounded by the read timeout and by what is left of the current
+     * command's deadline; the socket timeout is changed only when that bound changes, so a reply
+     * far from its deadline costs one clock read per read.
+     */
+    private static final class DeadlineInput extends InputStream {
+        private final Socket socket;
+        private final InputStream raw;
+        private final int readMs;
+        private int timeoutMs = -1;
+        long deadline;
+
+        DeadlineInput(Socket socket, int readMs) throws IOException {
+            this.socket = socket;
+            this.raw = socket.getInputStream();
+            this.readMs = readMs;
+            this.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readMs);
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new DeadlineExceededException();
+            }
+            int wait = left < TimeUnit.MILLISECONDS.toNanos(readMs)
+                    ? (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left + 999_999))
+                    : readMs;
+            if (wait != timeoutMs) {
+                socket.setSoTimeout(wait);
+                timeoutMs = wait;
+            }
+            try {
+                return raw.read(b, off, len);
+            } catch (SocketTimeoutException e) {
+                if (wait < readMs) {
+                    throw new DeadlineExceededException();
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
         }
     }
 

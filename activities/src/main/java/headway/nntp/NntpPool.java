@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * because a permit is taken before a connection is borrowed or created and given back only when it
  * is returned or discarded. A connection that failed is closed, never handed out again. Idle
  * connections are reused last-in first-out; a dead idle one is found on its first use, which costs
- * one failed command, so {@link #withConnection} retries once on a fresh connection.
+ * one failed command, so {@link #withConnection} retries once on a fresh connection, but only when
+ * the connection broke before it read any reply: a reply that broke off midway may already have fed
+ * its sink, and a server that broke a bound is not asked again at once.
  */
 public final class NntpPool implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NntpPool.class);
@@ -36,6 +38,7 @@ public final class NntpPool implements AutoCloseable {
      * @param borrowTimeout  how long {@link #borrow()} waits for a free slot and for connect retries
      * @param backoffInitial first pause after a failed connect, doubled per failure
      * @param backoffMax     the longest pause between connect attempts
+     * @param limits         the bounds every reply must keep
      */
     public record Config(
             NntpServer server,
@@ -44,7 +47,8 @@ public final class NntpPool implements AutoCloseable {
             Duration readTimeout,
             Duration borrowTimeout,
             Duration backoffInitial,
-            Duration backoffMax) {
+            Duration backoffMax,
+            NntpClient.Limits limits) {
         public Config {
             Objects.requireNonNull(server, "server must be set");
             if (maxConnections < 1 || maxConnections > 64) {
@@ -55,6 +59,27 @@ public final class NntpPool implements AutoCloseable {
             check("borrowTimeout", borrowTimeout, Duration.ofMillis(1), Duration.ofHours(1));
             check("backoffInitial", backoffInitial, Duration.ofMillis(1), Duration.ofMinutes(1));
             check("backoffMax", backoffMax, backoffInitial, Duration.ofMinutes(10));
+            Objects.requireNonNull(limits, "limits must be set");
+        }
+
+        /** Settings with the default reply bounds. */
+        public Config(
+                NntpServer server,
+                int maxConnections,
+                Duration connectTimeout,
+                Duration readTimeout,
+                Duration borrowTimeout,
+                Duration backoffInitial,
+                Duration backoffMax) {
+            this(
+                    server,
+                    maxConnections,
+                    connectTimeout,
+                    readTimeout,
+                    borrowTimeout,
+                    backoffInitial,
+                    backoffMax,
+                    NntpClient.Limits.DEFAULT);
         }
 
         /** Defaults for a server: 8 connections, 10 s connect, 60 s read, 2 min borrow, backoff 200 ms to 30 s. */
@@ -71,7 +96,14 @@ public final class NntpPool implements AutoCloseable {
 
         /** These settings with another maximum number of connections. */
         public Config withMaxConnections(int max) {
-            return new Config(server, max, connectTimeout, readTimeout, borrowTimeout, backoffInitial, backoffMax);
+            return new Config(
+                    server, max, connectTimeout, readTimeout, borrowTimeout, backoffInitial, backoffMax, limits);
+        }
+
+        /** These settings with other reply bounds. */
+        public Config withLimits(NntpClient.Limits l) {
+            return new Config(
+                    server, maxConnections, connectTimeout, readTimeout, borrowTimeout, backoffInitial, backoffMax, l);
         }
 
         private static void check(String name, Duration d, Duration min, Duration max) {
@@ -156,18 +188,21 @@ public final class NntpPool implements AutoCloseable {
     }
 
     /**
-     * Runs work on a borrowed connection and returns it; if the connection broke (for example because
-     * the server dropped it while idle), retries once on a new one.
+     * Runs work on a borrowed connection and returns it; if the connection broke before it read a
+     * reply (the server dropped it while idle), retries once on a new one.
      */
     public <T> T withConnection(NntpWork<T> work) throws IOException {
         for (int attempt = 1; ; attempt++) {
             NntpClient c = borrow();
+            int repliesBefore = c.repliesRead();
             try {
                 T result = work.apply(c);
                 release(c);
                 return result;
             } catch (IOException e) {
-                if (c.isBroken() && attempt == 1) {
+                boolean stale =
+                        c.isBroken() && c.repliesRead() == repliesBefore && !(e instanceof MisbehavingServerException);
+                if (stale && attempt == 1) {
                     log.info(
                             "connection to {} broke ({}), retrying once on a new connection",
                             config.server(),
@@ -206,8 +241,9 @@ public final class NntpPool implements AutoCloseable {
             ensureOpen();
             attempts++;
             try {
-                return NntpClient.connect(config.server(), config.connectTimeout(), config.readTimeout());
-            } catch (NntpAuthException e) {
+                return NntpClient.connect(
+                        config.server(), config.connectTimeout(), config.readTimeout(), config.limits());
+            } catch (NntpAuthException | MisbehavingServerException e) {
                 throw e;
             } catch (IOException e) {
                 long left = deadline - System.nanoTime();

@@ -1,13 +1,16 @@
 /**
- * A lean NNTP reader client, a connection pool and an in-process news server simulator, for indexing
- * the overview (OVER/XOVER) of binary newsgroups.
+ * A lean NNTP reader client and a connection pool, for indexing the overview (OVER/XOVER) of
+ * binary newsgroups.
  *
  * <p>Design: {@link headway.nntp.NntpClient} speaks RFC 3977 over one socket and streams overview
  * replies byte by byte (ISO-8859-1, so 8-bit subjects survive) into an {@link headway.nntp.OverviewSink},
- * which also learns of malformed lines and of article numbers the server did not list.
+ * which also learns of malformed lines and of article numbers the server did not list. The server
+ * is not trusted: every reply is bounded by what was asked (lines, bytes, line length, article
+ * numbers inside the range and increasing, a deadline per command), and a breach is a
+ * {@link headway.nntp.MisbehavingServerException} that breaks the connection before the offending
+ * line reaches the sink.
  * {@link headway.nntp.NntpPool} bounds the connections to one server and reconnects with exponential
- * backoff. {@link headway.nntp.NewsSimulator} serves deterministic multipart groups on loopback and
- * reports the truth a test or benchmark checks against.
+ * backoff. The news simulator the tests and benchmarks read is in module rigs ({@code headway.simulator}).
  *
  * <p>Trade-off: no third-party NNTP library, so the protocol subset is ours to keep correct (only the
  * reader commands an overview indexer needs), in exchange for streaming without buffering whole

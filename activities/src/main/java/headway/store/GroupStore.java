@@ -1,7 +1,6 @@
 package headway.store;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
@@ -10,9 +9,22 @@ import javax.sql.DataSource;
 
 /**
  * Groups and their planned ranges. Planning is idempotent on (group, start article), so the
- * planner may plan the same window twice after a retry without creating a second range.
+ * planner may plan the same window twice after a retry without creating a second range. A plan is
+ * one set-based insert over {@code generate_series}, so no range list is built in memory, and its
+ * article numbers are checked (1 <= start <= end <= {@link #MAX_ARTICLE}) and cut without any sum
+ * that could overflow; at most {@link #MAX_RANGES_PER_PLAN} ranges go in one call.
  */
 public final class GroupStore {
+
+    /**
+     * The highest article number a range may reach: 10^15. Servers number a group's articles from 1,
+     * one per article; the largest groups are in the tens of billions, so this leaves ten-thousand-fold
+     * headroom, while an article number plus any range or batch size stays far from overflowing a long.
+     */
+    public static final long MAX_ARTICLE = 1_000_000_000_000_000L;
+
+    /** The most ranges one plan call writes, so a tiny range size cannot make a plan run for hours in one transaction. */
+    public static final long MAX_RANGES_PER_PLAN = 1_000_000;
 
     /** A newsgroup name as RFC 3977 allows it in practice: dot-separated components. */
     public static final Pattern GROUP_NAME = Pattern.compile("^[A-Za-z0-9+_-]+(\\.[A-Za-z0-9+_-]+)*$");
@@ -30,9 +42,22 @@ public final class GroupStore {
 
     private static final String EXISTS = "select 1 from groups where name = ?";
 
+    /** Ranges cut upward from lo: [s, s + min(size - 1, hi - s)], all with one priority. */
     private static final String PLAN = """
+            with p (grp, lo, hi, size, priority) as (select ?::text, ?::bigint, ?::bigint, ?::bigint, ?::integer)
             insert into ranges (group_name, start_article, end_article, next_article, priority)
-            values (?, ?, ?, ?, ?)
+            select p.grp, s, s + least(p.size - 1, p.hi - s), s, p.priority
+            from p, generate_series(p.lo, p.hi, p.size) as s
+            on conflict (group_name, start_article) do nothing
+            """;
+
+    /** Ranges cut downward from hi: [e - min(size - 1, e - lo), e], the newest first with the lowest priority number. */
+    private static final String PLAN_DOWNWARD = """
+            with p (grp, lo, hi, size, first_priority) as (select ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint)
+            insert into ranges (group_name, start_article, end_article, next_article, priority)
+            select p.grp, e - least(p.size - 1, e - p.lo), e, e - least(p.size - 1, e - p.lo),
+                   least(p.first_priority + (p.hi - e) / p.size, 2147483647)::integer
+            from p, generate_series(p.hi, p.lo, -p.size) as e
             on conflict (group_name, start_article) do nothing
             """;
 
@@ -86,32 +111,51 @@ public final class GroupStore {
     }
 
     /**
-     * Plans {@code [start, end]} cut into ranges of at most {@code size} articles, with the given
-     * priority (negative: tail). Returns the number of ranges newly planned.
+     * Plans {@code [start, end]} cut into ranges of at most {@code size} articles from {@code start}
+     * upward, with the given priority (negative: tail). Returns the number of ranges newly planned.
      */
     public int plan(String group, long start, long end, long size, int priority) {
-        if (start < 0 || end < start) {
-            throw new IllegalArgumentException("bad range [" + start + ", " + end + "]: need 0 <= start <= end");
+        checkPlan(start, end, size);
+        return insertRanges(group, PLAN, start, end, size, priority);
+    }
+
+    /**
+     * Plans {@code [start, end]} cut into ranges of at most {@code size} articles from {@code end}
+     * downward (history: the newest window first), with priorities {@code firstPriority},
+     * {@code firstPriority + 1}, ... Returns the number of ranges newly planned.
+     */
+    public int planDownward(String group, long start, long end, long size, int firstPriority) {
+        checkPlan(start, end, size);
+        return insertRanges(group, PLAN_DOWNWARD, start, end, size, firstPriority);
+    }
+
+    /** How many ranges of {@code size} articles cut {@code [start, end]}; the caller has checked the bounds. */
+    public static long rangeCount(long start, long end, long size) {
+        return (end - start) / size + 1;
+    }
+
+    private static void checkPlan(long start, long end, long size) {
+        if (start < 1 || end < start || end > MAX_ARTICLE) {
+            throw new IllegalArgumentException("bad range [" + start + ", " + end + "]: need 1 <= start <= end <= "
+                    + MAX_ARTICLE + " (article numbers start at 1)");
         }
         if (size < 1) {
             throw new IllegalArgumentException("range size must be >= 1, was " + size);
         }
+        long count = rangeCount(start, end, size);
+        if (count > MAX_RANGES_PER_PLAN) {
+            throw new IllegalArgumentException("[" + start + ", " + end + "] in ranges of " + size + " articles is "
+                    + count + " ranges, more than " + MAX_RANGES_PER_PLAN
+                    + " at once: use a larger range size (--size or HEADWAY_RANGE_SIZE) or plan a smaller span");
+        }
+    }
+
+    private int insertRanges(String group, String sql, long start, long end, long size, int priority) {
         return Jdbc.inTransaction(dataSource, "planning ranges of " + group, c -> {
             if (!exists(c, group)) {
                 throw new UnknownGroupException(group);
             }
-            int planned = 0;
-            try (PreparedStatement s = c.prepareStatement(PLAN)) {
-                for (long from = start; from <= end; from += size) {
-                    long to = Math.min(end, from + size - 1);
-                    Jdbc.bind(s, group, from, to, from, priority);
-                    s.addBatch();
-                }
-                for (int n : s.executeBatch()) {
-                    planned += Math.max(0, n);
-                }
-            }
-            return planned;
+            return Jdbc.update(c, sql, group, start, end, size, priority);
         });
     }
 

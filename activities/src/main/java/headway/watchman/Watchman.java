@@ -229,9 +229,12 @@ public final class Watchman {
             String kind, String id, boolean online, Instant since, Instant lastSeen, boolean firstSeen) {}
 
     /**
-     * What one scan saw and did, at database time {@code at}: the stuck records it opened and
-     * closed, every open record after it, the pulses still alive, the presence changes, and how
-     * many writes failed (logged and skipped).
+     * What one scan saw and did: the stuck records it opened and closed, every open record after
+     * it, the pulses still alive, the presence changes, and how many writes failed (logged and
+     * skipped). {@code at} is the database time of the open records, read after the scan's writes
+     * in the same transaction, so of two overlapping scans the one with the later {@code at} saw
+     * the later state; the watchman's signals carry it because they reach group workflows in any
+     * order.
      */
     public record ScanResult(
             Instant at,
@@ -263,7 +266,6 @@ public final class Watchman {
     public ScanResult scan(Bounds bounds) {
         Objects.requireNonNull(bounds, "bounds");
         Scan scan = new Scan();
-        Instant at = read("reading the database clock", c -> Jdbc.one(c, SCAN_AT, rs -> Jdbc.instant(rs, 1)));
         List<Pulse> rangeMoves = recordRangeProgress(scan, bounds.range());
         closeMoved(scan, MOVED_RANGES, "range");
         openStuck(scan, rangeMoves, OPEN_RANGE, bounds.range());
@@ -274,7 +276,11 @@ public final class Watchman {
         closeMoved(scan, MOVED_GROUPS, "group");
         openStuck(scan, groupPulses, OPEN_GROUP, bounds.group());
         scanPresence(scan, bounds.nodeTtl());
-        return new ScanResult(at, scan.opened, scan.closed, open(), scan.pulses, scan.presence, scan.failures);
+        return read("reading open stuck records", c -> {
+            Instant at = Jdbc.one(c, SCAN_AT, rs -> Jdbc.instant(rs, 1));
+            return new ScanResult(
+                    at, scan.opened, scan.closed, stuckMoves(c, OPEN_STUCK), scan.pulses, scan.presence, scan.failures);
+        });
     }
 
     /** The open stuck records, longest stuck first. */

@@ -98,7 +98,8 @@ class InnIndexingTest {
         try (NntpPool pool = new NntpPool(NntpPool.Config.defaults(NntpServer.plain("127.0.0.1", InnPeer.READER_PORT))
                 .withMaxConnections(2))) {
             HeaderSource source = new NntpHeaderSource(pool);
-            Planner.Planned planned = new Planner(groups, source, new Planner.Settings(50, 1_000_000)).plan(GROUP);
+            Planner.Planned planned =
+                    new Planner(groups, source, new Planner.Settings(50, 1_000_000, Long.MAX_VALUE)).plan(GROUP);
             assertThat(planned.high()).isEqualTo(articles.size());
             assertThat(planned.total()).isEqualTo(3);
 

@@ -7,9 +7,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import headway.index.CompletedBinary;
 import headway.index.RuleSet;
 import headway.nntp.GroupInfo;
-import headway.nntp.NewsSimulator;
 import headway.nntp.NntpPool;
 import headway.nntp.OverviewSink;
+import headway.nntp.Simulators;
+import headway.simulator.NewsSimulator;
 import headway.store.CatalogStore;
 import headway.store.GroupStore;
 import headway.store.LeaseLostException;
@@ -61,7 +62,7 @@ class TakeoverCatalogTest {
         sim = NewsSimulator.start(
                 NewsSimulator.Options.defaults(),
                 List.of(new NewsSimulator.GroupSpec(GROUP, 5, ARTICLES, 5, 15, 4, 0.02, 0.02, 0.01)));
-        pool = new NntpPool(NntpPool.Config.defaults(sim.server()).withMaxConnections(2));
+        pool = new NntpPool(NntpPool.Config.defaults(Simulators.server(sim)).withMaxConnections(2));
         DataSource a = database();
         Node node = new Node(a, "node-a", new NntpHeaderSource(pool));
         node.lease();

@@ -11,6 +11,8 @@ import headway.store.RangeStore;
 import headway.store.TestDatabase;
 import headway.watchman.Watchman;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,5 +58,23 @@ class WatchmanActivitiesImplTest {
         assertThat(moved.unstuckGroups()).containsExactly("alt.binaries.x");
         assertThat(moved.stuckGroups()).isEmpty();
         assertThat(moved.closed()).isEqualTo(1);
+    }
+
+    /** Overlapping scans: one opens a record that another closes before the first reads the open ones back. */
+    @Test
+    void aGroupWhoseNewRecordIsClosedBeforeTheScanEndsIsNotNewlyStuck() {
+        Instant t = Instant.parse("2026-01-02T03:04:05Z");
+        Watchman.StuckMove opened =
+                new Watchman.StuckMove(1, "range", "7", "alt.binaries.x", "cursor", t, t, null, null, "leased");
+        Watchman.StuckMove other =
+                new Watchman.StuckMove(2, "range", "8", "alt.binaries.y", "cursor", t, t, null, null, "leased");
+
+        WatchmanSummary summary = WatchmanActivitiesImpl.summarize(new Watchman.ScanResult(
+                t.plusSeconds(1), List.of(opened, other), List.of(), List.of(other), List.of(), List.of(), 0));
+
+        assertThat(summary.newlyStuckGroups()).containsExactly("alt.binaries.y");
+        assertThat(summary.stuckGroups()).containsExactly("alt.binaries.y");
+        assertThat(summary.unstuckGroups()).isEmpty();
+        assertThat(summary.at()).isEqualTo(t.plusSeconds(1));
     }
 }

@@ -1,5 +1,6 @@
 package headway.nntp;
 
+import headway.simulator.NewsSimulator;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -28,7 +29,8 @@ public final class NntpBench {
                 System.out.printf("simulator raw OVER: %,d lines in %.3f s = %,.0f lines/s%n", lines, s, lines / s);
             }
             for (int r = 1; r <= rounds; r++) {
-                try (NntpClient c = NntpClient.connect(sim.server(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
+                try (NntpClient c =
+                        NntpClient.connect(Simulators.server(sim), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
                     c.group(group);
                     long[] counts = new long[3];
                     long t0 = System.nanoTime();

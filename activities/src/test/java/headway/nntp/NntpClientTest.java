@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import headway.nntp.NewsSimulator.GroupSpec;
-import headway.nntp.NewsSimulator.Kind;
+import headway.simulator.ArticleKind;
+import headway.simulator.NewsSimulator;
+import headway.simulator.NewsSimulator.GroupSpec;
+import headway.simulator.Truth;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -46,7 +48,7 @@ class NntpClientTest {
 
     @Test
     void groupReportsTheSimulatorsWaterMarks() throws Exception {
-        try (NntpClient c = NntpClient.connect(sim.server(), T, T)) {
+        try (NntpClient c = NntpClient.connect(Simulators.server(sim), T, T)) {
             GroupInfo g = c.group(GROUP);
             assertThat(g).isEqualTo(new GroupInfo(20_000, 1, 20_000, GROUP));
             assertThat(c.group("alt.binaries.empty").high()).isZero();
@@ -55,11 +57,11 @@ class NntpClientTest {
 
     @Test
     void overOfTheWholeGroupEqualsTheTruth() throws Exception {
-        try (NntpClient c = NntpClient.connect(sim.server(), T, T)) {
+        try (NntpClient c = NntpClient.connect(Simulators.server(sim), T, T)) {
             c.group(GROUP);
             Recorder r = new Recorder();
             long headers = c.over(1, 20_000, r);
-            NewsSimulator.Truth truth = sim.truth(GROUP, 1, 20_000);
+            Truth truth = sim.truth(GROUP, 1, 20_000);
 
             assertThat(headers).isEqualTo(truth.valid()).isEqualTo(r.headers.size());
             assertThat(r.checksum).isEqualTo(truth.checksum());
@@ -68,11 +70,11 @@ class NntpClientTest {
             assertThat(truth.gaps()).isPositive();
             assertThat(truth.malformed()).isPositive();
             for (long a : r.malformed) {
-                assertThat(sim.kind(GROUP, a)).isEqualTo(Kind.MALFORMED);
+                assertThat(sim.kind(GROUP, a)).isEqualTo(ArticleKind.MALFORMED);
             }
             for (long[] run : r.missing) {
                 for (long a = run[0]; a <= run[1]; a++) {
-                    assertThat(sim.kind(GROUP, a)).isEqualTo(Kind.GAP);
+                    assertThat(sim.kind(GROUP, a)).isEqualTo(ArticleKind.GAP);
                 }
             }
             assertThat(r.events).isSorted();
@@ -91,11 +93,11 @@ class NntpClientTest {
 
     @Test
     void gapsBeyondTheHighWaterMarkAndEmptyRangesAreMissing() throws Exception {
-        try (NntpClient c = NntpClient.connect(sim.server(), T, T)) {
+        try (NntpClient c = NntpClient.connect(Simulators.server(sim), T, T)) {
             c.group(GROUP);
             Recorder r = new Recorder();
             c.over(19_990, 20_010, r);
-            NewsSimulator.Truth truth = sim.truth(GROUP, 19_990, 20_010);
+            Truth truth = sim.truth(GROUP, 19_990, 20_010);
             assertThat(r.headers).hasSize((int) truth.valid());
             assertThat(r.missingCount()).isEqualTo(truth.gaps() + 10);
             assertThat(r.missing.get(r.missing.size() - 1)[1]).isEqualTo(20_010);
@@ -108,7 +110,7 @@ class NntpClientTest {
 
     @Test
     void subjectsHaveRealWorldShapesAndEightBitChars() throws Exception {
-        try (NntpClient c = NntpClient.connect(sim.server(), T, T)) {
+        try (NntpClient c = NntpClient.connect(Simulators.server(sim), T, T)) {
             c.group(GROUP);
             Recorder r = new Recorder();
             c.over(1, 20_000, r);
@@ -125,13 +127,13 @@ class NntpClientTest {
 
     @Test
     void newArticlesAppearAfterGroupIsSentAgain() throws Exception {
-        try (NntpClient c = NntpClient.connect(sim.server(), T, T)) {
+        try (NntpClient c = NntpClient.connect(Simulators.server(sim), T, T)) {
             long old = c.group(GROUP).high();
             long high = sim.post(GROUP, 500);
             assertThat(c.group(GROUP).high()).isEqualTo(high).isEqualTo(old + 500);
             Recorder r = new Recorder();
             c.over(old + 1, high, r);
-            NewsSimulator.Truth truth = sim.truth(GROUP, old + 1, high);
+            Truth truth = sim.truth(GROUP, old + 1, high);
             assertThat(r.checksum).isEqualTo(truth.checksum());
             assertThat(r.headers).hasSize((int) truth.valid());
         }
@@ -147,7 +149,7 @@ class NntpClientTest {
 
     @Test
     void unknownGroupNamesTheGroup() throws Exception {
-        try (NntpClient c = NntpClient.connect(sim.server(), T, T)) {
+        try (NntpClient c = NntpClient.connect(Simulators.server(sim), T, T)) {
             assertThatThrownBy(() -> c.group("alt.does.not.exist"))
                     .isInstanceOf(UnknownGroupException.class)
                     .hasMessageContaining("alt.does.not.exist");
@@ -161,7 +163,7 @@ class NntpClientTest {
         try (NewsSimulator old = NewsSimulator.start(
                         new NewsSimulator.Options(null, false),
                         List.of(new GroupSpec(GROUP, 7, 20_000, 5, 40, 12, 0.03, 0.02, 0.005)));
-                NntpClient c = NntpClient.connect(old.server(), T, T)) {
+                NntpClient c = NntpClient.connect(Simulators.server(old), T, T)) {
             c.group(GROUP);
             Recorder r = new Recorder();
             c.over(1, 5_000, r);
@@ -174,7 +176,7 @@ class NntpClientTest {
 
     @Test
     void sinkFailureDrainsTheReplyAndKeepsTheConnection() throws Exception {
-        try (NntpClient c = NntpClient.connect(sim.server(), T, T)) {
+        try (NntpClient c = NntpClient.connect(Simulators.server(sim), T, T)) {
             c.group(GROUP);
             Recorder failing = new Recorder() {
                 @Override
@@ -197,21 +199,23 @@ class NntpClientTest {
 
     @Test
     void authenticatesWithConfiguredCredentials() throws Exception {
-        NntpServer.Credentials creds = new NntpServer.Credentials("reader", "s3cret-pass");
+        NewsSimulator.Credentials creds = new NewsSimulator.Credentials("reader", "s3cret-pass");
         try (NewsSimulator secured =
                 NewsSimulator.start(new NewsSimulator.Options(creds, true), List.of(GroupSpec.of(GROUP, 3, 1000)))) {
-            try (NntpClient c = NntpClient.connect(secured.server(), T, T)) {
+            try (NntpClient c = NntpClient.connect(Simulators.server(secured), T, T)) {
                 assertThat(c.group(GROUP).high()).isEqualTo(1000);
                 assertThat(c.toString()).doesNotContain("s3cret-pass").doesNotContain("reader");
             }
-            NntpServer wrong = secured.server().withCredentials(new NntpServer.Credentials("reader", "wrong-pass"));
+            NntpServer wrong =
+                    Simulators.server(secured).withCredentials(new NntpServer.Credentials("reader", "wrong-pass"));
             assertThatThrownBy(() -> NntpClient.connect(wrong, T, T))
                     .isInstanceOf(NntpAuthException.class)
                     .hasMessageContaining("credentials")
                     .satisfies(e -> assertThat(e.getMessage())
                             .doesNotContain("wrong-pass")
                             .doesNotContain("reader"));
-            try (NntpClient anonymous = NntpClient.connect(secured.server().withCredentials(null), T, T)) {
+            try (NntpClient anonymous =
+                    NntpClient.connect(Simulators.server(secured).withCredentials(null), T, T)) {
                 assertThatThrownBy(() -> anonymous.group(GROUP))
                         .isInstanceOfSatisfying(
                                 NntpAuthException.class,
@@ -227,7 +231,7 @@ class NntpClientTest {
 
     @Test
     void overWithoutGroupNamesTheFix() throws Exception {
-        try (NntpClient c = NntpClient.connect(sim.server(), T, T)) {
+        try (NntpClient c = NntpClient.connect(Simulators.server(sim), T, T)) {
             assertThatThrownBy(() -> c.over(1, 10, new Recorder())).hasMessageContaining("call group(name)");
             assertThat(c.isBroken()).isFalse();
         }
@@ -235,7 +239,7 @@ class NntpClientTest {
 
     @Test
     void connectionDroppedMidReplyMarksTheClientBroken() throws Exception {
-        try (NntpClient c = NntpClient.connect(sim.server(), T, T)) {
+        try (NntpClient c = NntpClient.connect(Simulators.server(sim), T, T)) {
             c.group(GROUP);
             Recorder dropper = new Recorder() {
                 @Override
@@ -255,7 +259,7 @@ class NntpClientTest {
     void largeOverStreamsLinesBeforeTheReplyEnds() throws Exception {
         sim.post(GROUP, 180_000);
         long high = sim.high(GROUP);
-        try (NntpClient c = NntpClient.connect(sim.server(), T, T)) {
+        try (NntpClient c = NntpClient.connect(Simulators.server(sim), T, T)) {
             c.group(GROUP);
             long[] seen = new long[3];
             long t0 = System.nanoTime();
@@ -263,7 +267,7 @@ class NntpClientTest {
                 @Override
                 public void header(OverviewLine line) {
                     seen[0]++;
-                    seen[2] += NewsSimulator.headerHash(line.messageId(), line.subject(), line.bytes());
+                    seen[2] += Truth.headerHash(line.messageId(), line.subject(), line.bytes());
                 }
 
                 @Override
@@ -278,7 +282,7 @@ class NntpClientTest {
             System.out.printf(
                     "client parsed %,d overview lines in %.3f s (%,.0f lines/s)%n",
                     headers + seen[1], s, (headers + seen[1]) / s);
-            NewsSimulator.Truth truth = sim.truth(GROUP, 1, high);
+            Truth truth = sim.truth(GROUP, 1, high);
             assertThat(high).isEqualTo(200_000);
             assertThat(headers).isEqualTo(truth.valid());
             assertThat(seen[2]).isEqualTo(truth.checksum());
@@ -353,7 +357,7 @@ class NntpClientTest {
         public void header(OverviewLine line) {
             headers.add(line);
             events.add(line.article());
-            checksum += NewsSimulator.headerHash(line.messageId(), line.subject(), line.bytes());
+            checksum += Truth.headerHash(line.messageId(), line.subject(), line.bytes());
         }
 
         @Override

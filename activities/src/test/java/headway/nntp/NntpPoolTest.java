@@ -3,7 +3,8 @@ package headway.nntp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import headway.nntp.NewsSimulator.GroupSpec;
+import headway.simulator.NewsSimulator;
+import headway.simulator.NewsSimulator.GroupSpec;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -81,7 +82,7 @@ class NntpPoolTest {
         AtomicInteger inUse = new AtomicInteger();
         AtomicInteger maxInUse = new AtomicInteger();
         AtomicInteger maxOpen = new AtomicInteger();
-        try (NntpPool pool = new NntpPool(config(sim.server(), 3))) {
+        try (NntpPool pool = new NntpPool(config(Simulators.server(sim), 3))) {
             ExecutorService ex = Executors.newFixedThreadPool(8);
             List<Future<Long>> results = new ArrayList<>();
             for (int t = 0; t < 8; t++) {
@@ -124,7 +125,7 @@ class NntpPoolTest {
     @Test
     void borrowTimesOutWithAFixWhenAllConnectionsAreTaken() throws Exception {
         NntpPool.Config c = new NntpPool.Config(
-                sim.server(),
+                Simulators.server(sim),
                 1,
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(10),
@@ -150,7 +151,7 @@ class NntpPoolTest {
 
     @Test
     void reconnectsAfterTheServerDropsAllConnections() throws Exception {
-        try (NntpPool pool = new NntpPool(config(sim.server(), 4))) {
+        try (NntpPool pool = new NntpPool(config(Simulators.server(sim), 4))) {
             assertThat(pool.<Long>withConnection(c -> c.group(GROUP).high())).isEqualTo(5_000);
             assertThat(pool.idleCount()).isEqualTo(1);
             assertThat(sim.dropConnections()).isEqualTo(1);
@@ -169,7 +170,7 @@ class NntpPoolTest {
     @Test
     void nonConnectionErrorsAreNotRetried() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        try (NntpPool pool = new NntpPool(config(sim.server(), 2))) {
+        try (NntpPool pool = new NntpPool(config(Simulators.server(sim), 2))) {
             assertThatThrownBy(() -> pool.withConnection(c -> {
                         calls.incrementAndGet();
                         return c.group("alt.nope");

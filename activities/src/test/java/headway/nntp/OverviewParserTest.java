@@ -2,8 +2,14 @@ package headway.nntp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class OverviewParserTest {
@@ -117,5 +123,92 @@ class OverviewParserTest {
     @Test
     void emptyFormatIsRejectedWithAFix() {
         assertThatThrownBy(() -> OverviewParser.forFormat(List.of(" "))).hasMessageContaining("DEFAULT_FORMAT");
+    }
+
+    /**
+     * Random lines (up to 4 kB of random bytes: NUL, CR, LF, tabs, 8-bit), some behind a valid or an
+     * overlong article number, through the default parser and parsers for random formats: each
+     * line is an OverviewLine with its number and no null field, or a MalformedOverviewException;
+     * nothing else escapes.
+     */
+    @Test
+    void randomLinesGiveAnOverviewLineOrAMalformedLineOnly() {
+        long seed = 1414L;
+        Random random = new Random(seed);
+        List<OverviewParser> parsers = new ArrayList<>(List.of(rfc));
+        for (int i = 0; i < 20; i++) {
+            parsers.add(OverviewParser.forFormat(randomFormat(random)));
+        }
+        int parsed = 0;
+        int malformed = 0;
+        for (int round = 0; round < 20_000; round++) {
+            byte[] line = randomLine(random);
+            OverviewParser p = parsers.get(random.nextInt(parsers.size()));
+            try {
+                OverviewLine l = random.nextBoolean()
+                        ? p.parse(line, 0, line.length)
+                        : p.parse(new String(line, StandardCharsets.ISO_8859_1));
+                if (l.article() < 0
+                        || Stream.of(l.subject(), l.from(), l.date(), l.messageId(), l.references(), l.xref())
+                                .anyMatch(Objects::isNull)) {
+                    fail("seed " + seed + " round " + round + ": " + l);
+                }
+                parsed++;
+            } catch (MalformedOverviewException e) {
+                if (e.article() < -1) {
+                    fail("seed " + seed + " round " + round + ": article " + e.article());
+                }
+                malformed++;
+            }
+        }
+        assertThat(parsed).isPositive();
+        assertThat(malformed).isPositive();
+    }
+
+    private static byte[] randomLine(Random random) {
+        byte[] junk = new byte[random.nextInt(4097)];
+        random.nextBytes(junk);
+        for (int k = 0; k < junk.length; k++) {
+            if (random.nextInt(20) == 0) {
+                junk[k] = '\t';
+            }
+        }
+        String prefix = switch (random.nextInt(4)) {
+            case 0 -> random.nextInt(1_000_000) + "\t";
+            case 1 -> "99999999999999999999\t";
+            case 2 -> random.nextInt(1_000_000) + "\ts\tf\td\t<m>\t\t";
+            default -> "";
+        };
+        byte[] head = prefix.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] line = new byte[head.length + junk.length];
+        System.arraycopy(head, 0, line, 0, head.length);
+        System.arraycopy(junk, 0, line, head.length, junk.length);
+        return line;
+    }
+
+    private static List<String> randomFormat(Random random) {
+        List<String> known = List.of(
+                "Subject:",
+                "From:",
+                "Date:",
+                "Message-ID:",
+                "References:",
+                ":bytes",
+                "Bytes:",
+                ":lines",
+                "Lines:",
+                "Xref:full",
+                "X-Other:full",
+                ":full",
+                "full",
+                "Xref",
+                ":",
+                "\u00ff:full");
+        List<String> format = new ArrayList<>();
+        int n = 1 + random.nextInt(12);
+        for (int i = 0; i < n; i++) {
+            format.add(known.get(random.nextInt(known.size())));
+        }
+        return format;
     }
 }

@@ -41,11 +41,11 @@ class LeaseStoreTest {
     @Test
     void leasingOrderPutsTheMostUrgentRangeFirst() {
         groups.add("a.history", 0);
-        groups.plan("a.history", 0, 99, 100, 10);
+        groups.plan("a.history", 1, 100, 100, 10);
         groups.add("b.tail", 5);
         groups.plan("b.tail", 1000, 1099, 100, -1);
         groups.add("c.history.newer", 0);
-        groups.plan("c.history.newer", 0, 99, 100, 3);
+        groups.plan("c.history.newer", 1, 100, 100, 3);
 
         assertThat(leases.leasingOrder(TTL, 10)).containsExactly("b.tail", "c.history.newer", "a.history");
         assertThat(leases.leaseNext("n1", TTL))
@@ -58,10 +58,10 @@ class LeaseStoreTest {
     void neverHeldGroupsComeBeforeLongestUnheldThenGroupPriority() {
         for (String g : List.of("g.one", "g.two", "g.three")) {
             groups.add(g, 0);
-            groups.plan(g, 0, 199, 100, 1);
+            groups.plan(g, 1, 200, 100, 1);
         }
         groups.add("g.urgent", -5);
-        groups.plan("g.urgent", 0, 199, 100, 1);
+        groups.plan("g.urgent", 1, 200, 100, 1);
         Holder one = leases.lease("g.one", "n1", TTL).holder();
         leases.release(one);
         TestDatabase.setClockSkew(ds, Duration.ofSeconds(5));

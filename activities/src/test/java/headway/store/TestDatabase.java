@@ -1,6 +1,7 @@
 package headway.store;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.rig.EmbeddedDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

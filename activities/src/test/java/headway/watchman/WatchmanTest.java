@@ -76,6 +76,10 @@ class WatchmanTest {
         });
         assertThat(late.pulses()).noneMatch(p -> p.kind().equals("range"));
         assertThat(late.open()).hasSize(1);
+        assertThat(late.at())
+                .as("the scan's time is that of its open records, read after its writes")
+                .isAfterOrEqualTo(late.opened().get(0).detectedAt())
+                .isAfter(first.at());
         assertThat(watchman.scan(BOUNDS).opened())
                 .as("one open record per move")
                 .isEmpty();

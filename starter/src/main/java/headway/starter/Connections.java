@@ -1,8 +1,9 @@
 package headway.starter;
 
 import com.uber.m3.tally.RootScopeBuilder;
-import com.zaxxer.hikari.HikariDataSource;
 import headway.store.Database;
+import headway.store.Stores;
+import headway.worker.Setting;
 import headway.worker.Settings;
 import headway.worker.WorkerConfig;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,15 +26,13 @@ import picocli.CommandLine.Spec;
  */
 final class Connections implements AutoCloseable {
 
-    @Option(names = "--db-url", description = "PostgreSQL JDBC URL (env HEADWAY_DB_URL)")
+    @Option(names = "--db-url", descriptionKey = "HEADWAY_DB_URL")
     String dbUrl;
 
-    @Option(
-            names = "--temporal",
-            description = "Temporal frontend host:port (env HEADWAY_TEMPORAL, default 127.0.0.1:7233)")
+    @Option(names = "--temporal", descriptionKey = "HEADWAY_TEMPORAL")
     String temporal;
 
-    @Option(names = "--namespace", description = "Temporal namespace (env HEADWAY_NAMESPACE, default \"default\")")
+    @Option(names = "--namespace", descriptionKey = "HEADWAY_NAMESPACE")
     String namespace;
 
     @Spec(Spec.Target.MIXEE)
@@ -42,7 +41,7 @@ final class Connections implements AutoCloseable {
     /** When set before {@link #temporal()}, the Temporal SDK reports its metrics here (the worker's /metrics). */
     MeterRegistry metrics;
 
-    private HikariDataSource dataSource;
+    private Stores stores;
     private WorkflowServiceStubs stubs;
     private WorkflowClient client;
 
@@ -50,20 +49,20 @@ final class Connections implements AutoCloseable {
     Map<String, String> env() {
         Map<String, String> env = new HashMap<>(((Headway) mixee.root().userObject()).environment);
         if (dbUrl != null) {
-            env.put("HEADWAY_DB_URL", dbUrl);
+            env.put(Setting.DB_URL.key(), dbUrl);
         }
         if (temporal != null) {
-            env.put("HEADWAY_TEMPORAL", temporal);
+            env.put(Setting.TEMPORAL.key(), temporal);
         }
         if (namespace != null) {
-            env.put("HEADWAY_NAMESPACE", namespace);
+            env.put(Setting.NAMESPACE.key(), namespace);
         }
         return env;
     }
 
-    /** The migrated database; exit 3 when it cannot be reached. */
-    HikariDataSource database() {
-        if (dataSource == null) {
+    /** The stores over the migrated database; exit 3 when it cannot be reached. */
+    Stores database() {
+        if (stores == null) {
             Database.Settings settings;
             try {
                 settings = WorkerConfig.databaseFromEnv(new Settings(env()));
@@ -71,11 +70,10 @@ final class Connections implements AutoCloseable {
                 throw CliException.badInput(e.getMessage());
             }
             try {
-                dataSource = Database.pool(
+                stores = Stores.open(
                         new Database.Settings(
                                 settings.jdbcUrl(), settings.user(), settings.password(), 2, Duration.ofSeconds(5)),
                         "headway-cli");
-                Database.migrate(dataSource);
             } catch (RuntimeException e) {
                 throw new CliException(
                         Exit.UNREACHABLE,
@@ -84,18 +82,18 @@ final class Connections implements AutoCloseable {
                         e);
             }
         }
-        return dataSource;
+        return stores;
     }
 
     /** A connected Temporal client; exit 3 when the server cannot be reached. */
     WorkflowClient temporal() {
         if (client == null) {
             Settings s = new Settings(env());
-            String target = s.string("HEADWAY_TEMPORAL", "127.0.0.1:7233");
-            String ns = s.string("HEADWAY_NAMESPACE", "default");
+            String target = s.string(Setting.TEMPORAL);
+            String ns = s.string(Setting.NAMESPACE);
             if (!target.matches(WorkerConfig.TEMPORAL_TARGET)) {
-                throw CliException.badInput("HEADWAY_TEMPORAL=" + target
-                        + " must be host:port, e.g. 127.0.0.1:7233 (set it or --temporal)");
+                throw CliException.badInput("HEADWAY_TEMPORAL=" + target + " must be host:port, e.g. "
+                        + Setting.TEMPORAL.defaultValue() + " (set it or --temporal)");
             }
             try {
                 WorkflowServiceStubsOptions.Builder options =
@@ -119,10 +117,6 @@ final class Connections implements AutoCloseable {
         return client;
     }
 
-    void useTemporal(WorkflowClient existing) {
-        this.client = existing;
-    }
-
     static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
@@ -136,8 +130,8 @@ final class Connections implements AutoCloseable {
         if (stubs != null) {
             stubs.shutdown();
         }
-        if (dataSource != null) {
-            dataSource.close();
+        if (stores != null) {
+            stores.close();
         }
     }
 }

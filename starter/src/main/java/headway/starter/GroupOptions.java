@@ -1,5 +1,6 @@
 package headway.starter;
 
+import headway.worker.Setting;
 import headway.worker.Settings;
 import headway.workflow.GroupConfig;
 import java.time.Duration;
@@ -9,34 +10,26 @@ import picocli.CommandLine.Option;
 /** How started group workflows run: flags over HEADWAY_* environment variables over defaults. */
 final class GroupOptions {
 
-    @Option(
-            names = "--lease-ttl",
-            description = "holder quiet this long loses the group (env HEADWAY_LEASE_TTL, default 30s)")
+    @Option(names = "--lease-ttl", descriptionKey = "HEADWAY_LEASE_TTL")
     String leaseTtl;
 
-    @Option(
-            names = "--snapshot-every",
-            description = "ranges between snapshots (env HEADWAY_SNAPSHOT_EVERY, default 2)")
+    @Option(names = "--snapshot-every", descriptionKey = "HEADWAY_SNAPSHOT_EVERY")
     Integer snapshotEvery;
 
-    @Option(
-            names = "--idle-wait",
-            description = "a caught-up group looks again after this (env HEADWAY_IDLE_WAIT, default 5m)")
+    @Option(names = "--idle-wait", descriptionKey = "HEADWAY_IDLE_WAIT")
     String idleWait;
 
-    @Option(names = "--task-queue", description = "the shared task queue (env HEADWAY_TASK_QUEUE, default headway)")
+    @Option(names = "--task-queue", descriptionKey = "HEADWAY_TASK_QUEUE")
     String taskQueue;
 
     GroupConfig config(String group, Map<String, String> env) {
         Settings s = new Settings(env);
-        Duration ttl = leaseTtl != null
-                ? Settings.parseDuration("--lease-ttl", leaseTtl)
-                : s.duration("HEADWAY_LEASE_TTL", Duration.ofSeconds(30));
-        int every = snapshotEvery != null ? snapshotEvery : s.integer("HEADWAY_SNAPSHOT_EVERY", 2, 1, 1_000_000);
-        Duration idle = idleWait != null
-                ? Settings.parseDuration("--idle-wait", idleWait)
-                : s.duration("HEADWAY_IDLE_WAIT", Duration.ofMinutes(5));
-        String queue = taskQueue != null ? taskQueue : s.string("HEADWAY_TASK_QUEUE", "headway");
-        return new GroupConfig(group, ttl, every, idle, 5, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET, queue);
+        Duration ttl =
+                leaseTtl != null ? Settings.parseDuration("--lease-ttl", leaseTtl) : s.duration(Setting.LEASE_TTL);
+        int every = snapshotEvery != null ? snapshotEvery : s.integer(Setting.SNAPSHOT_EVERY);
+        Duration idle =
+                idleWait != null ? Settings.parseDuration("--idle-wait", idleWait) : s.duration(Setting.IDLE_WAIT);
+        String queue = taskQueue != null ? taskQueue : s.string(Setting.TASK_QUEUE);
+        return GroupConfig.of(group, ttl, every, idle, queue);
     }
 }

@@ -41,7 +41,7 @@ final class GroupsCommand implements Runnable {
         @Override
         public void run() {
             try (Connections open = connections) {
-                GroupStore store = new GroupStore(connections.database());
+                GroupStore store = connections.database().groups();
                 for (String g : groups) {
                     store.add(g, priority);
                     spec.commandLine().getOut().println("added " + g + " (priority " + priority + ")");
@@ -64,7 +64,7 @@ final class GroupsCommand implements Runnable {
         @Override
         public void run() {
             try (Connections open = connections) {
-                List<GroupStore.Group> groups = new GroupStore(connections.database()).list();
+                List<GroupStore.Group> groups = connections.database().groups().list();
                 if (json) {
                     Json.print(spec.commandLine().getOut(), groups);
                     return;
@@ -95,7 +95,7 @@ final class GroupsCommand implements Runnable {
         @Override
         public void run() {
             try (Connections open = connections) {
-                GroupStore store = new GroupStore(connections.database());
+                GroupStore store = connections.database().groups();
                 for (String g : groups) {
                     if (!store.remove(g)) {
                         throw CliException.badInput(

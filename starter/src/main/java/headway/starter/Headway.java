@@ -1,5 +1,7 @@
 package headway.starter;
 
+import headway.store.StoreException;
+import headway.worker.Setting;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -7,7 +9,11 @@ import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code headway} command: every subcommand, with the exit codes of {@link Exit}. */
+/**
+ * The {@code headway} command: every subcommand a deployment runs, with the exit codes of
+ * {@link Exit}. The demo, the benchmarks and chaos runs are in the lab jar (module lab), which
+ * adds them to this same command; {@code bin/headway} picks the jar by the first argument.
+ */
 @Command(
         name = "headway",
         mixinStandardHelpOptions = true,
@@ -27,9 +33,6 @@ import picocli.CommandLine.Command;
             RulesCommand.class,
             SearchCommand.class,
             NzbCommand.class,
-            DemoCommand.class,
-            BenchCommand.class,
-            ChaosCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
@@ -38,8 +41,16 @@ import picocli.CommandLine.Command;
             "1:failed",
             "2:bad input (usage, unknown group or release, bad rule)",
             "3:a dependency (database, Temporal, NNTP server) is unreachable"
-        })
+        },
+        footerHeading = "%n",
+        footer = {Headway.LAB_COMMANDS})
 public final class Headway implements Runnable {
+
+    /** What the lab jar adds; its own help lists them as commands instead. */
+    public static final String LAB_COMMANDS = "Also, from the lab jar (bin/headway runs it for these):%n"
+            + "  demo    Run the whole pipeline on embedded defaults, then stop.%n"
+            + "  bench   Run a benchmark and print its figures.%n"
+            + "  chaos   Kill and freeze workers while they index; check nothing was lost.";
 
     /** The environment the HEADWAY_* settings are read from; flags override it. */
     final Map<String, String> environment;
@@ -70,7 +81,21 @@ public final class Headway implements Runnable {
 
     /** Runs the CLI with {@code environment} in place of the process environment (tests set HEADWAY_* this way). */
     static int run(String[] args, Map<String, String> environment, PrintWriter out, PrintWriter err) {
+        return commandLine(environment, out, err).execute(args);
+    }
+
+    /**
+     * The command line with every command of this jar, its streams and its error handling: a
+     * {@link CliException} or a database error is one line on stderr and its exit code; anything
+     * else a failure with its stack trace. The lab jar adds its commands to it ({@code moreCommands}).
+     */
+    public static CommandLine commandLine(
+            Map<String, String> environment, PrintWriter out, PrintWriter err, Object... moreCommands) {
         CommandLine cli = new CommandLine(new Headway(environment));
+        for (Object command : moreCommands) {
+            cli.addSubcommand(command);
+        }
+        cli.setResourceBundle(Setting.helpBundle());
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -82,10 +107,14 @@ public final class Headway implements Runnable {
                 commandLine.getErr().println("headway: " + e.getMessage());
                 return Exit.BAD_INPUT;
             }
+            if (e instanceof StoreException) {
+                commandLine.getErr().println("headway: " + e.getMessage());
+                return Exit.FAILED;
+            }
             commandLine.getErr().println("headway: " + e);
             e.printStackTrace(commandLine.getErr());
             return Exit.FAILED;
         });
-        return cli.execute(args);
+        return cli;
     }
 }

@@ -1,6 +1,7 @@
 package headway.starter;
 
 import headway.store.Release;
+import headway.store.ReleaseQueries;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,9 +36,10 @@ final class NzbCommand implements Runnable {
     @Override
     public void run() {
         try (Connections open = connections) {
-            Release release = Releases.find(connections.database(), name, group, poster);
-            Path file = Releases.writeNzb(
-                    connections.database(), release, output != null ? output : Path.of(Releases.fileName(release)));
+            ReleaseQueries catalog = connections.database().releases();
+            Release release = Releases.find(catalog, name, group, poster);
+            Path file =
+                    Releases.writeNzb(catalog, release, output != null ? output : Path.of(Releases.fileName(release)));
             spec.commandLine()
                     .getOut()
                     .println("wrote " + file.toAbsolutePath() + " (" + release.filesPresent() + " files)");

@@ -1,9 +1,11 @@
 package headway.starter;
 
 import headway.activity.NntpHeaderSource;
+import headway.activity.PlanRefusedException;
 import headway.activity.Planner;
 import headway.nntp.NntpPool;
 import headway.store.GroupStore;
+import headway.worker.Setting;
 import headway.worker.Settings;
 import headway.worker.WorkerConfig;
 import headway.workflow.GroupWorkflow;
@@ -48,16 +50,10 @@ final class PlanCommand implements Runnable {
     @Option(names = "--tail", description = "plan the hand-planned range as tail (before history)")
     boolean tail;
 
-    @Option(
-            names = "--size",
-            description =
-                    "articles per range (env HEADWAY_RANGE_SIZE, default " + WorkerConfig.DEFAULT_RANGE_SIZE + ")")
+    @Option(names = "--size", descriptionKey = "HEADWAY_RANGE_SIZE")
     Long size;
 
-    @Option(
-            names = "--backfill",
-            description =
-                    "history goes this many articles below the high-water mark (env HEADWAY_BACKFILL, default 1000000)")
+    @Option(names = "--backfill", descriptionKey = "HEADWAY_BACKFILL")
     Long backfill;
 
     @Option(names = "--no-signal", description = "do not signal the group workflows")
@@ -88,22 +84,22 @@ final class PlanCommand implements Runnable {
         if ((from == null) != (to == null)) {
             throw CliException.badInput("give both --from and --to for a hand-planned range");
         }
-        if (from != null && (from < 0 || to < from)) {
-            throw CliException.badInput("bad range --from " + from + " --to " + to + ": need 0 <= from <= to");
+        if (from != null && (from < 1 || to < from || to > GroupStore.MAX_ARTICLE)) {
+            throw CliException.badInput("bad range --from " + from + " --to " + to + ": need 1 <= from <= to <= "
+                    + GroupStore.MAX_ARTICLE + " (article numbers start at 1)");
         }
         Settings s = new Settings(connections.env());
-        long rangeSize = size != null
-                ? size
-                : s.longValue("HEADWAY_RANGE_SIZE", WorkerConfig.DEFAULT_RANGE_SIZE, 1, Long.MAX_VALUE);
-        long backfillArticles =
-                backfill != null ? backfill : s.longValue("HEADWAY_BACKFILL", 1_000_000, 0, Long.MAX_VALUE);
+        long rangeSize = size != null ? size : s.longValue(Setting.RANGE_SIZE);
+        long backfillArticles = backfill != null ? backfill : s.longValue(Setting.BACKFILL);
+        long maxJump = s.longValue(Setting.PLAN_MAX_JUMP);
         if (rangeSize < 1) {
             throw CliException.badInput("--size must be >= 1, was " + rangeSize);
         }
         try (Connections open = connections) {
-            GroupStore store = new GroupStore(connections.database());
+            GroupStore store = connections.database().groups();
             List<String> names = GroupSelection.resolve(store, all, groups);
             List<String> gotWork = new ArrayList<>();
+            List<String> refused = new ArrayList<>();
             if (from != null) {
                 for (String g : names) {
                     int n = store.plan(g, from, to, rangeSize, tail ? -1 : 1);
@@ -116,9 +112,17 @@ final class PlanCommand implements Runnable {
                 WorkerConfig.NntpServer server = WorkerConfig.fromEnvNntp(connections.env());
                 try (NntpPool pool = new NntpPool(interactive(headway.worker.HeadwayWorker.nntpConfig(server)))) {
                     Planner planner = new Planner(
-                            store, new NntpHeaderSource(pool), new Planner.Settings(rangeSize, backfillArticles));
+                            store,
+                            new NntpHeaderSource(pool),
+                            new Planner.Settings(rangeSize, backfillArticles, maxJump));
                     for (String g : names) {
-                        Planner.Planned p = planner.plan(g);
+                        Planner.Planned p;
+                        try {
+                            p = planner.plan(g);
+                        } catch (PlanRefusedException e) {
+                            refused.add(e.getMessage());
+                            continue;
+                        }
                         spec.commandLine()
                                 .getOut()
                                 .printf(
@@ -151,6 +155,14 @@ final class PlanCommand implements Runnable {
                                 .println(g + ": no running workflow to signal (headway start " + g + ")");
                     }
                 }
+            }
+            if (!refused.isEmpty()) {
+                throw new CliException(
+                        Exit.UNREACHABLE,
+                        refused.get(0)
+                                + (refused.size() > 1
+                                        ? " (and " + (refused.size() - 1) + " more group(s) refused)"
+                                        : ""));
             }
         }
     }

@@ -12,9 +12,7 @@ import headway.index.ParsedSubject;
 import headway.index.RuleSet;
 import headway.index.RuleSetException;
 import headway.index.SubjectMatch;
-import headway.store.CatalogStore;
 import headway.store.RuleSetInfo;
-import headway.store.RuleSetStore;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +21,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,20 +86,16 @@ final class RulesCommand implements Runnable {
                 throw CliException.badInput("cannot read rule file " + file + ": " + e.getMessage());
             }
             try (Connections open = connections) {
-                int version = new RuleSetStore(connections.database())
+                int version = connections
+                        .database()
                         .importRuleSet(name != null ? name : file.getFileName().toString(), json);
                 spec.commandLine().getOut().println("imported " + file + " as rule set version " + version);
-                long changed = new CatalogStore()
-                        .recategorize(
-                                connections.database(),
-                                RuleSet.parse(version, json).categories(),
-                                version,
-                                RECATEGORIZE_BATCH);
+                long changed = connections
+                        .database()
+                        .recategorize(RuleSet.parse(version, json).categories(), version, RECATEGORIZE_BATCH);
                 spec.commandLine().getOut().println("recategorized " + changed + " releases");
             } catch (RuleSetException e) {
                 throw CliException.badInput("rule file " + file + ": " + e.getMessage());
-            } catch (SQLException e) {
-                throw new CliException(Exit.FAILED, "storing the rule set: " + e.getMessage(), e);
             }
         }
     }
@@ -121,7 +114,7 @@ final class RulesCommand implements Runnable {
         @Override
         public void run() {
             try (Connections open = connections) {
-                List<RuleSetInfo> sets = new RuleSetStore(connections.database()).list();
+                List<RuleSetInfo> sets = connections.database().ruleSets();
                 if (json) {
                     Json.print(spec.commandLine().getOut(), sets);
                     return;
@@ -134,8 +127,6 @@ final class RulesCommand implements Runnable {
                 for (RuleSetInfo r : sets) {
                     spec.commandLine().getOut().printf("%5d  %-40s %s%n", r.version(), r.name(), r.createdAt());
                 }
-            } catch (SQLException e) {
-                throw new CliException(Exit.FAILED, "reading rule sets: " + e.getMessage(), e);
             }
         }
     }

@@ -2,6 +2,7 @@ package headway.starter;
 
 import headway.worker.Schedules;
 import headway.worker.Settings;
+import headway.worker.WorkerConfig;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,13 +36,13 @@ final class SchedulesCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--prune-every", description = "registry prune interval (env HEADWAY_NODE_TTL, default 15s)")
+        @Option(names = "--prune-every", descriptionKey = "HEADWAY_NODE_TTL")
         String pruneEvery;
 
-        @Option(names = "--plan-every", description = "planner interval (env HEADWAY_PLAN_EVERY, default 1m)")
+        @Option(names = "--plan-every", descriptionKey = "HEADWAY_PLAN_EVERY")
         String planEvery;
 
-        @Option(names = "--watch-every", description = "watchman interval (env HEADWAY_WATCH_EVERY, default 30s)")
+        @Option(names = "--watch-every", descriptionKey = "HEADWAY_WATCH_EVERY")
         String watchEvery;
 
         @Override
@@ -59,7 +60,7 @@ final class SchedulesCommand implements Runnable {
                 } catch (IllegalArgumentException e) {
                     throw CliException.badInput(e.getMessage());
                 }
-                String queue = new Settings(connections.env()).string("HEADWAY_TASK_QUEUE", "headway");
+                String queue = WorkerConfig.taskQueueFromEnv(connections.env());
                 for (Schedules.Installed s : Schedules.install(connections.temporal(), queue, intervals)) {
                     spec.commandLine()
                             .getOut()

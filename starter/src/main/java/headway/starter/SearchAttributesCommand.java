@@ -1,5 +1,6 @@
 package headway.starter;
 
+import headway.workflow.SearchAttributes;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.operatorservice.v1.AddSearchAttributesRequest;
 import io.temporal.api.operatorservice.v1.ListSearchAttributesRequest;
@@ -51,7 +52,7 @@ final class SearchAttributesCommand implements Runnable {
                         .getCustomAttributesMap();
                 Map<String, IndexedValueType> missing = new LinkedHashMap<>();
                 for (Map.Entry<String, IndexedValueType> want :
-                        TemporalServer.searchAttributeTypes().entrySet()) {
+                        SearchAttributes.types().entrySet()) {
                     IndexedValueType has = present.get(want.getKey());
                     if (has == null) {
                         missing.put(want.getKey(), want.getValue());

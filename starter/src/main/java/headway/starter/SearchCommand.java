@@ -1,9 +1,7 @@
 package headway.starter;
 
-import headway.store.CatalogStore;
 import headway.store.Release;
 import java.io.PrintWriter;
-import java.sql.SQLException;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,7 +38,7 @@ final class SearchCommand implements Runnable {
         }
         PrintWriter out = spec.commandLine().getOut();
         try (Connections open = connections) {
-            List<Release> found = new CatalogStore().search(connections.database(), query, limit);
+            List<Release> found = connections.database().releases().search(query, limit);
             if (json) {
                 Json.print(out, found);
                 return;
@@ -56,8 +54,6 @@ final class SearchCommand implements Runnable {
                         r.bytes(),
                         r.completionPercent());
             }
-        } catch (SQLException e) {
-            throw new CliException(Exit.FAILED, "searching the catalog: " + e.getMessage(), e);
         }
     }
 }

@@ -32,7 +32,7 @@ final class StartCommand implements Runnable {
     public void run() {
         GroupSelection.check(all, groups);
         try (Connections open = connections) {
-            GroupStore store = new GroupStore(connections.database());
+            GroupStore store = connections.database().groups();
             List<String> names = GroupSelection.resolve(store, all, groups);
             for (String g : names) {
                 String runId = GroupStarter.start(connections.temporal(), options.config(g, connections.env()));

@@ -2,13 +2,13 @@ package headway.starter;
 
 import headway.store.NodeRegistry;
 import headway.store.StatusStore;
+import headway.worker.Setting;
 import headway.worker.Settings;
 import headway.workflow.GroupProgress;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
 import io.temporal.client.WorkflowClient;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,9 +63,9 @@ final class StatusCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (Connections open = connections) {
             Settings s = new Settings(connections.env());
-            Duration leaseTtl = s.duration("HEADWAY_LEASE_TTL", Duration.ofSeconds(30));
-            Duration nodeTtl = s.duration("HEADWAY_NODE_TTL", Duration.ofSeconds(15));
-            StatusStore store = new StatusStore(connections.database());
+            Duration leaseTtl = s.duration(Setting.LEASE_TTL);
+            Duration nodeTtl = s.duration(Setting.NODE_TTL);
+            StatusStore store = connections.database().status();
             if (conflicts) {
                 List<StatusStore.Conflict> rows = store.conflicts(limit);
                 if (json) {
@@ -116,8 +116,7 @@ final class StatusCommand implements Runnable {
                         g.epoch(),
                         g.openStuck() > 0));
             }
-            List<NodeRegistry.Node> nodes =
-                    new NodeRegistry(connections.database(), "status", "-", nodeTtl, Clock.systemUTC()).all();
+            List<NodeRegistry.Node> nodes = connections.database().nodes(nodeTtl);
             if (json) {
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("groups", lines);

@@ -1,7 +1,8 @@
 package headway.starter;
 
-import com.zaxxer.hikari.HikariDataSource;
+import headway.store.Stores;
 import headway.worker.HeadwayWorker;
+import headway.worker.Setting;
 import headway.worker.WorkerConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.temporal.client.WorkflowClient;
@@ -26,33 +27,29 @@ final class WorkerCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--task-queue", description = "the shared task queue (env HEADWAY_TASK_QUEUE, default headway)")
+    @Option(names = "--task-queue", descriptionKey = "HEADWAY_TASK_QUEUE")
     String taskQueue;
 
-    @Option(
-            names = "--node-id",
-            description = "this node's id, unique per process (env HEADWAY_NODE_ID, default host-pid-random)")
+    @Option(names = "--node-id", descriptionKey = "HEADWAY_NODE_ID")
     String nodeId;
 
-    @Option(
-            names = "--concurrency",
-            description = "activity slots per task queue (env HEADWAY_ACTIVITY_CONCURRENCY, default 16)")
+    @Option(names = "--concurrency", descriptionKey = "HEADWAY_ACTIVITY_CONCURRENCY")
     Integer concurrency;
 
-    @Option(names = "--max-groups", description = "groups held at once (env HEADWAY_MAX_GROUPS, default 8)")
+    @Option(names = "--max-groups", descriptionKey = "HEADWAY_MAX_GROUPS")
     Integer maxGroups;
 
-    @Option(names = "--metrics-port", description = "Prometheus port, 0 = off (env HEADWAY_METRICS_PORT, default 9464)")
+    @Option(names = "--metrics-port", descriptionKey = "HEADWAY_METRICS_PORT")
     Integer metricsPort;
 
     @Override
     public void run() {
         Map<String, String> env = connections.env();
-        putIf(env, "HEADWAY_TASK_QUEUE", taskQueue);
-        putIf(env, "HEADWAY_NODE_ID", nodeId);
-        putIf(env, "HEADWAY_ACTIVITY_CONCURRENCY", concurrency);
-        putIf(env, "HEADWAY_MAX_GROUPS", maxGroups);
-        putIf(env, "HEADWAY_METRICS_PORT", metricsPort);
+        putIf(env, Setting.TASK_QUEUE, taskQueue);
+        putIf(env, Setting.NODE_ID, nodeId);
+        putIf(env, Setting.ACTIVITY_CONCURRENCY, concurrency);
+        putIf(env, Setting.MAX_GROUPS, maxGroups);
+        putIf(env, Setting.METRICS_PORT, metricsPort);
         WorkerConfig config;
         try {
             config = WorkerConfig.fromEnv(env);
@@ -61,11 +58,11 @@ final class WorkerCommand implements Runnable {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         try (Connections open = connections;
-                HikariDataSource ds = openDatabase(config)) {
+                Stores stores = openDatabase(config)) {
             PrometheusMeterRegistry registry = HeadwayWorker.newRegistry();
             connections.metrics = registry;
             WorkflowClient client = connections.temporal();
-            HeadwayWorker worker = HeadwayWorker.start(config, client, ds, registry);
+            HeadwayWorker worker = HeadwayWorker.start(config, client, stores, registry);
             Thread hook = new Thread(
                     () -> {
                         worker.close();
@@ -91,7 +88,7 @@ final class WorkerCommand implements Runnable {
      * The worker's own pool, sized by HEADWAY_DB_POOL, because the CLI's pool has two connections:
      * a worker on it ran out of connections (all busy, calls waiting 5 s) while a peer was frozen.
      */
-    private static HikariDataSource openDatabase(WorkerConfig config) {
+    private static Stores openDatabase(WorkerConfig config) {
         try {
             return HeadwayWorker.openDatabase(config);
         } catch (RuntimeException e) {
@@ -103,9 +100,9 @@ final class WorkerCommand implements Runnable {
         }
     }
 
-    private static void putIf(Map<String, String> env, String name, Object value) {
+    private static void putIf(Map<String, String> env, Setting setting, Object value) {
         if (value != null) {
-            env.put(name, value.toString());
+            env.put(setting.key(), value.toString());
         }
     }
 }

@@ -48,12 +48,11 @@ final class Cli {
     /** Runs {@code headway <args>} with the connection flags appended (picocli takes options after positionals). */
     Result run(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
-        boolean connects = !all.get(0).equals("demo")
-                && !(all.get(0).equals("rules")
-                        && (all.contains("defaults")
-                                || all.contains("classify")
-                                || all.contains("categories")
-                                || all.contains("test")));
+        boolean connects = !(all.get(0).equals("rules")
+                && (all.contains("defaults")
+                        || all.contains("classify")
+                        || all.contains("categories")
+                        || all.contains("test")));
         if (connects && dbUrl != null && !all.contains("--db-url")) {
             all.addAll(List.of("--db-url", dbUrl));
         }

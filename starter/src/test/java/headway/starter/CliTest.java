@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import headway.nntp.NewsSimulator;
+import headway.nntp.HostileNntpServer;
+import headway.rig.TemporalDevServer;
+import headway.simulator.NewsSimulator;
 import headway.store.TestDatabase;
-import headway.worker.TemporalDevServer;
 import headway.workflow.SearchAttributes;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -252,11 +253,28 @@ class CliTest {
         assertFails(
                 cli.run("plan", "alt.binaries.cli.range", "--from", "10", "--to", "5"),
                 Exit.BAD_INPUT,
-                "headway: bad range --from 10 --to 5: need 0 <= from <= to\n");
+                "headway: bad range --from 10 --to 5: need 1 <= from <= to <= 1000000000000000"
+                        + " (article numbers start at 1)\n");
         assertFails(
                 cli.run("plan", "alt.binaries.cli.range", "--from", "-1", "--to", "5"),
                 Exit.BAD_INPUT,
-                "headway: bad range --from -1 --to 5: need 0 <= from <= to\n");
+                "headway: bad range --from -1 --to 5: need 1 <= from <= to <= 1000000000000000"
+                        + " (article numbers start at 1)\n");
+        assertFails(
+                cli.run("plan", "alt.binaries.cli.range", "--from", "0", "--to", "5"),
+                Exit.BAD_INPUT,
+                "headway: bad range --from 0 --to 5: need 1 <= from <= to <= 1000000000000000"
+                        + " (article numbers start at 1)\n");
+        assertFails(
+                cli.run("plan", "alt.binaries.cli.range", "--from", "1", "--to", "9223372036854775807"),
+                Exit.BAD_INPUT,
+                "headway: bad range --from 1 --to 9223372036854775807: need 1 <= from <= to <= 1000000000000000"
+                        + " (article numbers start at 1)\n");
+        assertFails(
+                cli.run("plan", "alt.binaries.cli.range", "--from", "1", "--to", "1000000000000000", "--size", "1"),
+                Exit.BAD_INPUT,
+                "headway: [1, 1000000000000000] in ranges of 1 articles is 1000000000000000 ranges, more than 1000000"
+                        + " at once: use a larger range size (--size or HEADWAY_RANGE_SIZE) or plan a smaller span\n");
         assertFails(
                 cli.run("plan", "alt.binaries.cli.range", "--from", "10"),
                 Exit.BAD_INPUT,
@@ -312,6 +330,55 @@ class CliTest {
                 Exit.BAD_INPUT,
                 "headway: no such newsgroup 'alt.binaries.cli.notcarried' on nntp://127.0.0.1:" + simulator.port()
                         + ": check the group name, or that this server carries it (LIST ACTIVE)\n");
+    }
+
+    @Test
+    void planRefusesAHighWaterMarkNoServerReachesAtOnce() throws IOException {
+        String g = HostileNntpServer.GROUP;
+        try (HostileNntpServer hostile = HostileNntpServer.start(100).reportHigh(Long.MAX_VALUE)) {
+            Cli cli = cli().env("HEADWAY_NNTP_HOST", "127.0.0.1")
+                    .env("HEADWAY_NNTP_PORT", Integer.toString(hostile.server().port()));
+            cli.run("groups", "add", g);
+            long t0 = System.nanoTime();
+            Cli.Result r = cli.run("plan", g);
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(20));
+            assertFails(
+                    r,
+                    Exit.UNREACHABLE,
+                    "headway: the news server reports high-water mark 9223372036854775807 for " + g
+                            + ", past article 1000000000000000, which no server reaches: it misreports its marks, so"
+                            + " nothing was planned; check the server (HEADWAY_NNTP_HOST) or plan by hand with"
+                            + " --from/--to\n");
+            assertOk(
+                    cli.run("plan", g, "--from", "1", "--to", "100", "--no-signal"),
+                    g + ": planned 1 range(s) in [1, 100]\n");
+        }
+    }
+
+    @Test
+    void planRefusesAJumpPastHeadwayPlanMaxJump() throws IOException {
+        String g = HostileNntpServer.GROUP;
+        try (HostileNntpServer hostile = HostileNntpServer.start(100)) {
+            Cli cli = cli().env("HEADWAY_NNTP_HOST", "127.0.0.1")
+                    .env("HEADWAY_NNTP_PORT", Integer.toString(hostile.server().port()))
+                    .env("HEADWAY_PLAN_MAX_JUMP", "1000");
+            cli.run("groups", "add", g);
+            assertOk(
+                    cli.run("plan", g, "--size", "100", "--no-signal"),
+                    g + ": server 1..100, planned 1 tail and 0 history range(s)\n");
+            hostile.reportHigh(5000);
+            assertFails(
+                    cli.run("plan", g, "--size", "100", "--no-signal"),
+                    Exit.UNREACHABLE,
+                    "headway: the news server reports high-water mark 5000 for " + g
+                            + ", 4900 articles past the highest planned article 100, more than"
+                            + " HEADWAY_PLAN_MAX_JUMP=1000; nothing was planned: if the server is right, raise"
+                            + " HEADWAY_PLAN_MAX_JUMP or plan the span by hand with --from 101 --to 5000\n");
+            cli.env("HEADWAY_PLAN_MAX_JUMP", "10000");
+            assertOk(
+                    cli.run("plan", g, "--size", "100", "--no-signal"),
+                    g + ": server 1..5000, planned 49 tail and 0 history range(s)\n");
+        }
     }
 
     @Test

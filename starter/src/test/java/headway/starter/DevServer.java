@@ -1,6 +1,7 @@
 package headway.starter;
 
-import headway.worker.TemporalDevServer;
+import headway.rig.TemporalDevServer;
+import headway.workflow.SearchAttributes;
 
 /**
  * One real Temporal dev server (with its Web UI) per test JVM, started on first use and stopped
@@ -15,7 +16,7 @@ final class DevServer {
         if (server == null) {
             server = TemporalDevServer.builder()
                     .withUi()
-                    .searchAttributes(TemporalServer.searchAttributeTypes())
+                    .searchAttributes(SearchAttributes.types())
                     .start();
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "temporal-dev-stop"));
         }

@@ -3,8 +3,8 @@ package headway.starter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import headway.rig.TemporalDevServer;
 import headway.store.TestDatabase;
-import headway.worker.TemporalDevServer;
 import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
 import java.io.IOException;
 import java.net.URLEncoder;

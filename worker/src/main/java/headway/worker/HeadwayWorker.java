@@ -18,7 +18,6 @@ import headway.index.RuleSet;
 import headway.nntp.NntpPool;
 import headway.nntp.NntpServer;
 import headway.store.CatalogStore;
-import headway.store.Database;
 import headway.store.DirectorySnapshotStore;
 import headway.store.GroupStore;
 import headway.store.Holder;
@@ -28,6 +27,7 @@ import headway.store.PostgresSnapshotStore;
 import headway.store.RangeStore;
 import headway.store.RuleSetStore;
 import headway.store.SnapshotStore;
+import headway.store.Stores;
 import headway.watchman.Watchman;
 import headway.workflow.GroupWorkflowImpl;
 import headway.workflow.PlannerWorkflowImpl;
@@ -112,6 +112,12 @@ public final class HeadwayWorker implements AutoCloseable {
                         .build());
     }
 
+    /** Starts a worker on the stores' database; the caller keeps ownership of {@code client} and {@code stores}. */
+    public static HeadwayWorker start(
+            WorkerConfig config, WorkflowClient client, Stores stores, PrometheusMeterRegistry registry) {
+        return start(config, client, stores.dataSource(), registry);
+    }
+
     /**
      * Starts a worker on an already migrated database. The caller keeps ownership of
      * {@code client} and {@code dataSource}.
@@ -171,7 +177,7 @@ public final class HeadwayWorker implements AutoCloseable {
                         new Planner(
                                 new GroupStore(dataSource),
                                 headers,
-                                new Planner.Settings(config.rangeSize(), config.backfill()))),
+                                new Planner.Settings(config.rangeSize(), config.backfill(), config.planMaxJump()))),
                 new RegistryActivitiesImpl(dataSource, config.nodeTtl()),
                 new WatchmanActivitiesImpl(
                         new Watchman(dataSource),
@@ -300,11 +306,9 @@ public final class HeadwayWorker implements AutoCloseable {
         }
     }
 
-    /** Opens the configured database and migrates it; the caller closes the pool. */
-    public static com.zaxxer.hikari.HikariDataSource openDatabase(WorkerConfig config) {
-        com.zaxxer.hikari.HikariDataSource ds = Database.pool(config.database(), "headway-worker");
-        Database.migrate(ds);
-        return ds;
+    /** Opens the configured database and migrates it; the caller closes it. */
+    public static Stores openDatabase(WorkerConfig config) {
+        return Stores.open(config.database(), "headway-worker");
     }
 
     /** A fresh Prometheus registry. */

@@ -43,28 +43,29 @@ public final class Schedules {
     public record Intervals(Duration registryPrune, Duration planner, Duration watchman) {
         public Intervals {
             for (Duration d : List.of(registryPrune, planner, watchman)) {
-                if (d.compareTo(Duration.ofSeconds(1)) < 0) {
-                    throw new IllegalArgumentException("schedule intervals must be at least 1s, was " + d
-                            + " (HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY)");
+                if (d.compareTo(SHORTEST) < 0) {
+                    throw new IllegalArgumentException("schedule intervals must be at least " + Settings.show(SHORTEST)
+                            + ", was " + d + " (HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY)");
                 }
             }
         }
 
-        /** From HEADWAY_NODE_TTL (default 15s), HEADWAY_PLAN_EVERY (default 1m), HEADWAY_WATCH_EVERY (default 30s). */
+        /** The shortest interval a schedule may have: what the catalogue allows for the planner's. */
+        private static final Duration SHORTEST = Setting.PLAN_EVERY.minDuration();
+
+        /** From HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY and HEADWAY_WATCH_EVERY. */
         public static Intervals fromEnv(Map<String, String> env) {
             Settings s = new Settings(env);
             return new Intervals(
-                    interval(s, "HEADWAY_NODE_TTL", Duration.ofSeconds(15)),
-                    interval(s, "HEADWAY_PLAN_EVERY", Duration.ofMinutes(1)),
-                    interval(s, "HEADWAY_WATCH_EVERY", Duration.ofSeconds(30)));
+                    interval(s, Setting.NODE_TTL), interval(s, Setting.PLAN_EVERY), interval(s, Setting.WATCH_EVERY));
         }
 
         /** One interval, checked here so the error names the variable that is too short. */
-        private static Duration interval(Settings s, String name, Duration fallback) {
-            Duration d = s.duration(name, fallback);
-            if (d.compareTo(Duration.ofSeconds(1)) < 0) {
-                throw new IllegalArgumentException(
-                        name + "=" + Settings.show(d) + " is too short: schedule intervals must be at least 1s");
+        private static Duration interval(Settings s, Setting setting) {
+            Duration d = s.duration(setting);
+            if (d.compareTo(SHORTEST) < 0) {
+                throw new IllegalArgumentException(setting.key() + "=" + Settings.show(d)
+                        + " is too short: schedule intervals must be at least " + Settings.show(SHORTEST));
             }
             return d;
         }

@@ -7,9 +7,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads settings from a map of environment variables, with errors that name the variable, its
- * value and what would be accepted. Durations are written {@code 500ms}, {@code 30s}, {@code 5m},
- * {@code 1h}, or ISO-8601 ({@code PT30S}).
+ * Reads the settings of {@link Setting} from a map of environment variables, with their defaults
+ * and ranges from the catalogue, and errors that name the variable, its value and what would be
+ * accepted. A blank value counts as unset. Durations are written {@code 500ms}, {@code 30s},
+ * {@code 5m}, {@code 1h}, or ISO-8601 ({@code PT30S}).
  */
 public final class Settings {
     private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
@@ -20,56 +21,50 @@ public final class Settings {
         this.env = env;
     }
 
-    public String string(String name, String fallback) {
-        String v = env.get(name);
-        return v == null || v.isBlank() ? fallback : v.trim();
+    /** The value, or the setting's default (null when it has none). */
+    public String string(Setting s) {
+        String v = env.get(s.key());
+        return v == null || v.isBlank() ? s.defaultValue() : v.trim();
     }
 
-    public int integer(String name, int fallback, int min, int max) {
-        String v = env.get(name);
-        if (v == null || v.isBlank()) {
-            return fallback;
-        }
-        try {
-            return checkRange(name, Integer.parseInt(v.trim()), min, max);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    name + "=" + v + " is not a whole number (between " + min + " and " + max + ")");
-        }
+    public int integer(Setting s) {
+        return (int) whole(s, s.intDefault());
     }
 
-    public long longValue(String name, long fallback, long min, long max) {
-        String v = env.get(name);
-        if (v == null || v.isBlank()) {
-            return fallback;
-        }
-        try {
-            long n = Long.parseLong(v.trim());
-            if (n < min || n > max) {
-                throw new IllegalArgumentException(name + "=" + v + " is out of range: use " + min + ".." + max);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    name + "=" + v + " is not a whole number (between " + min + " and " + max + ")");
-        }
+    public long longValue(Setting s) {
+        return whole(s, s.longDefault());
     }
 
-    public boolean bool(String name, boolean fallback) {
-        String v = env.get(name);
+    public boolean bool(Setting s) {
+        String v = env.get(s.key());
         if (v == null || v.isBlank()) {
-            return fallback;
+            return s.booleanDefault();
         }
         return switch (v.trim().toLowerCase(Locale.ROOT)) {
             case "true", "yes", "1", "on" -> true;
             case "false", "no", "0", "off" -> false;
-            default -> throw new IllegalArgumentException(name + "=" + v + " is not a boolean: use true or false");
+            default -> throw new IllegalArgumentException(s.key() + "=" + v + " is not a boolean: use true or false");
         };
     }
 
-    public Duration duration(String name, Duration fallback) {
-        String v = env.get(name);
-        return v == null || v.isBlank() ? fallback : parseDuration(name, v);
+    public Duration duration(Setting s) {
+        String v = env.get(s.key());
+        return v == null || v.isBlank() ? s.durationDefault() : parseDuration(s.key(), v);
+    }
+
+    private long whole(Setting s, long fallback) {
+        String v = env.get(s.key());
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        long n;
+        try {
+            n = Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    s.key() + "=" + v + " is not a whole number (between " + s.min() + " and " + s.max() + ")");
+        }
+        return s.check(n);
     }
 
     /** Parses {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601; the error names {@code name}. */
@@ -103,12 +98,5 @@ public final class Settings {
             return ms / 60_000 + "m";
         }
         return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
-    }
-
-    static int checkRange(String name, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(name + "=" + value + " is out of range: use " + min + ".." + max);
-        }
-        return value;
     }
 }

@@ -19,10 +19,16 @@ import headway.index.RuleSet;
 import headway.index.Segment;
 import headway.index.Window;
 import headway.nntp.GroupInfo;
-import headway.nntp.NewsSimulator;
+import headway.nntp.HostileNntpServer;
+import headway.nntp.MisbehavingServerException;
+import headway.nntp.NntpClient;
 import headway.nntp.NntpPool;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
+import headway.nntp.Simulators;
+import headway.simulator.ArticleKind;
+import headway.simulator.NewsSimulator;
+import headway.simulator.Truth;
 import headway.store.CatalogStore;
 import headway.store.GroupStore;
 import headway.store.Holder;
@@ -123,7 +129,7 @@ class GroupWorkflowIntegrationTest {
             specs.add(new NewsSimulator.GroupSpec(g, seed++, ARTICLES, 5, 15, 4, 0.02, 0.02, 0.01));
         }
         sim = NewsSimulator.start(NewsSimulator.Options.defaults(), specs);
-        pool = new NntpPool(NntpPool.Config.defaults(sim.server()).withMaxConnections(4));
+        pool = new NntpPool(NntpPool.Config.defaults(Simulators.server(sim)).withMaxConnections(4));
         groups = new GroupStore(ds);
         leases = new LeaseStore(ds, 0);
         ranges = new RangeStore(ds, 0);
@@ -150,7 +156,7 @@ class GroupWorkflowIntegrationTest {
         Holdings holdings = new Holdings(4);
         IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
         RangeIndexer indexer = new RangeIndexer(source, leases.fence(), ranges, new CatalogStore(), BATCH, metrics);
-        planner = new Planner(groups, source, new Planner.Settings(RANGE_SIZE, 1_000_000));
+        planner = new Planner(groups, source, new Planner.Settings(RANGE_SIZE, 1_000_000, Long.MAX_VALUE));
         WorkerOptions options = WorkerOptions.newBuilder()
                 .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2))
                 .build();
@@ -336,6 +342,73 @@ class GroupWorkflowIntegrationTest {
         assertCatalogMatchesServer(group, ARTICLES);
     }
 
+    /**
+     * A server that breaks a bound on every attempt of a holding cycle (five, backing off from
+     * 1 s): the cycle ends as NewsServer, the group hands its lease back and waits a lease TTL
+     * (BACKING_OFF), then leases again and indexes everything once the server behaves; the cycle
+     * never counts toward parking. Takes about 25 s of real time (the retries' backoff and a TTL).
+     */
+    @Test
+    void aServerBreakingAReplyBoundBacksOffAndTheGroupIsNotParked() throws Exception {
+        String group = HostileNntpServer.GROUP;
+        try (HostileNntpServer hostile = HostileNntpServer.start(1000);
+                NntpPool hostilePool = new NntpPool(new NntpPool.Config(
+                                hostile.server(),
+                                2,
+                                Duration.ofSeconds(2),
+                                Duration.ofSeconds(2),
+                                Duration.ofSeconds(10),
+                                Duration.ofMillis(50),
+                                Duration.ofMillis(200))
+                        .withLimits(NntpClient.Limits.DEFAULT))) {
+            groups.add(group, 0);
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            HeaderSource hostileSource = new NntpHeaderSource(hostilePool);
+            source.delegate = new HeaderSource() {
+                @Override
+                public void fetch(String g, long from, long to, OverviewSink sink) throws IOException {
+                    try {
+                        hostileSource.fetch(g, from, to, sink);
+                    } catch (IOException e) {
+                        failures.add(e);
+                        throw e;
+                    }
+                }
+
+                @Override
+                public GroupInfo group(String g) throws IOException {
+                    return hostileSource.group(g);
+                }
+            };
+            int ranges = plan(group);
+            assertThat(ranges).isEqualTo(2);
+            hostile.misbehave(HostileNntpServer.Misbehaviour.OUT_OF_RANGE, 5);
+            start(group, 2);
+            awaitProgress(group, "backing off", q -> q.state() == GroupState.BACKING_OFF);
+            assertThat(holderInDatabase(group)).as("the lease was handed back").isNull();
+            GroupProgress p = awaitCaughtUp(group, ranges);
+
+            assertThat(hostile.misbehavioursLeft()).isZero();
+            assertThat(failures)
+                    .hasSize(5)
+                    .allSatisfy(e -> assertThat(e)
+                            .isInstanceOf(MisbehavingServerException.class)
+                            .hasMessage(hostile.server() + " broke the article range bound on OVER 1-100: article"
+                                    + " 1000000000000000 outside 1-100 (line 51); the connection is dropped and the range"
+                                    + " retried later"));
+            assertThat(failureTypes(group)).as("the cycle's last failure").containsExactly(Failures.NEWS_SERVER);
+            assertThat(p.parked()).isFalse();
+            assertThat(p.failedCycles()).isZero();
+            assertThat(p.epoch()).as("leased again after the pause").isEqualTo(2);
+            assertThat(p.headers()).isEqualTo(1000);
+            assertThat(p.missing()).isZero();
+            assertThat(missingArticles(group)).isEmpty();
+            assertThat(queryLong("select count(*) from binaries where group_name = ?", group))
+                    .as("100 binaries of 10 parts")
+                    .isEqualTo(100);
+        }
+    }
+
     /** Plans the group's ranges from the simulator's high-water mark, as the planner workflow does. */
     private int plan(String group) throws IOException {
         return planner.plan(group).total();
@@ -419,7 +492,7 @@ class GroupWorkflowIntegrationTest {
      */
     private void assertCatalogMatchesServer(String group, long high) throws Exception {
         Served served = serve(group, high);
-        NewsSimulator.Truth truth = sim.truth(group, 1, high);
+        Truth truth = sim.truth(group, 1, high);
         assertThat((long) served.validIds.size()).isEqualTo(truth.valid());
         assertThat((long) served.missing.size()).isEqualTo(truth.gaps() + truth.malformed());
 
@@ -440,7 +513,7 @@ class GroupWorkflowIntegrationTest {
         assertThat(new TreeSet<>(recorded)).as("missing runs of %s", group).hasSize(recorded.size());
         assertThat(new TreeSet<>(recorded)).isEqualTo(served.missing);
         for (long a : served.missing) {
-            assertThat(sim.kind(group, a)).isIn(NewsSimulator.Kind.GAP, NewsSimulator.Kind.MALFORMED);
+            assertThat(sim.kind(group, a)).isIn(ArticleKind.GAP, ArticleKind.MALFORMED);
         }
     }
 

@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.fail;
 import com.zaxxer.hikari.HikariDataSource;
 import headway.activity.NntpHeaderSource;
 import headway.activity.Planner;
-import headway.nntp.NewsSimulator;
 import headway.nntp.NntpPool;
+import headway.nntp.Simulators;
+import headway.simulator.NewsSimulator;
 import headway.store.Database;
 import headway.store.GroupStore;
 import headway.store.RangeRow;
@@ -42,8 +43,8 @@ class HeadwayWorkerTestServerTest {
                 NewsSimulator sim = NewsSimulator.start(
                         NewsSimulator.Options.defaults(),
                         List.of(new NewsSimulator.GroupSpec(GROUP, 3, ARTICLES, 5, 15, 4, 0.02, 0.02, 0.01)));
-                NntpPool pool =
-                        new NntpPool(NntpPool.Config.defaults(sim.server()).withMaxConnections(1));
+                NntpPool pool = new NntpPool(
+                        NntpPool.Config.defaults(Simulators.server(sim)).withMaxConnections(1));
                 TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
             for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
                 env.registerSearchAttribute(key.getName(), key.getValueType());
@@ -51,7 +52,8 @@ class HeadwayWorkerTestServerTest {
             env.start();
             GroupStore groups = new GroupStore(ds);
             groups.add(GROUP, 0);
-            int ranges = new Planner(groups, new NntpHeaderSource(pool), new Planner.Settings(500, 1_000_000))
+            int ranges = new Planner(
+                            groups, new NntpHeaderSource(pool), new Planner.Settings(500, 1_000_000, Long.MAX_VALUE))
                     .plan(GROUP)
                     .total();
             assertThat(ranges).isEqualTo(4);
@@ -76,6 +78,7 @@ class HeadwayWorkerTestServerTest {
                     1000,
                     500,
                     1_000_000,
+                    100_000_000,
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15));
             WorkflowClient client = env.getWorkflowClient();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.zaxxer.hikari.HikariDataSource;
-import headway.nntp.NewsSimulator;
+import headway.simulator.NewsSimulator;
 import headway.store.Database;
 import headway.store.GroupStore;
 import headway.store.TestDatabase;
@@ -95,6 +95,7 @@ class LeasePriorityTest {
                     1000,
                     1000,
                     1_000_000,
+                    100_000_000,
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15));
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());

@@ -4,10 +4,11 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What one watchman scan saw at database time {@code at}: how many stuck records it opened and
- * closed and how many are open, the groups with an open record ({@code stuckGroups}), those that got
- * one in this scan ({@code newlyStuckGroups}), those whose records were all closed in this scan
- * ({@code unstuckGroups}), the pulses still alive, the presence changes and the failed writes.
+ * What one watchman scan saw: how many stuck records it opened and closed and how many are open,
+ * the groups with an open record ({@code stuckGroups}), those that got one in this scan and still
+ * have it ({@code newlyStuckGroups}), those whose records were all closed in this scan
+ * ({@code unstuckGroups}), the pulses still alive, the presence changes and the failed writes. The
+ * group lists hold at database time {@code at}, read with the open records after the scan's writes.
  */
 public record WatchmanSummary(
         Instant at,

@@ -27,6 +27,9 @@ public record GroupConfig(
     /** Temporal refuses histories past 51,200 events and warns from 10,240; this stays well below both. */
     public static final long DEFAULT_HISTORY_EVENT_BUDGET = 8_000;
 
+    /** A crash loop parks its group after this many failed holding cycles in a row. */
+    public static final int DEFAULT_MAX_FAILED_CYCLES = 5;
+
     public GroupConfig {
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(leaseTtl, "leaseTtl");
@@ -43,16 +46,21 @@ public record GroupConfig(
         require(!sharedTaskQueue.isBlank(), "sharedTaskQueue must not be blank");
     }
 
-    /** Defaults for a group: 30 s lease TTL, a snapshot every 10 ranges, 5 min idle wait, parked after 5 failed cycles. */
-    public static GroupConfig defaults(String group) {
+    /**
+     * A group's config with the default failed-cycle limit and history budget. The other values'
+     * defaults are settings (HEADWAY_LEASE_TTL, HEADWAY_SNAPSHOT_EVERY, HEADWAY_IDLE_WAIT,
+     * HEADWAY_TASK_QUEUE) that the starter reads.
+     */
+    public static GroupConfig of(
+            String group, Duration leaseTtl, int snapshotEvery, Duration idleWait, String sharedTaskQueue) {
         return new GroupConfig(
                 group,
-                Duration.ofSeconds(30),
-                10,
-                Duration.ofMinutes(5),
-                5,
+                leaseTtl,
+                snapshotEvery,
+                idleWait,
+                DEFAULT_MAX_FAILED_CYCLES,
                 DEFAULT_HISTORY_EVENT_BUDGET,
-                TaskQueues.SHARED);
+                sharedTaskQueue);
     }
 
     private static void require(boolean ok, String message) {

@@ -10,6 +10,12 @@ public enum GroupState {
     WAITING,
     /** Held: indexing ranges on the holder's task queue. */
     INDEXING,
+    /**
+     * The news server failed the group's range (unreachable, or broke a reply bound) after the
+     * index activity's retries: the lease is handed back and the group waits, longer with each such
+     * cycle in a row, then leases again. Never parks.
+     */
+    BACKING_OFF,
     /** Paused by a signal: released, waits for {@code resume}. */
     PAUSED,
     /** Too many holding cycles failed in a row: waits for {@code resume}. */

@@ -4,6 +4,7 @@ import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
+import java.time.Instant;
 
 /** One long-lived workflow per newsgroup, id {@code group/<name>}: leases the group and indexes it in article order. */
 @WorkflowInterface
@@ -29,9 +30,14 @@ public interface GroupWorkflow {
     @SignalMethod
     void drain();
 
-    /** The watchman's verdict: the group has (or no longer has) an open stuck record; shown as HeadwayStuck. */
+    /**
+     * The watchman's verdict: the group has (or no longer has) an open stuck record at database
+     * time {@code asOf}; shown as HeadwayStuck. Overlapping watchman runs signal in any order (a
+     * run whose task a frozen worker swallowed signals seconds late), so a verdict older than the
+     * one shown is ignored; one without {@code asOf} (sent before it existed) is applied.
+     */
     @SignalMethod
-    void stuck(boolean stuck);
+    void stuck(boolean stuck, Instant asOf);
 
     @QueryMethod
     GroupProgress progress();

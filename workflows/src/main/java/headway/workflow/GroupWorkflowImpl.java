@@ -24,6 +24,7 @@ import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInfo;
 import io.temporal.workflow.WorkflowInit;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,12 @@ import org.slf4j.Logger;
  * while an index activity runs, so a range is always finished or handed back at its cursor; the
  * cost is that pause and drain wait for the range in flight. A holding cycle that ends in a lost
  * lease, a lost window, a timeout or exhausted retries goes back to leasing; {@code maxFailedCycles}
- * such cycles in a row without a finished range park the group until {@code resume}.
+ * such cycles in a row without a finished range park the group until {@code resume}. A cycle that
+ * ends because the news server failed (NewsServer: unreachable, or breaking a reply bound, after
+ * the index activity's own retries) is not one of them: the group hands its lease back, waits a
+ * lease TTL, doubling with each such cycle in a row up to {@link #SERVER_BACKOFF_MAX}, and leases
+ * again, so a bad server never parks a group and the group resumes by itself once the server
+ * behaves; a finished range resets the pause. The watchman reports a group that stops moving.
  */
 public class GroupWorkflowImpl implements GroupWorkflow {
 
@@ -46,12 +52,15 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     private static final String MEMO_CONFIG = "config";
     /** Added to a refused lease's remaining time, because the database clock and the timer's clock differ a little. */
     private static final Duration ASK_AGAIN_MARGIN = Duration.ofMillis(500);
+    /** The longest pause after news server failures, so a server that comes back is used again within minutes. */
+    static final Duration SERVER_BACKOFF_MAX = Duration.ofMinutes(10);
 
     private enum CycleEnd {
         CAUGHT_UP,
         STOPPED,
         LOST,
-        FAILED
+        FAILED,
+        SERVER_FAILED
     }
 
     private final GroupConfig config;
@@ -64,12 +73,18 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     private long lag;
     private long epoch;
     private int failedCycles;
+    /** Holding cycles in a row that ended in a news server failure; not carried, so a new run starts its pause afresh. */
+    private int serverFailures;
+
     private boolean parked;
     private boolean paused;
     private boolean planned;
     private boolean drain;
 
     private Boolean stuck;
+    /** The database time of the watchman view behind {@link #stuck}, so a late signal from an older view cannot undo it. */
+    private Instant stuckAsOf;
+
     private GroupState state = GroupState.LEASING;
     private String holder;
     private boolean workedThisRun;
@@ -138,6 +153,10 @@ public class GroupWorkflowImpl implements GroupWorkflow {
             if (end == CycleEnd.CAUGHT_UP) {
                 failedCycles = 0;
             }
+            if (end == CycleEnd.SERVER_FAILED) {
+                backOff();
+                continue;
+            }
             if (end == CycleEnd.FAILED && ++failedCycles >= config.maxFailedCycles()) {
                 log.warn("group {} parked after {} failed holding cycles in a row", config.group(), failedCycles);
                 parked = true;
@@ -198,6 +217,7 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                 finishedRange = true;
                 workedThisRun = true;
                 failedCycles = 0;
+                serverFailures = 0;
                 if (result.snapshot() != null) {
                     lastSnapshot = result.snapshot();
                     sinceSnapshot = 0;
@@ -217,8 +237,59 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                     token.epoch(),
                     reason(failure));
             holder = null;
+            if (isNewsServerFailure(failure)) {
+                releaseAfterServerFailure(token);
+                return CycleEnd.SERVER_FAILED;
+            }
             return finishedRange ? CycleEnd.LOST : CycleEnd.FAILED;
         }
+    }
+
+    /**
+     * Hands the lease back after a news server failure, at the ranges' cursors (no snapshot, because
+     * the window may hold part of the batch that failed), so the worker's slot is free during the
+     * pause; if even that fails the lease simply expires after its TTL.
+     */
+    private void releaseAfterServerFailure(HolderToken token) {
+        try {
+            groupActivities(ActivityPolicies.holderCall(
+                            config,
+                            token.taskQueue(),
+                            "release " + config.group() + " (epoch " + token.epoch() + ") after a news server failure"))
+                    .release(token);
+        } catch (ActivityFailure failure) {
+            if (failure.getCause() instanceof CanceledFailure) {
+                throw failure;
+            }
+            log.warn(
+                    "group {}: release after a news server failure failed ({}); the lease expires after its TTL",
+                    config.group(),
+                    reason(failure));
+        }
+    }
+
+    /** Waits after a news server failure, a lease TTL doubled per such cycle in a row (at most SERVER_BACKOFF_MAX), woken early by pause or drain. */
+    private void backOff() {
+        serverFailures++;
+        Duration pause = serverBackoff(config.leaseTtl(), serverFailures);
+        become(GroupState.BACKING_OFF, null);
+        waitFor(
+                pause,
+                "news server failed " + serverFailures + " cycle(s) in a row: lease again in " + pause,
+                () -> paused || drain);
+        workedThisRun = true;
+    }
+
+    static Duration serverBackoff(Duration leaseTtl, int failures) {
+        Duration pause = leaseTtl;
+        for (int i = 1; i < failures && pause.compareTo(SERVER_BACKOFF_MAX) < 0; i++) {
+            pause = pause.multipliedBy(2);
+        }
+        return pause.compareTo(SERVER_BACKOFF_MAX) > 0 ? SERVER_BACKOFF_MAX : pause;
+    }
+
+    private static boolean isNewsServerFailure(ActivityFailure failure) {
+        return failure.getCause() instanceof ApplicationFailure app && Failures.NEWS_SERVER.equals(app.getType());
     }
 
     private RangeResult index(HolderToken token, RangeLease range, boolean snapshotAfter) {
@@ -353,6 +424,7 @@ public class GroupWorkflowImpl implements GroupWorkflow {
             return switch (app.getType()) {
                 case Failures.LEASE_LOST -> "lease lost: " + app.getOriginalMessage();
                 case Failures.WINDOW_LOST -> "window lost: " + app.getOriginalMessage();
+                case Failures.NEWS_SERVER -> "news server: " + app.getOriginalMessage();
                 default -> app.getType() + ": " + app.getOriginalMessage();
             };
         }
@@ -395,8 +467,21 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     }
 
     @Override
-    public void stuck(boolean stuck) {
+    public void stuck(boolean stuck, Instant asOf) {
+        if (asOf != null && stuckAsOf != null && asOf.isBefore(stuckAsOf)) {
+            log.info(
+                    "group {} ignored the watchman's stuck={} as of {}: older than stuck={} as of {}",
+                    config.group(),
+                    stuck,
+                    asOf,
+                    this.stuck,
+                    stuckAsOf);
+            return;
+        }
         this.stuck = stuck;
+        if (asOf != null) {
+            stuckAsOf = asOf;
+        }
         publish();
     }
 

@@ -1,7 +1,10 @@
 package headway.workflow;
 
+import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.common.SearchAttributeKey;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The custom search attributes group workflows upsert, so the Web UI lists groups by state,
@@ -22,4 +25,13 @@ public final class SearchAttributes {
     public static final List<SearchAttributeKey<?>> ALL = List.of(GROUP, HOLDER, STATE, LAG, CURSOR, STUCK);
 
     private SearchAttributes() {}
+
+    /** Every key's name with its server type, as the operator service registers them. */
+    public static Map<String, IndexedValueType> types() {
+        Map<String, IndexedValueType> types = new LinkedHashMap<>();
+        for (SearchAttributeKey<?> key : ALL) {
+            types.put(key.getName(), key.getValueType());
+        }
+        return types;
+    }
 }

@@ -10,7 +10,8 @@ import org.slf4j.Logger;
 
 /**
  * Runs one scan, then tells the group workflows that became stuck or un-stuck, so the Web UI can
- * filter on HeadwayStuck; the summary is the result.
+ * filter on HeadwayStuck; the summary is the result. Each signal carries the scan's database time,
+ * because runs overlap and their signals arrive in any order: the group keeps the newest verdict.
  */
 public final class WatchmanWorkflowImpl implements WatchmanWorkflow {
 
@@ -45,10 +46,10 @@ public final class WatchmanWorkflowImpl implements WatchmanWorkflow {
                     summary.open());
         }
         for (String group : summary.newlyStuckGroups()) {
-            GroupSignals.signal(group, "stuck", true);
+            GroupSignals.signal(group, "stuck", true, summary.at());
         }
         for (String group : summary.unstuckGroups()) {
-            GroupSignals.signal(group, "stuck", false);
+            GroupSignals.signal(group, "stuck", false, summary.at());
         }
         return summary;
     }

@@ -77,6 +77,7 @@ final class FakeGroupStore {
     private final Map<Long, Long> stealAt = new HashMap<>();
     private final Set<Long> fired = new HashSet<>();
     private volatile boolean failEveryIndex;
+    private volatile boolean newsServerFailsEveryIndex;
     private final Map<Long, CountDownLatch> gates = new HashMap<>();
     private final Map<Long, CountDownLatch> entered = new HashMap<>();
 
@@ -108,6 +109,11 @@ final class FakeGroupStore {
 
     void failEveryIndex(boolean fail) {
         failEveryIndex = fail;
+    }
+
+    /** Every indexRange fails as the real one does when the news server breaks a reply bound. */
+    void newsServerFailsEveryIndex(boolean fail) {
+        newsServerFailsEveryIndex = fail;
     }
 
     /** indexRange of this range waits until {@link #open(long)}. */
@@ -293,6 +299,11 @@ final class FakeGroupStore {
         }
         if (failEveryIndex) {
             throw new IllegalStateException("injected: the news server refuses every fetch");
+        }
+        if (newsServerFailsEveryIndex) {
+            throw ApplicationFailure.newFailure(
+                    "injected: nntp://news.test:119 broke the line count bound on OVER " + from + "-" + lease.end(),
+                    Failures.NEWS_SERVER);
         }
         for (long article = from; article <= lease.end(); article++) {
             synchronized (this) {

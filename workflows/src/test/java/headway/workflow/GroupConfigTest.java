@@ -22,6 +22,13 @@ class GroupConfigTest {
     @Test
     void workflowIdNamesTheGroup() {
         assertThat(TaskQueues.workflowId("alt.binaries.example")).isEqualTo("group/alt.binaries.example");
-        assertThat(GroupConfig.defaults("alt.test").sharedTaskQueue()).isEqualTo(TaskQueues.SHARED);
+    }
+
+    @Test
+    void ofFillsInTheFailedCycleLimitAndTheHistoryBudget() {
+        GroupConfig config = GroupConfig.of("alt.test", Duration.ofSeconds(30), 2, Duration.ofMinutes(5), "q");
+        assertThat(config.maxFailedCycles()).isEqualTo(GroupConfig.DEFAULT_MAX_FAILED_CYCLES);
+        assertThat(config.historyEventBudget()).isEqualTo(GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET);
+        assertThat(config.sharedTaskQueue()).isEqualTo("q");
     }
 }

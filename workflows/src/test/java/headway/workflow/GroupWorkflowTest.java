@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -406,6 +407,54 @@ class GroupWorkflowTest {
     }
 
     @Test
+    void newsServerFailuresBackOffWithoutParkingAndTheGroupGoesOnWhenTheServerBehaves() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100);
+        store.newsServerFailsEveryIndex(true);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+
+        env.sleep(Duration.ofMinutes(30));
+        GroupProgress failing = group().progress();
+
+        int cycles = store.grantedEpochs().size();
+        assertThat(cycles)
+                .as("more cycles than the 3 that park a failing group")
+                .isGreaterThan(3);
+        assertThat(failing.parked()).isFalse();
+        assertThat(failing.failedCycles()).isZero();
+        assertThat(failing.state()).isIn(GroupState.BACKING_OFF, GroupState.LEASING, GroupState.INDEXING);
+        assertThat(store.attempts())
+                .as("each cycle retries the fetch 5 times with the activity's backoff")
+                .hasSize(5 * cycles);
+        assertThat(store.calls()).filteredOn(c -> c.startsWith("release")).hasSizeGreaterThanOrEqualTo(cycles - 1);
+        List<Duration> pauses = client.fetchHistory(ID).getEvents().stream()
+                .filter(e -> e.getEventType() == EventType.EVENT_TYPE_TIMER_STARTED)
+                .map(e -> Duration.ofSeconds(e.getTimerStartedEventAttributes()
+                        .getStartToFireTimeout()
+                        .getSeconds()))
+                .toList();
+        assertThat(pauses)
+                .as("a lease TTL, doubled per failed cycle in a row, at most 10 minutes")
+                .startsWith(TTL, TTL.multipliedBy(2), TTL.multipliedBy(4), TTL.multipliedBy(8))
+                .allSatisfy(d -> assertThat(d).isLessThanOrEqualTo(Duration.ofMinutes(10)));
+
+        store.newsServerFailsEveryIndex(false);
+        env.sleep(Duration.ofMinutes(11));
+        GroupProgress progress = awaitIdleAfter(2);
+        assertThat(progress.parked()).isFalse();
+        assertThat(progress.failedCycles()).isZero();
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 200));
+    }
+
+    @Test
+    void serverBackoffDoublesFromTheLeaseTtlUpToTenMinutes() {
+        assertThat(GroupWorkflowImpl.serverBackoff(TTL, 1)).isEqualTo(TTL);
+        assertThat(GroupWorkflowImpl.serverBackoff(TTL, 3)).isEqualTo(Duration.ofSeconds(40));
+        assertThat(GroupWorkflowImpl.serverBackoff(TTL, 7)).isEqualTo(Duration.ofMinutes(10));
+        assertThat(GroupWorkflowImpl.serverBackoff(TTL, Integer.MAX_VALUE)).isEqualTo(Duration.ofMinutes(10));
+    }
+
+    @Test
     void deadHolderTimesOutAndTheGroupIsLeasedAgain() {
         FakeGroupStore store = new FakeGroupStore(GROUP, DEAD, B).plan(1, 2, 100);
         startEnv(store, B);
@@ -443,5 +492,41 @@ class GroupWorkflowTest {
         awaitIdleAfter(1);
         assertThat(store.grantedEpochs()).containsExactly(1L);
         assertThat(store.calls()).startsWith("outlook 1", "lease refused", "outlook 1", "lease 1 node-a");
+    }
+
+    /**
+     * Overlapping watchman runs signal in any order: a stuck verdict from an older scan that
+     * arrives after the un-stuck one from a newer scan must not leave the group flagged (measured
+     * in StuckTest: a frozen worker delayed one run's signal past the next run's).
+     */
+    @Test
+    void aStuckVerdictOlderThanTheOneShownIsIgnored() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 1, 100);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+        awaitIdleAfter(1);
+        Instant opened = Instant.parse("2026-01-02T03:04:05.100Z");
+        Instant closed = opened.plusMillis(80);
+
+        group().stuck(false, closed);
+        group().stuck(true, opened);
+        assertThat(group().progress().stuck()).isFalse();
+        assertThat(stuckAttribute()).isFalse();
+
+        group().stuck(true, closed.plusSeconds(1));
+        assertThat(group().progress().stuck()).isTrue();
+        assertThat(stuckAttribute()).isTrue();
+
+        // a signal sent before verdicts carried a time (one argument) is applied as before
+        client.newUntypedWorkflowStub(ID).signal("stuck", false);
+        assertThat(group().progress().stuck()).isFalse();
+        assertThat(stuckAttribute()).isFalse();
+    }
+
+    private boolean stuckAttribute() {
+        return client.newUntypedWorkflowStub(ID)
+                .describe()
+                .getTypedSearchAttributes()
+                .get(SearchAttributes.STUCK);
     }
 }

@@ -1,0 +1,40 @@
+package headway.store;
+
+import headway.index.CompletedBinary;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * The catalog as the CLI and the demo read it: releases by name and a release's binaries for its
+ * NZB. Unchecked: a database error is a {@link StoreException} that says what was being read, so
+ * a caller never handles a JDBC type.
+ */
+public final class ReleaseQueries {
+
+    private final DataSource dataSource;
+    private final CatalogStore catalog = new CatalogStore();
+
+    public ReleaseQueries(DataSource dataSource) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    /** Releases whose name contains {@code query}, case-insensitively, newest first, at most {@code limit}. */
+    public List<Release> search(String query, int limit) {
+        try {
+            return catalog.search(dataSource, query, limit);
+        } catch (SQLException e) {
+            throw new StoreException("searching the catalog", e);
+        }
+    }
+
+    /** The release's binaries with their segments in part order, ready for {@link headway.index.NzbWriter}. */
+    public List<CompletedBinary> binaries(Release release) {
+        try {
+            return catalog.binaries(dataSource, release);
+        } catch (SQLException e) {
+            throw new StoreException("reading the catalog", e);
+        }
+    }
+}

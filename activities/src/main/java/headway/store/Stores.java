@@ -1,0 +1,89 @@
+package headway.store;
+
+import com.zaxxer.hikari.HikariDataSource;
+import headway.category.CategoryRules;
+import headway.index.RuleSetException;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * One process's connection pool, migrated, and the stores over it, for callers that should not
+ * touch JDBC (the CLI): everything here is unchecked, a database error a {@link StoreException}
+ * that says what was being done. The worker builds its activities' stores on {@link #dataSource()}.
+ */
+public final class Stores implements AutoCloseable {
+
+    private final HikariDataSource pool;
+
+    private Stores(HikariDataSource pool) {
+        this.pool = pool;
+    }
+
+    /** Opens a pool and applies every pending migration; a database that cannot be reached throws. */
+    public static Stores open(Database.Settings settings, String poolName) {
+        HikariDataSource pool = Database.pool(settings, poolName);
+        try {
+            Database.migrate(pool);
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+        return new Stores(pool);
+    }
+
+    public DataSource dataSource() {
+        return pool;
+    }
+
+    public GroupStore groups() {
+        return new GroupStore(pool);
+    }
+
+    public StatusStore status() {
+        return new StatusStore(pool);
+    }
+
+    public ReleaseQueries releases() {
+        return new ReleaseQueries(pool);
+    }
+
+    /** Every node row, live or not, where "live" means a heartbeat within {@code nodeTtl}. */
+    public List<NodeRegistry.Node> nodes(Duration nodeTtl) {
+        return new NodeRegistry(pool, "status", "-", nodeTtl, Clock.systemUTC()).all();
+    }
+
+    /** Imports a rule set as the newest version (see {@link RuleSetStore#importRuleSet}); a bad rule throws {@link RuleSetException}. */
+    public int importRuleSet(String name, String json) {
+        try {
+            return new RuleSetStore(pool).importRuleSet(name, json);
+        } catch (SQLException e) {
+            throw new StoreException("storing the rule set", e);
+        }
+    }
+
+    /** Re-categorizes the releases an older rule set categorized (see {@link CatalogStore#recategorize}); returns how many changed. */
+    public long recategorize(CategoryRules categories, int version, int batch) {
+        try {
+            return new CatalogStore().recategorize(pool, categories, version, batch);
+        } catch (SQLException e) {
+            throw new StoreException("storing the rule set", e);
+        }
+    }
+
+    /** The imported rule set versions, oldest first. */
+    public List<RuleSetInfo> ruleSets() {
+        try {
+            return new RuleSetStore(pool).list();
+        } catch (SQLException e) {
+            throw new StoreException("reading rule sets", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}

@@ -1,0 +1,336 @@
+package headway.cluster;
+
+import headway.index.RuleSet;
+import headway.index.SubjectMatch;
+import headway.lab.GroupStates;
+import headway.nntp.NntpClient;
+import headway.nntp.OverviewLine;
+import headway.nntp.OverviewSink;
+import headway.simulator.NewsSimulator;
+import headway.worker.Setting;
+import headway.workflow.GroupWorkflow;
+import headway.workflow.TaskQueues;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * The chaos run: three worker JVMs index the simulator's groups (with gaps, missing parts and
+ * malformed lines, new articles posted all along, a little latency per OVER) while a driver kills
+ * a random worker that holds a group with SIGKILL every few seconds and starts a new one, freezes one with SIGSTOP for longer than the lease TTL, restarts PostgreSQL once and
+ * drops the simulator's connections. Then everything is allowed to settle, and the catalog is
+ * checked against what the simulator served: every valid article exactly once (count and a
+ * checksum per group), no write with a stale epoch landed (an audit trigger compares each catalog
+ * and cursor write's epoch with the lease's), every group caught up, no stuck record left open.
+ * Loopback only; bounded in count and time; stops by itself.
+ */
+public final class Chaos {
+
+    /** How hard to shake, and for how long at most. */
+    public record Settings(
+            int groups, long articles, int workers, int kills, Duration killEvery, long seed, Duration settleLimit) {
+        public Settings {
+            if (groups < 1 || workers < 2 || kills < 1 || articles < 100) {
+                throw new IllegalArgumentException(
+                        "chaos needs >= 1 group of >= 100 articles, >= 2 workers and >= 1 kill");
+            }
+        }
+    }
+
+    /** What happened and what the check found. */
+    public record Result(
+            int kills,
+            int freezes,
+            int dbRestarts,
+            int nntpDrops,
+            long articles,
+            long lost,
+            long duplicated,
+            long staleWrites,
+            long stuckOpen,
+            boolean caughtUp,
+            double seconds) {
+        public boolean ok() {
+            return lost == 0 && duplicated == 0 && staleWrites == 0 && stuckOpen == 0 && caughtUp;
+        }
+    }
+
+    private static final String AUDIT = """
+            create table if not exists stale_write_audit (
+                id bigserial primary key, group_name text, table_name text, writer_epoch bigint,
+                current_epoch bigint, at timestamptz default now());
+            create or replace function audit_epoch() returns trigger language plpgsql as $$
+            declare
+                writer text := current_setting('headway.epoch', true);
+                current bigint;
+            begin
+                if writer is null or writer = '' then
+                    return new;
+                end if;
+                select epoch into current from group_leases where group_name = new.group_name;
+                if current is distinct from writer::bigint then
+                    insert into stale_write_audit (group_name, table_name, writer_epoch, current_epoch)
+                    values (new.group_name, tg_table_name, writer::bigint, current);
+                end if;
+                return new;
+            end $$;
+            drop trigger if exists audit_binaries on binaries;
+            create trigger audit_binaries before insert or update on binaries for each row execute function audit_epoch();
+            drop trigger if exists audit_missing on missing_articles;
+            create trigger audit_missing before insert or update on missing_articles for each row execute function audit_epoch();
+            drop trigger if exists audit_ranges on ranges;
+            create trigger audit_ranges before update on ranges for each row execute function audit_epoch();
+            """;
+
+    /** Each OVER reply waits this long, like a server across a network, so that kills land mid-range. */
+    private static final Duration OVER_LATENCY = Duration.ofMillis(15);
+
+    private final Settings settings;
+    private final PrintWriter out;
+
+    public Chaos(Settings settings, PrintWriter out) {
+        this.settings = settings;
+        this.out = out;
+    }
+
+    public Result run() throws IOException {
+        long t0 = System.nanoTime();
+        List<NewsSimulator.GroupSpec> specs = new ArrayList<>();
+        for (int i = 0; i < settings.groups(); i++) {
+            specs.add(NewsSimulator.GroupSpec.of("alt.binaries.chaos.g" + i, settings.seed() + i, settings.articles()));
+        }
+        try (Cluster cluster =
+                Cluster.start("chaos", specs, NewsSimulator.Options.defaults().withOverLatency(OVER_LATENCY))) {
+            cluster.execute(AUDIT);
+            long rangeSize = Math.max(500, settings.articles() / 8);
+            cluster.workerEnv(Setting.STUCK_RANGE.key(), "8s")
+                    .workerEnv(Setting.STUCK_GROUP.key(), "30s")
+                    .workerEnv(Setting.RANGE_SIZE.key(), Long.toString(rangeSize))
+                    .workerEnv(Setting.BATCH.key(), "500");
+            List<String> live = new ArrayList<>();
+            int serial = 0;
+            for (int i = 0; i < settings.workers(); i++) {
+                String id = "w" + (++serial);
+                cluster.startWorker(id);
+                live.add(id);
+            }
+            cluster.installSchedules(Duration.ofSeconds(3), Duration.ofSeconds(5), Duration.ofSeconds(3));
+            for (NewsSimulator.GroupSpec g : specs) {
+                cluster.addAndPlan(g.name(), rangeSize);
+                cluster.startGroup(g.name(), 1, Duration.ofSeconds(10));
+            }
+            out.printf(
+                    "chaos: %d groups x %d articles, %d workers, ranges of %d, lease TTL %s%n",
+                    settings.groups(), settings.articles(), settings.workers(), rangeSize, Cluster.LEASE_TTL);
+
+            Random random = new Random(settings.seed());
+            int kills = 0;
+            int freezes = 0;
+            int dbRestarts = 0;
+            int drops = 0;
+            int freezeAt = Math.max(1, settings.kills() / 3);
+            int restartAt = Math.max(1, (2 * settings.kills()) / 3);
+            long postPerTick = Math.max(100, settings.articles() / 4);
+            long posted = 0;
+            while (kills < settings.kills()) {
+                long tick = System.nanoTime();
+                for (NewsSimulator.GroupSpec g : specs) {
+                    cluster.simulator().post(g.name(), postPerTick);
+                    posted += postPerTick;
+                    cluster.plan(g.name(), rangeSize);
+                    signalPlanned(cluster, g.name());
+                }
+                Cluster.sleep(200 + random.nextInt(400));
+                String victim = pickVictim(cluster, live, random);
+                live.remove(victim);
+                cluster.kill9(victim);
+                kills++;
+                String fresh = "w" + (++serial);
+                cluster.startWorker(fresh);
+                live.add(fresh);
+                if (random.nextBoolean()) {
+                    drops++;
+                    cluster.simulator().dropConnections();
+                }
+                if (kills == freezeAt) {
+                    String frozen = live.get(random.nextInt(live.size()));
+                    cluster.freeze(frozen);
+                    freezes++;
+                    Cluster.sleep(Cluster.LEASE_TTL.plusSeconds(2).toMillis());
+                    cluster.thaw(frozen);
+                    out.printf("chaos: froze %s for %s%n", frozen, Cluster.LEASE_TTL.plusSeconds(2));
+                }
+                if (kills == restartAt) {
+                    cluster.restartPostgres();
+                    dbRestarts++;
+                    out.println("chaos: restarted PostgreSQL");
+                }
+                out.printf(
+                        "chaos: kill %d of %d (%s), started %s, %d NNTP drops so far%n",
+                        kills, settings.kills(), victim, fresh, drops);
+                long left = settings.killEvery().toMillis() - (System.nanoTime() - tick) / 1_000_000;
+                if (left > 0) {
+                    Cluster.sleep(left);
+                }
+            }
+            out.printf(
+                    "chaos: %d articles posted during the run; settling: planning the last of them, waiting until every group is caught up%n",
+                    posted);
+            for (NewsSimulator.GroupSpec g : specs) {
+                cluster.plan(g.name(), rangeSize);
+                signalPlanned(cluster, g.name());
+            }
+            boolean caughtUp = settle(cluster, specs);
+            long stuckOpen = awaitNoStuck(cluster);
+            Check check = check(cluster, specs);
+            long stale = cluster.queryLong("select count(*) from stale_write_audit");
+            long refused = cluster.queryLong("select count(*) from lease_events where kind = 'lease_lost'");
+            out.printf(
+                    "chaos: %d refused stale writes were recorded (lease_lost), %d landed; %d takeovers%n",
+                    refused, stale, cluster.queryLong("select count(*) from lease_events where kind = 'takeover'"));
+            return new Result(
+                    kills,
+                    freezes,
+                    dbRestarts,
+                    drops,
+                    check.articles,
+                    check.lost,
+                    check.duplicated,
+                    stale,
+                    stuckOpen,
+                    caughtUp,
+                    (System.nanoTime() - t0) / 1e9);
+        }
+    }
+
+    /** What the planner does after planning: wake the group's workflow. */
+    private static void signalPlanned(Cluster cluster, String group) {
+        cluster.client()
+                .newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group))
+                .planned();
+    }
+
+    /** A random worker among those holding a group right now (a kill there interrupts work), else any live one. */
+    private static String pickVictim(Cluster cluster, List<String> live, Random random) {
+        List<String> holders = new ArrayList<>();
+        for (Map<String, Object> row :
+                cluster.rows("select distinct holder_node from group_leases where holder_node is not null")) {
+            String node = (String) row.get("holder_node");
+            if (live.contains(node)) {
+                holders.add(node);
+            }
+        }
+        holders.sort(String::compareTo);
+        List<String> from = holders.isEmpty() ? live : holders;
+        return from.get(random.nextInt(from.size()));
+    }
+
+    /** Waits until every range is done and every group workflow is idle; false when the limit passed first. */
+    private boolean settle(Cluster cluster, List<NewsSimulator.GroupSpec> specs) {
+        long deadline = System.nanoTime() + settings.settleLimit().toNanos();
+        while (System.nanoTime() < deadline) {
+            long open = cluster.rig().progress().openRanges();
+            if (GroupStates.caughtUp(
+                    cluster.client(),
+                    open,
+                    specs.stream().map(NewsSimulator.GroupSpec::name).toList())) {
+                return true;
+            }
+            Cluster.sleep(500);
+        }
+        return false;
+    }
+
+    /** Waits (a bounded time) for the watchman to mark every stuck record moved; returns how many stay open. */
+    private long awaitNoStuck(Cluster cluster) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long open = cluster.queryLong("select count(*) from stuck_moves where moved_at is null");
+        while (open > 0 && System.nanoTime() < deadline) {
+            Cluster.sleep(1000);
+            open = cluster.queryLong("select count(*) from stuck_moves where moved_at is null");
+        }
+        return open;
+    }
+
+    private record Check(long articles, long lost, long duplicated) {}
+
+    /**
+     * Per group: the message-ids the simulator serves that the rules accept, against the
+     * catalog's; counts and a checksum (a sum of the ids' hashes) must match, no id twice.
+     */
+    private Check check(Cluster cluster, List<NewsSimulator.GroupSpec> specs) throws IOException {
+        long articles = 0;
+        long lost = 0;
+        long duplicated = 0;
+        RuleSet rules = RuleSet.defaults(0);
+        for (NewsSimulator.GroupSpec g : specs) {
+            Set<String> served = new HashSet<>();
+            try (NntpClient client =
+                    NntpClient.connect(cluster.rig().nntpServer(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
+                long high = client.group(g.name()).high();
+                client.over(1, high, new OverviewSink() {
+                    @Override
+                    public void header(OverviewLine line) {
+                        if (rules.match(g.name(), line.from(), line.subject()) instanceof SubjectMatch.Matched) {
+                            served.add(bare(line.messageId()));
+                        }
+                    }
+
+                    @Override
+                    public void malformed(long article, String reason) {}
+
+                    @Override
+                    public void missing(long from, long to) {}
+                });
+            }
+            Map<String, Integer> catalog = new HashMap<>();
+            for (Map<String, Object> row :
+                    cluster.rows("select unnest(message_ids) as id from binaries where group_name = ?", g.name())) {
+                catalog.merge((String) row.get("id"), 1, Integer::sum);
+            }
+            long groupLost =
+                    served.stream().filter(id -> !catalog.containsKey(id)).count();
+            long groupDup = catalog.values().stream()
+                    .filter(n -> n > 1)
+                    .mapToLong(n -> n - 1)
+                    .sum();
+            long extra =
+                    catalog.keySet().stream().filter(id -> !served.contains(id)).count();
+            long servedSum = served.stream().mapToLong(Chaos::hash).sum();
+            long catalogSum = catalog.keySet().stream().mapToLong(Chaos::hash).sum();
+            out.printf(
+                    "chaos: %s served=%d catalog=%d lost=%d duplicated=%d extra=%d checksum %s%n",
+                    g.name(),
+                    served.size(),
+                    catalog.values().stream().mapToLong(Integer::longValue).sum(),
+                    groupLost,
+                    groupDup,
+                    extra,
+                    servedSum == catalogSum && extra == 0 ? "equal" : "DIFFERENT");
+            articles += served.size();
+            lost += groupLost + extra;
+            duplicated += groupDup;
+        }
+        return new Check(articles, lost, duplicated);
+    }
+
+    private static long hash(String id) {
+        long h = 1125899906842597L;
+        for (int i = 0; i < id.length(); i++) {
+            h = 31 * h + id.charAt(i);
+        }
+        return h;
+    }
+
+    private static String bare(String messageId) {
+        String id = messageId.strip();
+        return id.startsWith("<") && id.endsWith(">") ? id.substring(1, id.length() - 1) : id;
+    }
+}

@@ -1,0 +1,260 @@
+package headway.lab;
+
+import headway.cluster.ScaleBench;
+import headway.cluster.TakeoverBench;
+import headway.starter.CliException;
+import headway.starter.Exit;
+import headway.worker.Setting;
+import java.io.PrintWriter;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code headway bench <name>}: benchmarks that print their figures, the last line
+ * {@code <name>: key=value ...} for scripts. Everything runs embedded and on loopback. Options
+ * that mirror a setting (--batch, --range-size, --snapshot-every) default to its default in the
+ * {@link Setting} catalogue.
+ */
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        description = "Run a benchmark and print its figures.",
+        subcommands = {
+            BenchCommand.Throughput.class,
+            BenchCommand.Overhead.class,
+            BenchCommand.Scale.class,
+            BenchCommand.Takeover.class,
+            BenchCommand.Subjects.class
+        })
+final class BenchCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "name a benchmark: throughput, overhead, scale, takeover or subjects");
+    }
+
+    /** The catalogue's default of the setting an option mirrors, which {@code ${DEFAULT-VALUE}} shows in the help. */
+    static final class SettingDefaults implements CommandLine.IDefaultValueProvider {
+        private static final Map<String, Setting> MIRRORS = Map.of(
+                "--batch", Setting.BATCH,
+                "--range-size", Setting.RANGE_SIZE,
+                "--snapshot-every", Setting.SNAPSHOT_EVERY);
+
+        @Override
+        public String defaultValue(CommandLine.Model.ArgSpec argument) {
+            if (argument instanceof CommandLine.Model.OptionSpec option) {
+                Setting mirrored = MIRRORS.get(option.longestName());
+                return mirrored == null ? null : mirrored.defaultValue();
+            }
+            return null;
+        }
+    }
+
+    @Command(
+            name = "throughput",
+            mixinStandardHelpOptions = true,
+            defaultValueProvider = SettingDefaults.class,
+            description = "Headers/s end to end beside the raw fetch and raw catalog write rates, measured in one run.")
+    static final class Throughput implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--groups", defaultValue = "4", description = "groups indexed in parallel (default 4)")
+        int groups;
+
+        @Option(names = "--articles", defaultValue = "1000000", description = "articles per group (default 1000000)")
+        long articles;
+
+        @Option(
+                names = "--batch",
+                description =
+                        "articles per fetch and commit, for all three figures (default ${DEFAULT-VALUE}, HEADWAY_BATCH's default)")
+        int batch;
+
+        @Option(names = "--in-process-temporal", description = "use the in-process Temporal test server")
+        boolean inProcess;
+
+        @Override
+        public void run() {
+            if (batch < 1 || batch > 100_000) {
+                throw CliException.badInput("--batch must be between 1 and 100000, was " + batch);
+            }
+            if (groups < 1 || groups > 64) {
+                throw CliException.badInput("--groups must be between 1 and 64, was " + groups);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            try {
+                ThroughputBench.Result r = new ThroughputBench(groups, articles, batch, inProcess, out).run();
+                out.printf(
+                        "throughput: end_to_end=%.0f raw_fetch=%.0f raw_write=%.0f ratio=%.2f%n",
+                        r.endToEnd(), r.rawFetch(), r.rawWrite(), r.ratio());
+            } catch (Exception e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
+        }
+    }
+
+    @Command(
+            name = "overhead",
+            mixinStandardHelpOptions = true,
+            defaultValueProvider = SettingDefaults.class,
+            description = "Temporal's overhead per range at the default range size, from the workflow history.")
+    static final class Overhead implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Option(
+                names = "--range-size",
+                description = "articles per range (default ${DEFAULT-VALUE}, HEADWAY_RANGE_SIZE's default)")
+        long rangeSize;
+
+        @Option(names = "--ranges", defaultValue = "20", description = "ranges to index (default 20)")
+        int ranges;
+
+        @Option(names = "--in-process-temporal", description = "use the in-process Temporal test server")
+        boolean inProcess;
+
+        @Override
+        public void run() {
+            if (ranges < 2 || rangeSize < 100) {
+                throw CliException.badInput("need --ranges >= 2 and --range-size >= 100");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            try {
+                OverheadBench.Result r = new OverheadBench(rangeSize, ranges, inProcess, out).run();
+                out.printf(
+                        "overhead: per range (median of %d): index %.1f ms, nextRange %.1f ms, dispatch %.1f ms%n",
+                        r.ranges(), r.rangeMs(), r.nextRangeMs(), r.dispatchMs());
+                out.printf(
+                        "overhead: range_ms=%.1f temporal_ms=%.1f ratio=%.3f%n",
+                        r.rangeMs(), r.temporalMs(), r.ratio());
+            } catch (Exception e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
+        }
+    }
+
+    @Command(
+            name = "scale",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Many groups on one worker JVM against the dev server: its memory, time to caught up, history length.")
+    static final class Scale implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--groups", defaultValue = "1000", description = "groups (default 1000)")
+        int groups;
+
+        @Option(names = "--articles", defaultValue = "2000", description = "articles per group (default 2000)")
+        long articles;
+
+        @Option(
+                names = "--max-groups",
+                defaultValue = "64",
+                description = "groups the worker holds at once (default 64)")
+        int maxGroups;
+
+        @Override
+        public void run() {
+            if (groups < 1 || groups > 10_000 || maxGroups < 1) {
+                throw CliException.badInput("need 1..10000 --groups and --max-groups >= 1");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            ScaleBench.Result r;
+            try {
+                r = new ScaleBench(groups, articles, maxGroups, out).run();
+            } catch (RuntimeException e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
+            out.printf(
+                    "scale: groups=%d worker_rss_mb=%d caught_up_s=%.1f max_history_events=%d%n",
+                    r.groups(), r.workerRssMb(), r.caughtUpSeconds(), r.maxHistoryEvents());
+        }
+    }
+
+    @Command(
+            name = "takeover",
+            mixinStandardHelpOptions = true,
+            defaultValueProvider = SettingDefaults.class,
+            description =
+                    "Kill the holder of a group mid-range again and again: time to the new holder's first article, articles redone.")
+    static final class Takeover implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--kills", defaultValue = "10", description = "kills (default 10)")
+        int kills;
+
+        @Option(
+                names = "--articles",
+                description =
+                        "articles in the group (default enough for every round: (kills x (snapshot-every + 1) + 2) ranges)")
+        Long articles;
+
+        @Option(
+                names = "--range-size",
+                description = "articles per range (default ${DEFAULT-VALUE}, HEADWAY_RANGE_SIZE's default)")
+        long rangeSize;
+
+        @Option(
+                names = "--snapshot-every",
+                description = "ranges between snapshots (default ${DEFAULT-VALUE}, HEADWAY_SNAPSHOT_EVERY's default)")
+        int snapshotEvery;
+
+        @Override
+        public void run() {
+            if (kills < 1 || kills > 100) {
+                throw CliException.badInput("--kills must be between 1 and 100, was " + kills);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            TakeoverBench.Result r;
+            try {
+                long groupArticles = articles != null ? articles : (kills * (snapshotEvery + 1L) + 2) * rangeSize;
+                r = new TakeoverBench(kills, groupArticles, rangeSize, snapshotEvery, out).run();
+            } catch (RuntimeException e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
+            out.printf(
+                    "takeover: redo articles median %d, max %d; the most a takeover can redo is snapshot-every x range-size = %d%n",
+                    r.redoMedian(), r.redoMax(), snapshotEvery * rangeSize);
+            out.printf(
+                    "takeover: kills=%d seconds_max=%.1f seconds_median=%.1f redo_articles_max=%d ttl_s=%d%n",
+                    r.kills(),
+                    r.secondsMax(),
+                    r.secondsMedian(),
+                    r.redoMax(),
+                    r.ttl().toSeconds());
+        }
+    }
+
+    @Command(
+            name = "subjects",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Microseconds to classify one subject with the shipped rules: the mean over real-shaped subjects and the worst"
+                            + " over crafted subjects of up to 1,000 characters built to stall a backtracking matcher.")
+    static final class Subjects implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            PrintWriter out = spec.commandLine().getOut();
+            SubjectBench.Result r = new SubjectBench(out).run();
+            out.printf(
+                    java.util.Locale.ROOT,
+                    "subjects: per_parse_us=%.2f worst_us=%.2f crafted=%d%n",
+                    r.meanMicros(),
+                    r.worstMicros(),
+                    r.crafted());
+        }
+    }
+}

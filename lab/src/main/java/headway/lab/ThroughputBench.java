@@ -1,0 +1,256 @@
+package headway.lab;
+
+import com.zaxxer.hikari.HikariDataSource;
+import headway.index.CompletedBinary;
+import headway.index.RuleSet;
+import headway.index.Window;
+import headway.nntp.NntpClient;
+import headway.nntp.NntpServer;
+import headway.nntp.OverviewLine;
+import headway.nntp.OverviewSink;
+import headway.rig.EmbeddedDatabase;
+import headway.simulator.NewsSimulator;
+import headway.store.CatalogStore;
+import headway.store.Database;
+import headway.store.GroupStore;
+import headway.worker.HeadwayWorker;
+import headway.worker.Setting;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Headers per second end to end (news simulator -> worker -> catalog) beside the two raw limits
+ * measured in the same run on the same data: the simulator's OVER stream read and parsed with no
+ * Temporal and no database, and the catalog write rate alone. All three use the same number of
+ * groups in parallel, so the ratio compares like with like, and all three are steady rates of a
+ * warm JVM: each path first runs untimed over as many warm-up groups of half the size (at
+ * 250,000 articles per group, JIT compilation of the end-to-end path still took a fifth of the
+ * machine during the timed phase).
+ */
+public final class ThroughputBench {
+
+    /** The benchmarks' in-process worker: room for every group at once. */
+    static final Map<String, String> BENCH_WORKER = Map.of(
+            Setting.NODE_ID.key(), "bench-worker",
+            Setting.MAX_GROUPS.key(), "64",
+            Setting.NNTP_CONNECTIONS.key(), "16",
+            Setting.ACTIVITY_CONCURRENCY.key(), "64");
+
+    /** What the benchmark measured. */
+    public record Result(long headers, double endToEnd, double rawFetch, double rawWrite, double seconds) {
+        public double ratio() {
+            return endToEnd / Math.min(rawFetch, rawWrite);
+        }
+    }
+
+    private final int groups;
+    private final long articles;
+    private final int batch;
+    private final boolean inProcessTemporal;
+    private final PrintWriter out;
+
+    public ThroughputBench(int groups, long articles, int batch, boolean inProcessTemporal, PrintWriter out) {
+        this.groups = groups;
+        this.articles = articles;
+        this.batch = batch;
+        this.inProcessTemporal = inProcessTemporal;
+        this.out = out;
+    }
+
+    public Result run() throws Exception {
+        List<NewsSimulator.GroupSpec> specs = specs("t", 77, articles);
+        List<NewsSimulator.GroupSpec> warmUp = specs("w", 177, Math.max(20_000, articles / 2));
+        List<NewsSimulator.GroupSpec> all = new ArrayList<>(warmUp);
+        all.addAll(specs);
+        try (Rig rig = Rig.builder()
+                .groups(all)
+                .database("e2e")
+                .poolSize(30)
+                .webUi()
+                .temporal(
+                        inProcessTemporal
+                                ? TemporalServer.Kind.IN_PROCESS
+                                : TemporalServer.Kind.DEV_SERVER_OR_IN_PROCESS)
+                .temporalLater()
+                .say(msg -> out.println("throughput: " + msg))
+                .start()) {
+            int pg = rig.postgres().port();
+            double fetch = rawFetch(rig.nntpServer(), warmUp, specs, pg);
+            out.printf(
+                    "throughput: raw fetch %.0f headers/s (%d groups x %d articles, parsed, no Temporal, no database)%n",
+                    fetch, groups, articles);
+            double write = rawWrite(rig.postgres(), rig.nntpServer(), warmUp, specs, pg);
+            out.printf("throughput: raw catalog write %.0f headers/s%n", write);
+            rig.startTemporal();
+            Map<String, String> env = new HashMap<>(BENCH_WORKER);
+            env.put(Setting.BATCH.key(), Integer.toString(batch));
+            HeadwayWorker worker = rig.startWorker(env);
+            long rangeSize = Setting.RANGE_SIZE.longDefault();
+            Duration ttl = worker.config().leaseTtl();
+            Rig.Indexed warm = rig.indexAll(warmUp, rangeSize, ttl, Duration.ofMinutes(20));
+            out.printf(
+                    "throughput: warm-up end to end %.0f headers/s (not counted)%n", warm.headers() / warm.seconds());
+            CpuMeter.Sample before = CpuMeter.sample(pg);
+            Rig.Indexed e2e = rig.indexAll(specs, rangeSize, ttl, Duration.ofMinutes(20));
+            out.println("throughput: end to end took " + CpuMeter.sample(pg).since(before));
+            double endToEnd = e2e.headers() / e2e.seconds();
+            out.printf(
+                    "throughput: end to end %.0f headers/s (%d headers in %.1f s)%n",
+                    endToEnd, e2e.headers(), e2e.seconds());
+            return new Result(e2e.headers(), endToEnd, fetch, write, e2e.seconds());
+        }
+    }
+
+    private List<NewsSimulator.GroupSpec> specs(String prefix, long seed, long perGroup) {
+        List<NewsSimulator.GroupSpec> out = new ArrayList<>();
+        for (int i = 0; i < groups; i++) {
+            out.add(NewsSimulator.GroupSpec.of("alt.binaries.bench." + prefix + i, seed + i, perGroup));
+        }
+        return out;
+    }
+
+    /** The OVER streams of every group, read and parsed in parallel, one connection per group; the warm-up groups first, untimed. */
+    private double rawFetch(
+            NntpServer simulator, List<NewsSimulator.GroupSpec> warmUp, List<NewsSimulator.GroupSpec> specs, int pg)
+            throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(specs.size());
+        try {
+            inParallel(pool, warmUp, g -> fetch(simulator, g));
+            CpuMeter.Sample before = CpuMeter.sample(pg);
+            long lines = inParallel(pool, specs, g -> fetch(simulator, g));
+            CpuMeter.Sample after = CpuMeter.sample(pg);
+            out.println("throughput: raw fetch took " + after.since(before));
+            return lines / ((after.wallNanos() - before.wallNanos()) / 1e9);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private long fetch(NntpServer simulator, NewsSimulator.GroupSpec g) throws Exception {
+        long lines = 0;
+        try (NntpClient client = NntpClient.connect(simulator, Duration.ofSeconds(5), Duration.ofSeconds(60))) {
+            client.group(g.name());
+            for (long lo = 1; lo <= g.initialArticles(); lo += batch) {
+                lines += client.over(lo, Math.min(g.initialArticles(), lo + batch - 1), new CountingSink());
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * The catalog write rate alone: the binaries the groups' windows produce (computed first,
+     * untimed) written with the same batching as the indexer, one transaction per batch, groups
+     * in parallel; the warm-up groups' binaries first, untimed, so that the figure is the
+     * steady rate of a warm JVM as the end-to-end figure is.
+     */
+    private double rawWrite(
+            EmbeddedDatabase postgres,
+            NntpServer simulator,
+            List<NewsSimulator.GroupSpec> warmUp,
+            List<NewsSimulator.GroupSpec> specs,
+            int pg)
+            throws Exception {
+        List<NewsSimulator.GroupSpec> all = new ArrayList<>(warmUp);
+        all.addAll(specs);
+        Map<String, List<List<CompletedBinary>>> batches = new ConcurrentHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(specs.size());
+        String url = postgres.createDatabase("rawwrite");
+        try (HikariDataSource ds = Database.pool(
+                new Database.Settings(url, "postgres", null, specs.size() + 2, Duration.ofSeconds(10)),
+                "bench-write")) {
+            inParallel(pool, all, g -> {
+                batches.put(g.name(), assemble(simulator, g));
+                return 0;
+            });
+            Database.migrate(ds);
+            GroupStore groupStore = new GroupStore(ds);
+            all.forEach(g -> groupStore.add(g.name(), 0));
+            CatalogStore catalog = new CatalogStore();
+            inParallel(pool, warmUp, g -> write(ds, catalog, batches.remove(g.name())));
+            CpuMeter.Sample before = CpuMeter.sample(pg);
+            long segments = inParallel(pool, specs, g -> write(ds, catalog, batches.remove(g.name())));
+            CpuMeter.Sample after = CpuMeter.sample(pg);
+            out.println("throughput: raw catalog write took " + after.since(before));
+            return segments / ((after.wallNanos() - before.wallNanos()) / 1e9);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** A group's binaries as the indexer's window hands them over, one list per batch. */
+    private List<List<CompletedBinary>> assemble(NntpServer simulator, NewsSimulator.GroupSpec g) throws Exception {
+        List<List<CompletedBinary>> out = new ArrayList<>();
+        Window window = new Window(g.name(), Setting.WINDOW_MAX_AGE.longDefault());
+        RuleSet rules = RuleSet.defaults(0);
+        try (NntpClient client = NntpClient.connect(simulator, Duration.ofSeconds(5), Duration.ofSeconds(60))) {
+            client.group(g.name());
+            for (long lo = 1; lo <= g.initialArticles(); lo += batch) {
+                long hi = Math.min(g.initialArticles(), lo + batch - 1);
+                client.over(lo, hi, new CountingSink() {
+                    @Override
+                    public void header(OverviewLine line) {
+                        window.accept(line, rules);
+                    }
+                });
+                window.ageTo(hi);
+                out.add(window.drain());
+            }
+        }
+        return out;
+    }
+
+    /** Writes a group's batches, one transaction each; returns the segments written. */
+    private static long write(HikariDataSource ds, CatalogStore catalog, List<List<CompletedBinary>> batches)
+            throws Exception {
+        long segments = 0;
+        for (List<CompletedBinary> batch : batches) {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                catalog.writeBinaries(c, batch);
+                c.commit();
+            }
+            segments += batch.stream().mapToLong(CompletedBinary::partsPresent).sum();
+        }
+        return segments;
+    }
+
+    /** Runs {@code work} for every group at once and sums what it returns. */
+    private static long inParallel(ExecutorService pool, List<NewsSimulator.GroupSpec> groups, GroupWork work)
+            throws Exception {
+        List<Future<Long>> done = new ArrayList<>();
+        for (NewsSimulator.GroupSpec g : groups) {
+            done.add(pool.submit(() -> work.run(g)));
+        }
+        long sum = 0;
+        for (Future<Long> f : done) {
+            sum += f.get();
+        }
+        return sum;
+    }
+
+    @FunctionalInterface
+    private interface GroupWork {
+        long run(NewsSimulator.GroupSpec group) throws Exception;
+    }
+
+    /** Counts nothing itself; the client returns the number of good headers. */
+    private static class CountingSink implements OverviewSink {
+        @Override
+        public void header(OverviewLine line) {}
+
+        @Override
+        public void malformed(long article, String reason) {}
+
+        @Override
+        public void missing(long fromInclusive, long toInclusive) {}
+    }
+}

@@ -1,0 +1,96 @@
+package headway.rig;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+/**
+ * A PostgreSQL server run from the embedded binaries, for the tests, the demo and the benchmarks.
+ * It listens on loopback on a free port; {@link #createDatabase} gives each test class a database
+ * of its own. Durability is off (no fsync), which is what makes it fast and why it never holds
+ * data anyone keeps.
+ */
+public final class EmbeddedDatabase implements AutoCloseable {
+    private final EmbeddedPostgres postgres;
+    private final Path dataDir;
+
+    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir) {
+        this.postgres = postgres;
+        this.dataDir = dataDir;
+    }
+
+    /** Starts a server with its data in a fresh temporary directory (or {@code dataDir} when not null). */
+    public static EmbeddedDatabase start(Path dataDir) {
+        return start(dataDir, 0);
+    }
+
+    /** Starts a server on {@code port} (0: a free one) with its data in {@code dataDir} (null: a fresh temporary directory). */
+    public static EmbeddedDatabase start(Path dataDir, int port) {
+        try {
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("synchronous_commit", "off")
+                    .setServerConfig("full_page_writes", "off")
+                    .setServerConfig("max_connections", "300");
+            if (dataDir != null) {
+                builder.setDataDirectory(dataDir).setCleanDataDirectory(false);
+            }
+            if (port != 0) {
+                builder.setPort(port);
+            }
+            return new EmbeddedDatabase(builder.start(), dataDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start embedded PostgreSQL", e);
+        }
+    }
+
+    /**
+     * Stops the server and starts it again on the same port and data directory, as a database
+     * restart looks to its clients (chaos runs use it); needs a server started with a data directory.
+     */
+    public EmbeddedDatabase restart() {
+        if (dataDir == null) {
+            throw new IllegalStateException("only a server started with a data directory can be restarted");
+        }
+        int port = port();
+        close();
+        return start(dataDir, port);
+    }
+
+    public int port() {
+        return postgres.getPort();
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + database;
+    }
+
+    public DataSource postgresDatabase() {
+        return postgres.getPostgresDatabase();
+    }
+
+    /** Creates an empty database and returns its JDBC URL (user postgres, no password). */
+    public String createDatabase(String name) {
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("create database \"" + name.replace("\"", "") + "\"");
+            return jdbcUrl(name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("creating database " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            postgres.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not stop embedded PostgreSQL", e);
+        }
+    }
+}

@@ -1,0 +1,534 @@
+package headway.simulator;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An NNTP reader server on 127.0.0.1 that serves deterministic groups of multipart binary posts
+ * (made by {@link ArticleGenerator}), for tests, benchmarks and chaos drills of an overview
+ * indexer. One platform thread per connection; only the reader commands an overview indexer
+ * sends (CAPABILITIES, MODE READER, AUTHINFO, GROUP, LIST, OVER/XOVER, DATE, QUIT). Overview
+ * lines are rendered into an {@link OverviewBuffer} and written in large chunks.
+ */
+public final class NewsSimulator implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(NewsSimulator.class);
+    private static final int FLUSH_AT = 192 * 1024;
+    /** Longer command lines end the connection: RFC 3977 allows 512 bytes. */
+    private static final int MAX_COMMAND = 4096;
+
+    private static final List<String> OVERVIEW_FMT =
+            List.of("Subject:", "From:", "Date:", "Message-ID:", "References:", ":bytes", ":lines", "Xref:full");
+    private static final Set<String> WITHOUT_AUTH = Set.of("AUTHINFO", "CAPABILITIES", "MODE", "DATE", "QUIT");
+
+    private final Options options;
+    private final Map<String, ArticleGenerator> groups;
+    private final ServerSocket serverSocket;
+    private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger connectionIds = new AtomicInteger();
+    private final Thread acceptor;
+    private volatile boolean closed;
+
+    /**
+     * One simulated group.
+     *
+     * @param seed                makes the content; same seed and name give the same articles
+     * @param initialArticles     articles (numbers) present at start, growable with {@link #post}
+     * @param minParts            fewest parts per file (inclusive)
+     * @param maxParts            most parts per file (inclusive); every file of one post has the same count
+     * @param filesPerPost        files per post (collection), e.g. 20 rar volumes
+     * @param gapFraction         share of article numbers whose article does not exist
+     * @param missingPartFraction share of parts never posted (no article number at all)
+     * @param malformedFraction   share of existing articles served with a malformed overview line
+     */
+    public record GroupSpec(
+            String name,
+            long seed,
+            long initialArticles,
+            int minParts,
+            int maxParts,
+            int filesPerPost,
+            double gapFraction,
+            double missingPartFraction,
+            double malformedFraction) {
+        public GroupSpec {
+            if (name == null || !name.matches("[A-Za-z0-9+_-]+(\\.[A-Za-z0-9+_-]+)*")) {
+                throw new IllegalArgumentException(
+                        "name must be a newsgroup name like alt.binaries.test, was '" + name + "'");
+            }
+            if (initialArticles < 0 || initialArticles > 2_000_000_000L) {
+                throw new IllegalArgumentException(
+                        "initialArticles must be between 0 and 2000000000, was " + initialArticles);
+            }
+            if (minParts < 1 || minParts > 10_000) {
+                throw new IllegalArgumentException("minParts must be between 1 and 10000, was " + minParts);
+            }
+            if (maxParts < minParts || maxParts > 10_000) {
+                throw new IllegalArgumentException(
+                        "maxParts must be between minParts (" + minParts + ") and 10000, was " + maxParts);
+            }
+            if (filesPerPost < 1 || filesPerPost > 999) {
+                throw new IllegalArgumentException("filesPerPost must be between 1 and 999, was " + filesPerPost);
+            }
+            checkFraction("gapFraction", gapFraction);
+            checkFraction("missingPartFraction", missingPartFraction);
+            checkFraction("malformedFraction", malformedFraction);
+        }
+
+        /** A group with 20 files of 10..50 parts per post, 1% gaps, 1% missing parts and 0.1% malformed lines. */
+        public static GroupSpec of(String name, long seed, long initialArticles) {
+            return new GroupSpec(name, seed, initialArticles, 10, 50, 20, 0.01, 0.01, 0.001);
+        }
+
+        private static void checkFraction(String name, double f) {
+            if (!(f >= 0 && f <= 0.9)) {
+                throw new IllegalArgumentException(name + " must be between 0 and 0.9, was " + f);
+            }
+        }
+    }
+
+    /** A user name and password AUTHINFO must give. */
+    public record Credentials(String user, String password) {
+        public Credentials {
+            Objects.requireNonNull(user, "user");
+            Objects.requireNonNull(password, "password");
+        }
+
+        @Override
+        public String toString() {
+            return "Credentials[user=" + user + ", password=***]";
+        }
+    }
+
+    /**
+     * Server behaviour.
+     *
+     * @param requiredCredentials when set, everything but CAPABILITIES, MODE, AUTHINFO, DATE and QUIT answers 480 until AUTHINFO succeeds
+     * @param overSupported       false makes OVER answer 500 like an old server that knows only XOVER
+     * @param overLatency         a pause before each OVER reply, like a news server across a network
+     */
+    public record Options(Credentials requiredCredentials, boolean overSupported, Duration overLatency) {
+        public Options {
+            if (overLatency == null || overLatency.isNegative()) {
+                throw new IllegalArgumentException("overLatency must be zero or positive, was " + overLatency);
+            }
+        }
+
+        public Options(Credentials requiredCredentials, boolean overSupported) {
+            this(requiredCredentials, overSupported, Duration.ZERO);
+        }
+
+        public static Options defaults() {
+            return new Options(null, true);
+        }
+
+        /** These options with a pause of {@code latency} before each OVER reply. */
+        public Options withOverLatency(Duration latency) {
+            return new Options(requiredCredentials, overSupported, latency);
+        }
+    }
+
+    private NewsSimulator(Options options, List<GroupSpec> specs) throws IOException {
+        this.options = Objects.requireNonNull(options, "options must be set");
+        Map<String, ArticleGenerator> m = new LinkedHashMap<>();
+        for (GroupSpec s : specs) {
+            if (m.put(s.name(), new ArticleGenerator(s)) != null) {
+                throw new IllegalArgumentException("group " + s.name() + " is configured twice");
+            }
+        }
+        this.groups = Map.copyOf(m);
+        this.serverSocket = new ServerSocket();
+        serverSocket.setReuseAddress(true);
+        serverSocket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
+        this.acceptor = new Thread(this::acceptLoop, "news-sim-accept-" + serverSocket.getLocalPort());
+        acceptor.setDaemon(true);
+    }
+
+    /** Starts a simulator on an ephemeral loopback port. */
+    public static NewsSimulator start(Options options, List<GroupSpec> groups) throws IOException {
+        NewsSimulator sim = new NewsSimulator(options, groups);
+        sim.acceptor.start();
+        return sim;
+    }
+
+    public int port() {
+        return serverSocket.getLocalPort();
+    }
+
+    /** The host to connect to: always loopback. */
+    public String host() {
+        return "127.0.0.1";
+    }
+
+    /** The credentials AUTHINFO must give, or null when none are required. */
+    public Credentials requiredCredentials() {
+        return options.requiredCredentials();
+    }
+
+    /** The group's current high-water mark (the low one is always 1). */
+    public long high(String group) {
+        return group(group).high;
+    }
+
+    /** Appends n new articles to the group and returns the new high-water mark. */
+    public long post(String group, long n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("n must be >= 0, was " + n);
+        }
+        return group(group).post(n);
+    }
+
+    /** Closes every open client connection at once, as a server restart or network fault would; returns how many. */
+    public int dropConnections() {
+        int n = 0;
+        for (var it = connections.iterator(); it.hasNext(); ) {
+            closeQuietly(it.next());
+            it.remove();
+            n++;
+        }
+        log.info("news simulator on port {} dropped {} connections", port(), n);
+        return n;
+    }
+
+    /** Number of client connections open now. */
+    public int openConnections() {
+        return connections.size();
+    }
+
+    /** What the given article number is in the group right now. */
+    public ArticleKind kind(String group, long article) {
+        ArticleGenerator g = group(group);
+        if (article < 1 || article > g.high) {
+            return ArticleKind.ABSENT;
+        }
+        return g.kind(article);
+    }
+
+    /** The oracle: what OVER lo-hi serves now (see {@link Truth}). */
+    public Truth truth(String group, long lo, long hi) {
+        return Truth.of(group(group), lo, hi);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            serverSocket.close();
+        } catch (IOException e) {
+            log.debug("closing simulator socket failed: {}", e.toString());
+        }
+        for (Socket s : connections) {
+            closeQuietly(s);
+        }
+        connections.clear();
+        try {
+            acceptor.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private ArticleGenerator group(String name) {
+        ArticleGenerator g = groups.get(name);
+        if (g == null) {
+            throw new IllegalArgumentException("no simulated group '" + name + "': configured are " + groups.keySet());
+        }
+        return g;
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket s = serverSocket.accept();
+                connections.add(s);
+                Thread t = new Thread(() -> serve(s), "news-sim-conn-" + connectionIds.incrementAndGet());
+                t.setDaemon(true);
+                t.start();
+            } catch (IOException e) {
+                if (!closed) {
+                    log.warn("news simulator on port {}: accept failed, continuing: {}", port(), e.toString());
+                }
+            }
+        }
+    }
+
+    private void serve(Socket s) {
+        try (s) {
+            s.setTcpNoDelay(true);
+            s.setSendBufferSize(512 * 1024);
+            new Session(s).run();
+        } catch (SocketException e) {
+            log.debug("simulator connection closed: {}", e.toString());
+        } catch (IOException | RuntimeException e) {
+            if (!closed) {
+                log.warn("news simulator on port {}: connection failed: {}", port(), e.toString(), e);
+            }
+        } finally {
+            connections.remove(s);
+        }
+    }
+
+    /** One client connection's state and command loop. */
+    private final class Session {
+        private final InputStream in;
+        private final OutputStream out;
+        private final byte[] command = new byte[MAX_COMMAND];
+        private final OverviewBuffer buf = new OverviewBuffer(FLUSH_AT + 64 * 1024);
+        private ArticleGenerator current;
+        private boolean authenticated = options.requiredCredentials() == null;
+        private String pendingUser;
+
+        Session(Socket s) throws IOException {
+            this.in = new BufferedInputStream(s.getInputStream(), 8192);
+            this.out = s.getOutputStream();
+        }
+
+        void run() throws IOException {
+            reply("201 headway news simulator ready (no posting)");
+            flush();
+            while (true) {
+                int len = readCommand();
+                if (len < 0) {
+                    return;
+                }
+                String line = new String(command, 0, len, StandardCharsets.ISO_8859_1).trim();
+                int sp = line.indexOf(' ');
+                String cmd = (sp < 0 ? line : line.substring(0, sp)).toUpperCase(Locale.ROOT);
+                String arg = sp < 0 ? "" : line.substring(sp + 1).trim();
+                boolean quit = handle(cmd, arg);
+                flush();
+                if (quit) {
+                    return;
+                }
+            }
+        }
+
+        /** Reads one command line without its CRLF (or LF) into {@link #command}; -1 when the client is gone. */
+        private int readCommand() throws IOException {
+            int len = 0;
+            for (int b = in.read(); b >= 0; b = in.read()) {
+                if (b == '\n') {
+                    return len > 0 && command[len - 1] == '\r' ? len - 1 : len;
+                }
+                if (len == command.length) {
+                    throw new IOException("command line longer than " + MAX_COMMAND + " bytes");
+                }
+                command[len++] = (byte) b;
+            }
+            return -1;
+        }
+
+        private boolean handle(String cmd, String arg) throws IOException {
+            if (!authenticated && !WITHOUT_AUTH.contains(cmd)) {
+                reply("480 Authentication required");
+                return false;
+            }
+            switch (cmd) {
+                case "CAPABILITIES" -> capabilities();
+                case "MODE" ->
+                    reply(
+                            arg.equalsIgnoreCase("READER")
+                                    ? "201 Reader mode, posting prohibited"
+                                    : "501 Unknown MODE variant");
+                case "AUTHINFO" -> authinfo(arg);
+                case "GROUP" -> group(arg);
+                case "LIST" -> list(arg);
+                case "OVER" -> {
+                    if (options.overSupported()) {
+                        over(arg);
+                    } else {
+                        reply("500 Unknown command");
+                    }
+                }
+                case "XOVER" -> over(arg);
+                case "DATE" -> {
+                    LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
+                    reply(String.format(
+                            Locale.ROOT,
+                            "111 %04d%02d%02d%02d%02d%02d",
+                            now.getYear(),
+                            now.getMonthValue(),
+                            now.getDayOfMonth(),
+                            now.getHour(),
+                            now.getMinute(),
+                            now.getSecond()));
+                }
+                case "QUIT" -> {
+                    reply("205 closing connection");
+                    return true;
+                }
+                default -> reply("500 Unknown command");
+            }
+            return false;
+        }
+
+        private void capabilities() {
+            reply("101 Capability list:");
+            reply("VERSION 2");
+            reply("READER");
+            if (options.overSupported()) {
+                reply("OVER");
+            }
+            reply("LIST ACTIVE OVERVIEW.FMT");
+            if (!authenticated) {
+                reply("AUTHINFO USER");
+            }
+            reply("IMPLEMENTATION headway news simulator");
+            reply(".");
+        }
+
+        private void authinfo(String arg) {
+            Credentials want = options.requiredCredentials();
+            int sp = arg.indexOf(' ');
+            String kind = (sp < 0 ? arg : arg.substring(0, sp)).toUpperCase(Locale.ROOT);
+            String value = sp < 0 ? "" : arg.substring(sp + 1);
+            if (want == null || authenticated) {
+                reply("502 Command unavailable");
+            } else if (kind.equals("USER")) {
+                pendingUser = value;
+                reply("381 Password required");
+            } else if (kind.equals("PASS")) {
+                if (pendingUser == null) {
+                    reply("482 Authentication commands issued out of sequence");
+                } else if (pendingUser.equals(want.user()) && value.equals(want.password())) {
+                    authenticated = true;
+                    reply("281 Authentication accepted");
+                } else {
+                    reply("481 Authentication failed");
+                }
+                pendingUser = null;
+            } else {
+                reply("501 Unknown AUTHINFO variant");
+            }
+        }
+
+        private void group(String name) {
+            ArticleGenerator g = groups.get(name);
+            if (g == null) {
+                reply("411 No such newsgroup");
+                return;
+            }
+            current = g;
+            long high = g.high;
+            reply("211 " + high + " 1 " + high + " " + name);
+        }
+
+        private void list(String arg) {
+            String kw = arg.isEmpty() ? "ACTIVE" : arg.split("\\s+")[0].toUpperCase(Locale.ROOT);
+            if (kw.equals("ACTIVE")) {
+                reply("215 list of newsgroups follows");
+                for (ArticleGenerator g : groups.values()) {
+                    reply(g.spec.name() + " " + g.high + " 1 n");
+                }
+                reply(".");
+            } else if (kw.equals("OVERVIEW.FMT")) {
+                reply("215 Order of fields in overview database");
+                OVERVIEW_FMT.forEach(this::reply);
+                reply(".");
+            } else {
+                reply("501 Unsupported LIST keyword");
+            }
+        }
+
+        private void over(String arg) throws IOException {
+            if (!options.overLatency().isZero()) {
+                try {
+                    Thread.sleep(options.overLatency().toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted");
+                }
+            }
+            if (current == null) {
+                reply("412 No newsgroup selected");
+                return;
+            }
+            if (arg.isEmpty()) {
+                reply("420 No current article selected");
+                return;
+            }
+            if (arg.startsWith("<")) {
+                reply("430 No article with that message-id");
+                return;
+            }
+            long lo;
+            long hi;
+            long high = current.high;
+            try {
+                int dash = arg.indexOf('-');
+                if (dash < 0) {
+                    lo = Long.parseLong(arg);
+                    hi = lo;
+                } else {
+                    lo = Long.parseLong(arg.substring(0, dash));
+                    hi = dash == arg.length() - 1 ? high : Long.parseLong(arg.substring(dash + 1));
+                }
+            } catch (NumberFormatException e) {
+                reply("501 Syntax error in range");
+                return;
+            }
+            long from = Math.max(lo, 1);
+            long to = Math.min(hi, high);
+            if (from > to) {
+                reply("423 No articles in that range");
+                return;
+            }
+            reply("224 Overview information follows");
+            ArticleGenerator g = current;
+            ArticleGenerator.Cursor c = g.cursorAt(from);
+            for (long n = from; n <= to; n++) {
+                if (n > from) {
+                    c.advance();
+                }
+                ArticleKind k = g.kind(n);
+                if (k != ArticleKind.GAP) {
+                    c.render(buf, k == ArticleKind.MALFORMED);
+                    if (buf.len >= FLUSH_AT) {
+                        flush();
+                    }
+                }
+            }
+            reply(".");
+        }
+
+        private void reply(String line) {
+            buf.ascii(line).crlf();
+        }
+
+        private void flush() throws IOException {
+            if (buf.len > 0) {
+                out.write(buf.a, 0, buf.len);
+                buf.len = 0;
+            }
+            out.flush();
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            log.debug("closing connection failed: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,264 @@
+package headway.worker;
+
+import headway.workflow.TaskQueues;
+import java.time.Duration;
+import java.util.ListResourceBundle;
+import java.util.ResourceBundle;
+import java.util.stream.Stream;
+
+/**
+ * The catalogue of headway's settings: each HEADWAY_* variable with its default, its range and
+ * what it means, defined here once. The worker's config, every CLI command (their flags' help
+ * comes from {@link #helpBundle()}), the demo and the benchmarks read their defaults from it;
+ * docker/compose.yaml leaves unset variables empty so these defaults apply; the README's
+ * configuration table is {@link #markdownTable()} (a test compares them).
+ */
+public enum Setting {
+    DB_URL(Type.TEXT, null, Setting.REQUIRED, null, null, "PostgreSQL JDBC URL (required except for `demo`)"),
+    DB_USER(Type.TEXT, null, "none", null, null, "database user"),
+    DB_PASSWORD(Type.TEXT, null, "none", null, null, "database password"),
+    DB_POOL(
+            Type.INTEGER,
+            "20",
+            null,
+            "1",
+            "200",
+            "connections per worker (a held group uses up to two: its activity and its catalog writer)"),
+    DB_CONNECT_TIMEOUT(Type.DURATION, "10s", null, "1ms", null, "give up connecting after"),
+    TEMPORAL(Type.TEXT, "127.0.0.1:7233", null, null, null, "Temporal frontend host:port"),
+    NAMESPACE(Type.TEXT, "default", null, null, null, "Temporal namespace"),
+    TASK_QUEUE(
+            Type.TEXT,
+            TaskQueues.SHARED,
+            null,
+            null,
+            null,
+            "the shared task queue; each worker also polls `<queue>/node/<node id>`"),
+    NODE_ID(Type.TEXT, null, "host-pid-random", null, null, "this process's node id (unique per start)"),
+    ADVERTISE(Type.TEXT, null, "host:metrics port", null, null, "the address `status` shows for this node"),
+    LEASE_TTL(
+            Type.DURATION,
+            "30s",
+            null,
+            "2s",
+            null,
+            "a holder quiet this long loses its group; also the holder activities' schedule-to-start and heartbeat"
+                    + " timeouts"),
+    NODE_TTL(
+            Type.DURATION,
+            "15s",
+            null,
+            "1s",
+            null,
+            "a node row older than this is not a peer; 3x and it is pruned; the prune schedule's interval"),
+    NODE_HEARTBEAT(Type.DURATION, "5s", null, "1ms", null, "how often a worker renews its node row"),
+    MAX_GROUPS(Type.INTEGER, "8", null, "1", "10000", "groups one worker holds at once"),
+    ACTIVITY_CONCURRENCY(Type.INTEGER, "16", null, "1", "1000", "activity slots per task queue"),
+    METRICS_PORT(Type.INTEGER, "9464", null, "0", "65535", "Prometheus endpoint (`/metrics`), 0 = off"),
+    NNTP_HOST(Type.TEXT, "127.0.0.1", null, null, null, "the news server's host"),
+    NNTP_PORT(Type.INTEGER, "119", null, "1", "65535", "the news server's port"),
+    NNTP_TLS(Type.BOOLEAN, "false", null, null, null, "connect with TLS"),
+    NNTP_USER(Type.TEXT, null, "none", null, null, "AUTHINFO user (never logged)"),
+    NNTP_PASSWORD(Type.TEXT, null, "none", null, null, "AUTHINFO password (never logged)"),
+    NNTP_CONNECTIONS(Type.INTEGER, "4", null, "1", "64", "connections per worker, shared by all its groups"),
+    NNTP_TIMEOUT(
+            Type.DURATION,
+            "30s",
+            null,
+            "1ms",
+            null,
+            "read timeout; a command's whole reply must also arrive within it, plus 5 ms per overview line"
+                    + " asked for (a server that trickles is cut off)"),
+    SNAPSHOT_DIR(
+            Type.TEXT,
+            null,
+            "unset",
+            null,
+            null,
+            "keep snapshots as files on this shared volume instead of in PostgreSQL"),
+    CATALOG_CAP(
+            Type.LONG,
+            "0",
+            null,
+            "0",
+            null,
+            "catalog size cap in bytes; at the cap only tail ranges are leased; 0 = none"),
+    BATCH(Type.INTEGER, "5000", null, "1", "1000000", "articles per fenced catalog transaction"),
+    WINDOW_MAX_AGE(
+            Type.LONG,
+            "50000",
+            null,
+            "1",
+            null,
+            "a binary older than this many articles leaves the window as incomplete"),
+    RANGE_SIZE(
+            Type.LONG,
+            "200000",
+            null,
+            "1",
+            null,
+            "articles per planned range (an activity should do a few hundred ms of work, so that Temporal's"
+                    + " per-range cost stays small; see the overhead benchmark)"),
+    BACKFILL(Type.LONG, "1000000", null, "0", null, "history is planned this many articles below the high-water mark"),
+    PLAN_MAX_JUMP(
+            Type.LONG,
+            "100000000",
+            null,
+            "1",
+            null,
+            "the planner refuses (plans nothing, says why) a high-water mark more than this many articles past"
+                    + " the group's highest planned article; raise it when a server really jumped"),
+    STUCK_RANGE(Type.DURATION, "5m", null, "1ms", null, "a leased range whose cursor has not moved this long is stuck"),
+    STUCK_GROUP(Type.DURATION, "15m", null, "1ms", null, "a group whose lag has not shrunk this long is stuck"),
+    PLAN_EVERY(Type.DURATION, "1m", null, "1s", null, "the planner schedule's interval"),
+    WATCH_EVERY(Type.DURATION, "30s", null, "1s", null, "the watchman schedule's interval"),
+    SNAPSHOT_EVERY(
+            Type.INTEGER,
+            "2",
+            null,
+            "1",
+            "1000000",
+            "ranges between snapshots (set on `start`); bounds what a takeover redoes"),
+    IDLE_WAIT(
+            Type.DURATION,
+            "5m",
+            null,
+            "1s",
+            null,
+            "a caught-up group looks for work again after this (set on `start`)"),
+    LOG_LEVEL(Type.TEXT, "INFO", null, null, null, "headway's log level");
+
+    /** How the README shows the default of a setting that has to be set. */
+    private static final String REQUIRED = "-";
+
+    /** How a value is written. */
+    public enum Type {
+        TEXT,
+        INTEGER,
+        LONG,
+        BOOLEAN,
+        /** {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601. */
+        DURATION
+    }
+
+    private final Type type;
+    private final String defaultValue;
+    private final String shownDefault;
+    private final String min;
+    private final String max;
+    private final String meaning;
+
+    Setting(Type type, String defaultValue, String shownDefault, String min, String max, String meaning) {
+        this.type = type;
+        this.defaultValue = defaultValue;
+        this.shownDefault = shownDefault;
+        this.min = min;
+        this.max = max;
+        this.meaning = meaning;
+    }
+
+    /** The environment variable, {@code HEADWAY_<NAME>}. */
+    public String key() {
+        return "HEADWAY_" + name();
+    }
+
+    public Type type() {
+        return type;
+    }
+
+    /** The default as written, or null when there is none (or it depends on the machine). */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String meaning() {
+        return meaning;
+    }
+
+    /** The default as the README and the help show it. */
+    public String shownDefault() {
+        return defaultValue != null ? defaultValue : shownDefault;
+    }
+
+    public int intDefault() {
+        return Integer.parseInt(requireDefault(Type.INTEGER));
+    }
+
+    public long longDefault() {
+        return Long.parseLong(requireDefault(Type.LONG));
+    }
+
+    public boolean booleanDefault() {
+        return Boolean.parseBoolean(requireDefault(Type.BOOLEAN));
+    }
+
+    public Duration durationDefault() {
+        return Settings.parseDuration(key(), requireDefault(Type.DURATION));
+    }
+
+    /** The smallest value accepted (numbers). */
+    public long min() {
+        return min == null ? Long.MIN_VALUE : Long.parseLong(min);
+    }
+
+    /** The largest value accepted (numbers). */
+    public long max() {
+        return max == null ? (type == Type.INTEGER ? Integer.MAX_VALUE : Long.MAX_VALUE) : Long.parseLong(max);
+    }
+
+    /** The shortest duration accepted. */
+    public Duration minDuration() {
+        return Settings.parseDuration(key(), min);
+    }
+
+    /** The value itself when it is in range, else an error naming the setting and its range. */
+    public long check(long value) {
+        if (value < min() || value > max()) {
+            throw new IllegalArgumentException(key() + "=" + value + " is out of range: use " + min() + ".." + max());
+        }
+        return value;
+    }
+
+    /** One line of help: what it means, its variable and its default (when it has one). */
+    public String help() {
+        String shown = shownDefault();
+        return meaning + " (env " + key() + (shown.equals(REQUIRED) ? "" : ", default " + shown) + ")";
+    }
+
+    /** The README's configuration table. */
+    public static String markdownTable() {
+        StringBuilder table = new StringBuilder("| variable | meaning | default |\n|---|---|---|\n");
+        for (Setting s : values()) {
+            table.append("| `")
+                    .append(s.key())
+                    .append("` | ")
+                    .append(s.meaning)
+                    .append(" | ")
+                    .append(s.shownDefault())
+                    .append(" |\n");
+        }
+        return table.toString();
+    }
+
+    /**
+     * The help of every setting keyed by its variable: a CLI option with {@code descriptionKey =
+     * "HEADWAY_X"} shows it (picocli reads option descriptions from a command's resource bundle).
+     */
+    public static ResourceBundle helpBundle() {
+        return new ListResourceBundle() {
+            @Override
+            protected Object[][] getContents() {
+                return Stream.of(values())
+                        .map(s -> new Object[] {s.key(), s.help()})
+                        .toArray(Object[][]::new);
+            }
+        };
+    }
+
+    private String requireDefault(Type wanted) {
+        if (type != wanted || defaultValue == null) {
+            throw new IllegalStateException(key() + " has no " + wanted + " default");
+        }
+        return defaultValue;
+    }
+}
