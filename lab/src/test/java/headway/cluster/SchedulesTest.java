@@ -110,6 +110,15 @@ class SchedulesTest {
                     "the group indexed the second tail",
                     () -> caughtUp(cluster));
 
+            // every schedule fired on its own 2s interval, not only its immediate run at install; the
+            // second tail can be caught up in under one interval, so wait for the runs (3 intervals + load)
+            Cluster.await(
+                    Duration.ofSeconds(15),
+                    Duration.ofMillis(250),
+                    "two completed runs of each schedule",
+                    () -> completed(cluster, "PlannerWorkflow") >= 2
+                            && completed(cluster, "RegistryPruneWorkflow") >= 2
+                            && completed(cluster, "WatchmanWorkflow") >= 2);
             int plannerRuns = completed(cluster, "PlannerWorkflow");
             int pruneRuns = completed(cluster, "RegistryPruneWorkflow");
             int watchmanRuns = completed(cluster, "WatchmanWorkflow");
