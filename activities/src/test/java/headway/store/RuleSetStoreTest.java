@@ -78,7 +78,7 @@ class RuleSetStoreTest {
         assertThatThrownBy(() -> rules.importRuleSet("bad", bad))
                 .isInstanceOf(RuleSetException.class)
                 .hasMessageContaining("group 'alt.binaries.teevee' rule #1 ('broken')")
-                .hasMessageContaining("Unclosed group");
+                .hasMessageContaining("missing closing )");
         assertThat(db.count("rule_sets")).isEqualTo(before);
     }
 }
