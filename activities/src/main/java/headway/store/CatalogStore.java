@@ -172,15 +172,6 @@ public final class CatalogStore {
             where group_name = ? and poster = ? and name = ?
             """;
 
-    private static final String SEARCH_RELEASES = """
-            select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
-                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution
-            from releases
-            where name ilike ? escape '\\'
-            order by posted desc nulls last, name, group_name, poster
-            limit ?
-            """;
-
     private static final String SELECT_BINARIES_OF_RELEASE = """
             select group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
                    first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids
@@ -283,14 +274,6 @@ public final class CatalogStore {
     public Optional<Release> release(DataSource ds, String group, String poster, String name) throws SQLException {
         try (Connection c = ds.getConnection()) {
             return Jdbc.first(c, SELECT_RELEASE, CatalogStore::release, group, poster, name);
-        }
-    }
-
-    /** Releases whose name contains {@code query}, case-insensitively, newest first; % and _ in the query are literal. */
-    public List<Release> search(DataSource ds, String query, int limit) throws SQLException {
-        String like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
-        try (Connection c = ds.getConnection()) {
-            return Jdbc.list(c, SEARCH_RELEASES, CatalogStore::release, like, limit);
         }
     }
 
@@ -547,7 +530,7 @@ public final class CatalogStore {
         }
     }
 
-    private static Release release(ResultSet rs) throws SQLException {
+    static Release release(ResultSet rs) throws SQLException {
         int expected = rs.getInt("files_expected");
         if (rs.wasNull()) {
             expected = -1;

@@ -196,22 +196,6 @@ class CatalogStoreTest {
     }
 
     @Test
-    void searchFindsByNameFragmentAndTreatsWildcardsLiterally() throws Exception {
-        db.inTransaction(c -> store.writeBinaries(
-                c,
-                List.of(
-                        binary(G, "Some.Show.S01E01.720p", "s.rar", 1, 1, 1),
-                        binary(G, "Other_100%", "o.rar", 1, 1, 1))));
-
-        assertThat(store.search(db.ds, "show.s01", 10))
-                .extracting(Release::name)
-                .containsExactly("Some.Show.S01E01.720p");
-        assertThat(store.search(db.ds, "_100%", 10)).extracting(Release::name).containsExactly("Other_100%");
-        assertThat(store.search(db.ds, "%", 10)).extracting(Release::name).containsExactly("Other_100%");
-        assertThat(store.search(db.ds, "zzz", 10)).isEmpty();
-    }
-
-    @Test
     void storedReleaseExportsAsNzb() throws Exception {
         db.inTransaction(c -> store.writeBinaries(c, List.of(binary(G, "Export", "export.rar", 3, 1, 3, 1, 2))));
         Release r = store.release(db.ds, G, POSTER, "Export").orElseThrow();
