@@ -73,16 +73,38 @@ final class ServedCatalog implements AutoCloseable {
                         segments));
             }
         }
-        try (Connection c = stores.dataSource().getConnection()) {
-            c.setAutoCommit(false);
-            new CatalogStore().writeBinaries(c, binaries);
-            c.commit();
-        }
+        write(stores, binaries);
         FrontDoor door = FrontDoor.start(
                 stores,
                 new ServeConfig("127.0.0.1", 0, true, "headway"),
                 new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         return new ServedCatalog(stores, door);
+    }
+
+    /** Writes binaries (and so their releases) into the catalog, categorized by the default rules. */
+    static void write(Stores stores, List<CompletedBinary> binaries) throws Exception {
+        try (Connection c = stores.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            new CatalogStore().writeBinaries(c, binaries);
+            c.commit();
+        }
+    }
+
+    /** One binary of one part: a release of one file, posted {@code posted}. */
+    static CompletedBinary single(String release, long bytes, Instant posted) {
+        return new CompletedBinary(
+                G,
+                POSTER,
+                release + ".mkv",
+                1,
+                release,
+                1,
+                release + " [1/1] \"" + release + ".mkv\" yEnc",
+                posted,
+                1,
+                1,
+                1,
+                List.of(new Segment(1, (int) Math.min(bytes, Integer.MAX_VALUE), release + "@news.example")));
     }
 
     String base() {
