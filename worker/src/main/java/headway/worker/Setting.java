@@ -149,6 +149,28 @@ public enum Setting {
             "1s",
             null,
             "a caught-up group looks for work again after this (set on `start`)"),
+    HTTP_PORT(
+            Type.INTEGER,
+            "8080",
+            null,
+            "0",
+            "65535",
+            "`serve`: the port of the newznab API and the search page (0 picks a free one)"),
+    HTTP_BIND(
+            Type.TEXT,
+            "127.0.0.1",
+            null,
+            null,
+            null,
+            "`serve`: the address to listen on (0.0.0.0 for every interface, e.g. behind a load balancer)"),
+    HTTP_PAGE(
+            Type.BOOLEAN,
+            "true",
+            null,
+            null,
+            null,
+            "`serve`: serve the search page and its NZB links without a key; set false when others can reach the"
+                    + " port (the API always needs a key)"),
     LOG_LEVEL(Type.TEXT, "INFO", null, null, null, "headway's log level");
 
     /** How the README shows the default of a setting that has to be set. */
