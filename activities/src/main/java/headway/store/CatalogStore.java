@@ -201,6 +201,15 @@ public final class CatalogStore {
             limit ?
             """;
 
+    private static final String NAMED_RELEASES = """
+            select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
+                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution
+            from releases
+            where name ilike ? escape '\\'
+            order by posted desc nulls last, name, group_name, poster
+            limit 1000
+            """;
+
     private static final String SELECT_BINARIES_OF_RELEASE = """
             select group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
                    first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids
@@ -386,6 +395,20 @@ public final class CatalogStore {
         try (Connection c = ds.getConnection()) {
             return Jdbc.list(c, SEARCH_RELEASES, CatalogStore::release, like, limit);
         }
+    }
+
+    /**
+     * The releases named exactly {@code name}, or when there are none, those whose name equals it
+     * but for case; newest first, at most 1,000.
+     */
+    public List<Release> named(DataSource ds, String name) throws SQLException {
+        String literal = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+        List<Release> found;
+        try (Connection c = ds.getConnection()) {
+            found = Jdbc.list(c, NAMED_RELEASES, CatalogStore::release, literal);
+        }
+        List<Release> exact = found.stream().filter(r -> r.name().equals(name)).toList();
+        return exact.isEmpty() ? found : exact;
     }
 
     /** The binaries of a release with their segments in part order, ready for {@link headway.index.NzbWriter}. */

@@ -29,6 +29,15 @@ public final class ReleaseQueries {
         }
     }
 
+    /** Releases named {@code name}: exactly when any is, else but for case (see {@link CatalogStore#named}). */
+    public List<Release> named(String name) {
+        try {
+            return catalog.named(dataSource, name);
+        } catch (SQLException e) {
+            throw new StoreException("looking up a release", e);
+        }
+    }
+
     /** The release's binaries with their segments in part order, ready for {@link headway.index.NzbWriter}. */
     public List<CompletedBinary> binaries(Release release) {
         try {
