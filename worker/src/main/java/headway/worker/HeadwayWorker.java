@@ -1,7 +1,5 @@
 package headway.worker;
 
-import com.uber.m3.tally.RootScopeBuilder;
-import com.uber.m3.tally.Scope;
 import headway.activity.GroupActivitiesImpl;
 import headway.activity.HeaderSource;
 import headway.activity.Holdings;
@@ -34,14 +32,9 @@ import headway.workflow.PlannerWorkflowImpl;
 import headway.workflow.RegistryPruneWorkflowImpl;
 import headway.workflow.TaskQueues;
 import headway.workflow.WatchmanWorkflowImpl;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
-import io.temporal.common.reporter.MicrometerClientStatsReporter;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
@@ -94,22 +87,6 @@ public final class HeadwayWorker implements AutoCloseable {
         this.nntp = nntp;
         this.metricsServer = metricsServer;
         this.owned = owned;
-    }
-
-    /** A Temporal client for {@code config}, reporting the SDK's metrics into {@code registry}. */
-    public static WorkflowClient connect(WorkerConfig config, MeterRegistry registry) {
-        Scope scope = new RootScopeBuilder()
-                .reporter(new MicrometerClientStatsReporter(registry))
-                .reportEvery(com.uber.m3.util.Duration.ofSeconds(10));
-        WorkflowServiceStubs stubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder()
-                .setTarget(config.temporalTarget())
-                .setMetricsScope(scope)
-                .build());
-        return WorkflowClient.newInstance(
-                stubs,
-                WorkflowClientOptions.newBuilder()
-                        .setNamespace(config.namespace())
-                        .build());
     }
 
     /** Starts a worker on the stores' database; the caller keeps ownership of {@code client} and {@code stores}. */

@@ -25,8 +25,21 @@ public enum Setting {
             "200",
             "connections per worker (a held group uses up to two: its activity and its catalog writer)"),
     DB_CONNECT_TIMEOUT(Type.DURATION, "10s", null, "1ms", null, "give up connecting after"),
-    TEMPORAL(Type.TEXT, "127.0.0.1:7233", null, null, null, "Temporal frontend host:port"),
-    NAMESPACE(Type.TEXT, "default", null, null, null, "Temporal namespace"),
+    TEMPORAL(
+            Type.TEXT,
+            "127.0.0.1:7233",
+            null,
+            null,
+            null,
+            "Temporal frontend host:port; wins over `TEMPORAL_ADDRESS` and the profile file (TLS, mTLS and API"
+                    + " keys: the `TEMPORAL_*` variables, see docs/deploy.md)"),
+    NAMESPACE(
+            Type.TEXT,
+            "default",
+            null,
+            null,
+            null,
+            "Temporal namespace; wins over `TEMPORAL_NAMESPACE` and the profile"),
     TASK_QUEUE(
             Type.TEXT,
             TaskQueues.SHARED,

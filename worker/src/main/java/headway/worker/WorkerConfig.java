@@ -58,8 +58,8 @@ public record WorkerConfig(
         }
     }
 
-    /** What HEADWAY_TEMPORAL must look like: host:port. */
-    public static final String TEMPORAL_TARGET = "[^:/\\s]+:\\d{1,5}";
+    /** What the Temporal address must look like: host:port. */
+    public static final String TEMPORAL_TARGET = TemporalConnection.ADDRESS;
 
     public WorkerConfig {
         Objects.requireNonNull(temporalTarget, Setting.TEMPORAL.key());
@@ -106,16 +106,20 @@ public record WorkerConfig(
         return taskQueue + "/node/" + nodeId;
     }
 
-    /** Reads the configuration from environment variables. */
+    /**
+     * Reads the configuration from environment variables; the Temporal address and namespace as
+     * {@link TemporalConnection} resolves them (HEADWAY_*, then TEMPORAL_*, then the profile file).
+     */
     public static WorkerConfig fromEnv(Map<String, String> env) {
         Settings s = new Settings(env);
+        TemporalConnection temporal = TemporalConnection.fromEnv(env);
         int metricsPort = s.integer(Setting.METRICS_PORT);
         String nodeId = s.string(Setting.NODE_ID);
         String advertise = s.string(Setting.ADVERTISE);
         String snapshotDir = s.string(Setting.SNAPSHOT_DIR);
         return new WorkerConfig(
-                s.string(Setting.TEMPORAL),
-                s.string(Setting.NAMESPACE),
+                temporal.address(),
+                temporal.namespace(),
                 s.string(Setting.TASK_QUEUE),
                 nodeId != null ? nodeId : defaultNodeId(),
                 advertise != null ? advertise : hostName() + ":" + metricsPort,
