@@ -139,6 +139,31 @@ public enum Setting {
             "1s",
             null,
             "a caught-up group looks for work again after this (set on `start`)"),
+    SHUTDOWN_GRACE(
+            Type.DURATION,
+            "10s",
+            null,
+            "1ms",
+            null,
+            "on SIGTERM, activities in flight get this long to finish; then an index activity stops after its"
+                    + " current batch commits, the groups are handed back and the node leaves (give the orchestrator"
+                    + " this plus HEADWAY_NNTP_TIMEOUT and ~10 s)"),
+    VERSIONING(
+            Type.BOOLEAN,
+            "false",
+            null,
+            null,
+            null,
+            "poll as a Worker Deployment Version (rolling upgrades: docs/deploy.md); such a worker gets workflow"
+                    + " tasks only once its version is current or ramping"),
+    DEPLOYMENT(Type.TEXT, "headway", null, null, null, "the Worker Deployment's name (with HEADWAY_VERSIONING)"),
+    BUILD_ID(
+            Type.TEXT,
+            null,
+            "the jar's version",
+            null,
+            null,
+            "this build's id in the Worker Deployment (with HEADWAY_VERSIONING); use the image tag"),
     LOG_LEVEL(Type.TEXT, "INFO", null, null, null, "headway's log level");
 
     /** How the README shows the default of a setting that has to be set. */
