@@ -12,6 +12,7 @@ import headway.store.LeaseLostException;
 import headway.store.RangeRow;
 import headway.store.RangeStore;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +103,11 @@ public final class RangeIndexer {
         Commit inFlight = null;
         long cursor = totals.cursor;
         while (cursor <= range.end()) {
+            if (Thread.currentThread().isInterrupted()) {
+                finish(inFlight, List.of(), held, range, totals, progress);
+                throw new InterruptedIOException("worker stopping: " + range.group() + " stopped at article "
+                        + totals.cursor + ", the batches before it committed");
+            }
             long batchEnd = range.end() - cursor < batchArticles ? range.end() : cursor + batchArticles - 1;
             Batch batch = new Batch(held);
             try {

@@ -25,8 +25,21 @@ public enum Setting {
             "200",
             "connections per worker (a held group uses up to two: its activity and its catalog writer)"),
     DB_CONNECT_TIMEOUT(Type.DURATION, "10s", null, "1ms", null, "give up connecting after"),
-    TEMPORAL(Type.TEXT, "127.0.0.1:7233", null, null, null, "Temporal frontend host:port"),
-    NAMESPACE(Type.TEXT, "default", null, null, null, "Temporal namespace"),
+    TEMPORAL(
+            Type.TEXT,
+            "127.0.0.1:7233",
+            null,
+            null,
+            null,
+            "Temporal frontend host:port; wins over `TEMPORAL_ADDRESS` and the profile file (TLS, mTLS and API"
+                    + " keys: the `TEMPORAL_*` variables, see docs/deploy.md)"),
+    NAMESPACE(
+            Type.TEXT,
+            "default",
+            null,
+            null,
+            null,
+            "Temporal namespace; wins over `TEMPORAL_NAMESPACE` and the profile"),
     TASK_QUEUE(
             Type.TEXT,
             TaskQueues.SHARED,
@@ -179,6 +192,31 @@ public enum Setting {
             null,
             "`serve`: serve the search page and its NZB links without a key; set false when others can reach the"
                     + " port (the API always needs a key)"),
+    SHUTDOWN_GRACE(
+            Type.DURATION,
+            "10s",
+            null,
+            "1ms",
+            null,
+            "on SIGTERM, activities in flight get this long to finish; then an index activity stops after its"
+                    + " current batch commits, the groups are handed back and the node leaves (give the orchestrator"
+                    + " this plus HEADWAY_NNTP_TIMEOUT and ~10 s)"),
+    VERSIONING(
+            Type.BOOLEAN,
+            "false",
+            null,
+            null,
+            null,
+            "poll as a Worker Deployment Version (rolling upgrades: docs/deploy.md); such a worker gets workflow"
+                    + " tasks only once its version is current or ramping"),
+    DEPLOYMENT(Type.TEXT, "headway", null, null, null, "the Worker Deployment's name (with HEADWAY_VERSIONING)"),
+    BUILD_ID(
+            Type.TEXT,
+            null,
+            "the jar's version",
+            null,
+            null,
+            "this build's id in the Worker Deployment (with HEADWAY_VERSIONING); use the image tag"),
     LOG_LEVEL(Type.TEXT, "INFO", null, null, null, "headway's log level");
 
     /** How the README shows the default of a setting that has to be set. */
