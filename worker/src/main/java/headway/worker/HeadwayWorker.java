@@ -242,10 +242,7 @@ public final class HeadwayWorker implements AutoCloseable {
     }
 
     public static NntpPool.Config nntpConfig(WorkerConfig.NntpServer s) {
-        NntpServer server = NntpServer.plain(s.host(), s.port());
-        if (s.tls()) {
-            server = new NntpServer(s.host(), s.port(), true, null);
-        }
+        NntpServer server = new NntpServer(s.host(), s.port(), s.tls(), null, s.security());
         if (s.user() != null) {
             server = server.withCredentials(new NntpServer.Credentials(s.user(), s.password()));
         }

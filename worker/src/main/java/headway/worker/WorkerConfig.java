@@ -1,10 +1,14 @@
 package headway.worker;
 
+import headway.nntp.NntpServer.Security;
+import headway.nntp.NntpServer.StartTls;
+import headway.nntp.TrustedCertificates;
 import headway.store.Database;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -43,12 +47,32 @@ public record WorkerConfig(
 
     /** An NNTP server and how many connections this worker may open to it. Credentials are never logged. */
     public record NntpServer(
-            String host, int port, boolean tls, String user, String password, int maxConnections, Duration timeout) {
+            String host,
+            int port,
+            boolean tls,
+            String user,
+            String password,
+            int maxConnections,
+            Duration timeout,
+            Security security) {
         public NntpServer {
             Objects.requireNonNull(host, Setting.NNTP_HOST.key());
             Setting.NNTP_PORT.check(port);
             Setting.NNTP_CONNECTIONS.check(maxConnections);
             requirePositive(Setting.NNTP_TIMEOUT, timeout);
+            Objects.requireNonNull(security, "security");
+        }
+
+        /** A server with the default security: STARTTLS where offered, the JVM's trust store, compression where offered. */
+        public NntpServer(
+                String host,
+                int port,
+                boolean tls,
+                String user,
+                String password,
+                int maxConnections,
+                Duration timeout) {
+            this(host, port, tls, user, password, maxConnections, timeout, Security.DEFAULT);
         }
 
         @Override
@@ -148,7 +172,37 @@ public record WorkerConfig(
                 s.string(Setting.NNTP_USER),
                 s.string(Setting.NNTP_PASSWORD),
                 s.integer(Setting.NNTP_CONNECTIONS),
-                s.duration(Setting.NNTP_TIMEOUT));
+                s.duration(Setting.NNTP_TIMEOUT),
+                new Security(
+                        startTls(s.string(Setting.NNTP_STARTTLS)),
+                        caFile(s.string(Setting.NNTP_CA)),
+                        s.bool(Setting.NNTP_PLAIN_AUTH),
+                        s.bool(Setting.NNTP_COMPRESS)));
+    }
+
+    private static StartTls startTls(String value) {
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "auto" -> StartTls.AUTO;
+            case "require" -> StartTls.REQUIRE;
+            case "off" -> StartTls.OFF;
+            default ->
+                throw new IllegalArgumentException(
+                        Setting.NNTP_STARTTLS.key() + "=" + value + " is not one of auto, require, off");
+        };
+    }
+
+    /** The CA file, read now so that a bad one is reported with its setting before anything connects. */
+    private static Path caFile(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        Path file = Path.of(value.strip());
+        try {
+            TrustedCertificates.check(file);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Setting.NNTP_CA.key() + "=" + value + ": " + e.getMessage(), e);
+        }
+        return file;
     }
 
     /** The shared task queue of HEADWAY_TASK_QUEUE (what the CLI starts workflows and installs schedules on). */
