@@ -145,8 +145,9 @@ public final class HeadwayWorker implements AutoCloseable {
                 dataSource, config.nodeId(), config.advertiseAddress(), config.nodeTtl(), Clock.systemUTC());
         NodeHeartbeat heartbeat = NodeHeartbeat.start(registryRow, config.nodeHeartbeat());
 
-        MetricsServer metricsServer =
-                config.metricsPort() == 0 ? null : MetricsServer.start(registry, config.metricsPort());
+        MetricsServer metricsServer = config.metricsPort() == 0
+                ? null
+                : MetricsServer.start(registry, config.metricsBind(), config.metricsPort());
 
         WorkerFactory factory = WorkerFactory.newInstance(client);
         WorkerOptions options = WorkerOptions.newBuilder()

@@ -55,6 +55,14 @@ public enum Setting {
     MAX_GROUPS(Type.INTEGER, "8", null, "1", "10000", "groups one worker holds at once"),
     ACTIVITY_CONCURRENCY(Type.INTEGER, "16", null, "1", "1000", "activity slots per task queue"),
     METRICS_PORT(Type.INTEGER, "9464", null, "0", "65535", "Prometheus endpoint (`/metrics`), 0 = off"),
+    METRICS_BIND(
+            Type.TEXT,
+            "127.0.0.1",
+            null,
+            null,
+            null,
+            "the address the metrics endpoint listens on; `0.0.0.0` for every interface (docker/compose.yaml sets it"
+                    + " inside its network)"),
     NNTP_HOST(Type.TEXT, "127.0.0.1", null, null, null, "the news server's host"),
     NNTP_PORT(Type.INTEGER, "119", null, "1", "65535", "the news server's port"),
     NNTP_TLS(Type.BOOLEAN, "false", null, null, null, "connect with TLS (NNTPS, usually port 563)"),

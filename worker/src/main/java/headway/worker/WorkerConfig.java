@@ -34,6 +34,7 @@ public record WorkerConfig(
         int maxGroups,
         int activityConcurrency,
         int metricsPort,
+        String metricsBind,
         NntpServer nntp,
         Path snapshotDir,
         long catalogCapBytes,
@@ -114,6 +115,10 @@ public record WorkerConfig(
         Setting.MAX_GROUPS.check(maxGroups);
         Setting.ACTIVITY_CONCURRENCY.check(activityConcurrency);
         Setting.METRICS_PORT.check(metricsPort);
+        if (metricsBind == null || metricsBind.isBlank() || metricsBind.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException(Setting.METRICS_BIND.key() + "='" + metricsBind
+                    + "' is not an address: use an IP address such as 127.0.0.1 (the default) or 0.0.0.0");
+        }
         Objects.requireNonNull(nntp, "nntp");
         Setting.CATALOG_CAP.check(catalogCapBytes);
         Setting.BATCH.check(batchArticles);
@@ -150,6 +155,7 @@ public record WorkerConfig(
                 s.integer(Setting.MAX_GROUPS),
                 s.integer(Setting.ACTIVITY_CONCURRENCY),
                 metricsPort,
+                s.string(Setting.METRICS_BIND),
                 fromEnvNntp(env),
                 snapshotDir == null ? null : Path.of(snapshotDir),
                 s.longValue(Setting.CATALOG_CAP),
