@@ -30,8 +30,10 @@ public final class ReleaseGuids {
 
     private static final String SELECT_GRABS = "select guid, grabs from release_grabs where guid = any (?)";
 
+    /** The oldest release, read backwards along the index {@code releases_posted (posted desc nulls last)}. */
     private static final String OLDEST_DAYS = """
-            select coalesce(ceil(extract(epoch from now() - min(posted)) / 86400), 0)::int from releases
+            select coalesce((select ceil(extract(epoch from now() - posted) / 86400)::int from releases
+                             where posted is not null order by posted asc nulls first limit 1), 0)
             """;
 
     /** What a guid looks like: 32 lower-case hex digits. */

@@ -115,8 +115,13 @@ final class Newznab {
         return new Reply(e.httpStatus, "application/xml; charset=utf-8", headers, body);
     }
 
-    /** A request's key as stored, and its text (for the links in the feed, which carry it). */
-    private record Caller(ApiKey key, String text) {}
+    /** A request's key as stored, and its text (for the links in the feed, which carry it); never printed. */
+    private record Caller(ApiKey key, String text) {
+        @Override
+        public String toString() {
+            return "Caller[" + key.name() + "]";
+        }
+    }
 
     private Caller authenticate(Params p) {
         String key = p.text("apikey");

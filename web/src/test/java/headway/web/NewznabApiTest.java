@@ -370,6 +370,30 @@ class NewznabApiTest {
     }
 
     @Test
+    void theAccessLogShowsEveryRequestButNeverItsKey() throws Exception {
+        ch.qos.logback.classic.Logger access =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("headway.web.access");
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
+                new ch.qos.logback.core.read.ListAppender<>();
+        seen.start();
+        access.addAppender(seen);
+        try {
+            search("t=search&q=marker");
+            api("t=get&id=00000000000000000000000000000000&apikey=" + key);
+            api("t=search&APIKEY=" + key);
+            Thread.sleep(200);
+        } finally {
+            access.detachAppender(seen);
+        }
+        List<String> lines = seen.list.stream()
+                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .toList();
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("q=marker", "apikey=REDACTED", " 200 "));
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("t=get", " 404 "));
+        assertThat(String.join("\n", lines)).doesNotContain(key);
+    }
+
+    @Test
     void theAccessLogNeverShowsAKey() {
         assertThat(FrontDoor.redact("t=search&apikey=secret&q=x")).isEqualTo("t=search&apikey=REDACTED&q=x");
         assertThat(FrontDoor.redact("APIKEY=secret")).isEqualTo("APIKEY=REDACTED");
