@@ -8,10 +8,15 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.text.Normalizer;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /** Finding releases by name and writing their NZB files (the {@code nzb} command and the demo). */
 public final class Releases {
+
+    /** What a file name may not hold: anything but letters, marks and digits of any script, and {@code . _ -} and space. */
+    private static final Pattern UNSAFE = Pattern.compile("[^\\p{L}\\p{M}\\p{N}._ -]");
 
     private Releases() {}
 
@@ -53,8 +58,12 @@ public final class Releases {
         }
     }
 
-    /** A file name for a release: its name with anything unsafe replaced, plus .nzb. */
+    /**
+     * A file name for a release: its name with anything unsafe replaced by {@code _}, plus .nzb.
+     * Letters and digits of any script are kept (NFC), so {@code Über} stays {@code Über}.
+     */
     public static String fileName(Release release) {
-        return release.name().replaceAll("[^A-Za-z0-9._ -]", "_") + ".nzb";
+        String name = Normalizer.normalize(release.name(), Normalizer.Form.NFC);
+        return UNSAFE.matcher(name).replaceAll("_") + ".nzb";
     }
 }
