@@ -1,6 +1,7 @@
 package headway.activity;
 
 import headway.index.CompletedBinary;
+import headway.index.Misses;
 import headway.nntp.MisbehavingServerException;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
@@ -8,6 +9,7 @@ import headway.store.CatalogStore;
 import headway.store.Fence;
 import headway.store.GroupStore;
 import headway.store.LeaseLostException;
+import headway.store.MissStore;
 import headway.store.RangeRow;
 import headway.store.RangeStore;
 import java.io.IOException;
@@ -30,6 +32,7 @@ import java.util.concurrent.Executors;
  * A fetch that fails midway (the server dropped the connection or broke a reply bound) has fed the
  * window only well-formed, in-range, in-order headers of its batch, which the retry feeds again as
  * duplicates the window ignores; its batch commits nothing, so the cursor stays at the batch's start.
+ * The headers nothing cataloged are counted with the batch's commit ({@link MissStore}).
  */
 public final class RangeIndexer {
 
@@ -111,6 +114,7 @@ public final class RangeIndexer {
             }
             held.window().ageTo(batchEnd);
             List<CompletedBinary> done = held.window().drain();
+            batch.misses = held.window().drainMisses();
             finish(inFlight, done, held, range, totals, progress);
             inFlight = new Commit(
                     batch,
@@ -132,6 +136,7 @@ public final class RangeIndexer {
         fence.run(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
             catalog.writeBinaries(c, done, held.rules.categories(), held.rules.version());
             catalog.recordMissing(c, range.group(), batch.missing);
+            MissStore.record(c, range.group(), range.id(), next - 1, batch.misses);
             ranges.advance(c, held.holder(), range.id(), next);
             return null;
         });
@@ -175,6 +180,7 @@ public final class RangeIndexer {
         metrics.missing.increment((double) commit.batch.missingArticles);
         metrics.malformed.increment((double) commit.batch.malformed);
         metrics.binariesWritten.increment(commit.done.size());
+        metrics.missed(range.group(), commit.batch.misses);
         progress.committed(totals.cursor, totals.headers, totals.missing, totals.malformed);
     }
 
@@ -200,6 +206,7 @@ public final class RangeIndexer {
     private static final class Batch implements OverviewSink {
         private final Holdings.Held held;
         final List<long[]> missing = new ArrayList<>();
+        Misses misses = new Misses();
         long headers;
         long missingArticles;
         long malformed;

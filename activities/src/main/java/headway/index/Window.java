@@ -27,7 +27,8 @@ import java.util.Map;
  * {@code . _ -} and spaces (the {@code .nfo} named {@code Show.S01E01}, the rars {@code
  * show.s01e01}) takes the first spelling, so the catalog, which keys releases by exact name, holds
  * one release; the spellings of the last {@value #SPELLINGS} releases are remembered, and those of
- * a snapshot's open binaries are learnt back when it is read.
+ * a snapshot's open binaries are learnt back when it is read. Headers that nothing cataloged are
+ * kept as {@link Misses} until the holder drains them with each batch ({@link #drainMisses()}).
  */
 public final class Window {
 
@@ -44,6 +45,7 @@ public final class Window {
     };
 
     private final List<CompletedBinary> outbox = new ArrayList<>();
+    private Misses misses = new Misses();
     private long newestArticle = -1;
     /** The first article of the oldest open binary (the head of {@link #open}), or MAX_VALUE when none is open: aging looks at it alone. */
     private long headFirst = Long.MAX_VALUE;
@@ -178,10 +180,12 @@ public final class Window {
         if (match instanceof SubjectMatch.Matched m) {
             accepted++;
             add(line, m.subject(), rules.version());
-        } else if (match instanceof SubjectMatch.Rejected) {
+        } else if (match instanceof SubjectMatch.Rejected r) {
             rejected++;
+            misses.add(line.article(), line.subject(), r.reason());
         } else {
             unmatched++;
+            misses.add(line.article(), line.subject(), null);
         }
         ageTo(newestArticle);
     }
@@ -259,6 +263,13 @@ public final class Window {
     public List<CompletedBinary> drain() {
         List<CompletedBinary> out = List.copyOf(outbox);
         outbox.clear();
+        return out;
+    }
+
+    /** Returns and forgets the headers nothing cataloged since the last call, for the miss counts. */
+    public Misses drainMisses() {
+        Misses out = misses;
+        misses = new Misses();
         return out;
     }
 
