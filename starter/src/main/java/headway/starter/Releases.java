@@ -63,7 +63,11 @@ public final class Releases {
      * Letters and digits of any script are kept (NFC), so {@code Über} stays {@code Über}.
      */
     public static String fileName(Release release) {
-        String name = Normalizer.normalize(release.name(), Normalizer.Form.NFC);
+        return fileName(release.name());
+    }
+
+    static String fileName(String releaseName) {
+        String name = Normalizer.normalize(releaseName, Normalizer.Form.NFC);
         return UNSAFE.matcher(name).replaceAll("_") + ".nzb";
     }
 }
