@@ -60,6 +60,11 @@ public final class Stores implements AutoCloseable {
         return new ApiKeyStore(pool);
     }
 
+    /** What the index drops, per group ({@code headway rules misses}). */
+    public MissStore misses() {
+        return new MissStore(pool);
+    }
+
     /** Every node row, live or not, where "live" means a heartbeat within {@code nodeTtl}. */
     public List<NodeRegistry.Node> nodes(Duration nodeTtl) {
         return new NodeRegistry(pool, "status", "-", nodeTtl, Clock.systemUTC()).all();

@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
             GroupsCommand.class,
             StartCommand.class,
             PlanCommand.class,
+            ReindexCommand.class,
             StatusCommand.class,
             SignalCommands.Pause.class,
             SignalCommands.Resume.class,
