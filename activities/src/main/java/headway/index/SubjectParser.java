@@ -361,7 +361,7 @@ public final class SubjectParser {
             }
             char sep = s.charAt(k);
             boolean of = false;
-            if (sep == '/' || sep == '|' || sep == '_') {
+            if (sep == '/' || sep == '|' || sep == '_' || sep == '~') {
                 if (sep == '_' && k != aEnd) {
                     return null;
                 }
@@ -405,7 +405,7 @@ public final class SubjectParser {
                     || Character.isLetterOrDigit(ia)) {
                 return null;
             }
-            if ((sep == '|' || sep == '_') && !(open && close)) {
+            if ((sep == '|' || sep == '_' || sep == '~') && !(open && close)) { // [106~106] only in brackets
                 return null;
             }
             int start = open ? before : aStart;
@@ -1585,6 +1585,9 @@ public final class SubjectParser {
         if (lower.endsWith(" present") || lower.endsWith(" presents") || lower.endsWith(" presenteert")) {
             return false;
         }
+        if (postLabel(lower)) {
+            return false;
+        }
         String[] words = lower.split(" ");
         if (words.length <= 3) {
             for (String word : words) {
@@ -1612,6 +1615,17 @@ public final class SubjectParser {
             }
         }
         return !isSize(lower);
+    }
+
+    /** {@code Postman87 post 1345216}, {@code Cor316 Post Nr 099}: an uploader numbering his posts, not a title. */
+    private static boolean postLabel(String lower) {
+        String[] words = lower.split(" ");
+        if (words.length < 3 || words.length > 4 || !words[1].equals("post")) {
+            return false;
+        }
+        String number = words[words.length - 1];
+        boolean nr = words.length == 3 || words[2].equals("nr") || words[2].equals("no") || words[2].equals("#");
+        return nr && !number.isEmpty() && number.chars().allMatch(SubjectParser::isDigit);
     }
 
     /** {@code top100} gives {@code top}. */
