@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
  * Scores the shipped rules on {@code headway/index/subjects.tsv}, real subject lines from public
  * sources with the expected file name, counters and release (see subjects.README.md next to it),
  * and fails below the targets: every field right on at least 95 % of rows, at least 99 % kept.
- * Prints the score per field and the rows it gets wrong.
+ * Scores them on {@code subjects-holdout.tsv} too, lines from other sources that the parser was
+ * not written on, and fails below 93 % (just under what it reaches) or 99 % kept. Prints the score
+ * per field and the rows it gets wrong.
  */
 class SubjectCorpusTest {
 
