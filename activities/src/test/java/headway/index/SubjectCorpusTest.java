@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
  * Scores the shipped rules on {@code headway/index/subjects.tsv}, real subject lines from public
  * sources with the expected file name, counters and release (see subjects.README.md next to it),
  * and fails below the targets: every field right on at least 95 % of rows, at least 99 % kept.
- * Prints the score per field and the rows it gets wrong.
+ * Scores them on {@code subjects-holdout.tsv} too, lines from other sources that the parser was
+ * not written on, and fails below 93 % (just under what it reaches) or 99 % kept. Prints the score
+ * per field and the rows it gets wrong.
  */
 class SubjectCorpusTest {
 
@@ -89,7 +91,7 @@ class SubjectCorpusTest {
         score.wrong().forEach(System.out::println);
 
         assertThat(rows).as("holdout rows").hasSizeGreaterThanOrEqualTo(250);
-        assertThat(100.0 * score.allRight() / score.rows()).as(score.line()).isGreaterThanOrEqualTo(90.0);
+        assertThat(100.0 * score.allRight() / score.rows()).as(score.line()).isGreaterThanOrEqualTo(93.0);
         assertThat(100.0 * score.kept() / score.rows()).as(score.line()).isGreaterThanOrEqualTo(99.0);
     }
 
