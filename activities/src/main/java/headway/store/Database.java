@@ -62,6 +62,32 @@ public final class Database {
         return new HikariDataSource(config);
     }
 
+    private static final java.util.regex.Pattern URL_PASSWORD =
+            java.util.regex.Pattern.compile("(?i)(password=)[^&;\\s]*");
+    private static final java.util.regex.Pattern URL_USER_INFO =
+            java.util.regex.Pattern.compile("(://[^/:@\\s]*:)[^/@\\s]*@");
+
+    /** {@code text} with passwords in JDBC URLs ({@code password=...}, {@code user:pass@}) masked, for messages and logs. */
+    public static String redact(String text) {
+        if (text == null) {
+            return null;
+        }
+        String t = URL_PASSWORD.matcher(text).replaceAll("$1***");
+        return URL_USER_INFO.matcher(t).replaceAll("$1***@");
+    }
+
+    /** True when {@code e} or a cause is PostgreSQL refusing the login (SQLSTATE class 28: wrong user or password). */
+    public static boolean loginRefused(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.sql.SQLException sql
+                    && sql.getSQLState() != null
+                    && sql.getSQLState().startsWith("28")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Applies every pending migration; safe to run from several processes at once. Out of order,
      * because versions were handed out to parallel work and a lower one may land after a higher one.
