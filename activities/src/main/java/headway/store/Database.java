@@ -22,8 +22,9 @@ public final class Database {
         public Settings {
             Objects.requireNonNull(jdbcUrl, "jdbcUrl");
             if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-                throw new IllegalArgumentException("database URL must start with jdbc:postgresql:, was '" + jdbcUrl
-                        + "' (set HEADWAY_DB_URL or --db-url, e.g. jdbc:postgresql://localhost:5432/headway)");
+                throw new IllegalArgumentException(
+                        "database URL must start with jdbc:postgresql:, was '" + redact(jdbcUrl)
+                                + "' (set HEADWAY_DB_URL or --db-url, e.g. jdbc:postgresql://localhost:5432/headway)");
             }
             if (maxPoolSize < 1 || maxPoolSize > 200) {
                 throw new IllegalArgumentException("database pool size must be between 1 and 200, was " + maxPoolSize);
@@ -33,7 +34,7 @@ public final class Database {
 
         @Override
         public String toString() {
-            return "Settings[jdbcUrl=" + jdbcUrl + ", user=" + user + ", password="
+            return "Settings[jdbcUrl=" + redact(jdbcUrl) + ", user=" + user + ", password="
                     + (password == null ? "none" : "***") + ", maxPoolSize=" + maxPoolSize + "]";
         }
     }
