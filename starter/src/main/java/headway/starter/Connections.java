@@ -70,9 +70,19 @@ final class Connections implements AutoCloseable {
                                 settings.jdbcUrl(), settings.user(), settings.password(), 2, Duration.ofSeconds(5)),
                         "headway-cli");
             } catch (RuntimeException e) {
+                String url = Database.redact(settings.jdbcUrl());
+                if (Database.loginRefused(e)) {
+                    throw new CliException(
+                            Exit.UNREACHABLE,
+                            "the database at " + url + " refused the login"
+                                    + (settings.user() == null ? "" : " of user " + settings.user()) + ": "
+                                    + Database.redact(rootMessage(e))
+                                    + " (check HEADWAY_DB_USER and HEADWAY_DB_PASSWORD)",
+                            e);
+                }
                 throw new CliException(
                         Exit.UNREACHABLE,
-                        "cannot reach the database at " + settings.jdbcUrl() + ": " + rootMessage(e)
+                        "cannot reach the database at " + url + ": " + Database.redact(rootMessage(e))
                                 + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)",
                         e);
             }

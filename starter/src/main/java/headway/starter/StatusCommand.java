@@ -62,6 +62,9 @@ final class StatusCommand implements Runnable {
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
+        if (limit < 1 || limit > 100_000) {
+            throw CliException.badInput("--limit must be between 1 and 100000, was " + limit);
+        }
         try (Connections open = connections) {
             Settings s = new Settings(connections.env());
             Duration leaseTtl = s.duration(Setting.LEASE_TTL);

@@ -1,5 +1,6 @@
 package headway.starter;
 
+import headway.store.Database;
 import headway.store.Stores;
 import headway.worker.HeadwayWorker;
 import headway.worker.Setting;
@@ -112,8 +113,12 @@ final class WorkerCommand implements Runnable {
         } catch (RuntimeException e) {
             throw new CliException(
                     Exit.UNREACHABLE,
-                    "cannot reach the database at " + config.database().jdbcUrl() + ": " + Connections.rootMessage(e)
-                            + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)",
+                    "cannot reach the database at "
+                            + Database.redact(config.database().jdbcUrl()) + ": "
+                            + Database.redact(Connections.rootMessage(e))
+                            + (Database.loginRefused(e)
+                                    ? " (the login was refused: check HEADWAY_DB_USER and HEADWAY_DB_PASSWORD)"
+                                    : " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)"),
                     e);
         }
     }

@@ -145,6 +145,20 @@ public record WorkerConfig(
             Setting.NNTP_PORT.check(port);
             Setting.NNTP_CONNECTIONS.check(maxConnections);
             requirePositive(Setting.NNTP_TIMEOUT, timeout);
+            if ((user == null) != (password == null)) {
+                throw new IllegalArgumentException((user == null ? Setting.NNTP_PASSWORD : Setting.NNTP_USER).key()
+                        + " is set but " + (user == null ? Setting.NNTP_USER : Setting.NNTP_PASSWORD).key()
+                        + " is not: set both for AUTHINFO, or neither");
+            }
+            if (user != null
+                    && (user.isEmpty()
+                            || user.contains("\r")
+                            || user.contains("\n")
+                            || password.contains("\r")
+                            || password.contains("\n"))) {
+                throw new IllegalArgumentException(Setting.NNTP_USER.key() + " must not be empty, and neither it nor "
+                        + Setting.NNTP_PASSWORD.key() + " may hold a line break");
+            }
             Objects.requireNonNull(security, "security");
         }
 
