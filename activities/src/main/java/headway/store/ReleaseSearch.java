@@ -62,7 +62,7 @@ public final class ReleaseSearch {
     static final int SAMPLE = 5_000;
 
     /** What a match fetched through the index costs against a release read newest first (measured, see docs/benchmarks.md). */
-    static final int FETCH_COST = 20;
+    static final int FETCH_COST = 8;
 
     /**
      * What to look for. {@code text} may be empty (newest releases); {@code categories} empty means

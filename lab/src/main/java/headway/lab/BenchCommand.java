@@ -276,8 +276,9 @@ final class BenchCommand implements Runnable {
 
         @Option(
                 names = "--shared-buffers",
-                defaultValue = "1GB",
-                description = "PostgreSQL's shared_buffers for the run (default 1GB; the embedded default is 128MB)")
+                defaultValue = "2GB",
+                description = "PostgreSQL's shared_buffers for the run (default 2GB, room for 2,000,000 releases with"
+                        + " their indexes; the embedded default is 128MB)")
         String sharedBuffers;
 
         @Override

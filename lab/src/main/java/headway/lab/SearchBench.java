@@ -27,8 +27,9 @@ import javax.sql.DataSource;
  * {@code headway bench search}: milliseconds per {@link ReleaseSearch} call on a catalog of
  * {@link SyntheticReleases}, bulk-loaded with COPY into a freshly migrated embedded PostgreSQL (its
  * indexes in place, as a catalog grows), vacuumed and analyzed, with PostgreSQL given
- * {@code --shared-buffers} (default 1 GB, about the catalog of 2,000,000 releases with its
- * indexes, as a server that answers searches is sized; the embedded default is 128 MB) and the
+ * {@code --shared-buffers} (default 2 GB: the catalog of 2,000,000 releases with its indexes is
+ * about 1 GB, and a server that answers searches is sized to hold it; the embedded default is
+ * 128 MB) and the
  * table and its search indexes prewarmed into them. The queries are what the newznab API and
  * the search page send: single words (common ones like {@code 1080p} and title words), phrases
  * (a show and its episode, a film and its year, an artist and {@code flac}), words that never meet
@@ -77,6 +78,7 @@ final class SearchBench {
                 s.execute("alter system set shared_buffers = '" + sharedBuffers.replace("'", "") + "'");
             }
             rig.restartPostgres();
+            rig.dataSource().getHikariPoolMXBean().softEvictConnections();
             GroupStore groups = new GroupStore(ds);
             for (String g : SyntheticReleases.GROUPS) {
                 groups.add(g, 0);
