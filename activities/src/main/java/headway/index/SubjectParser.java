@@ -687,11 +687,18 @@ public final class SubjectParser {
                 if (from == to) {
                     continue;
                 }
+                int start = a;
+                if (pair && i >= 2 && closesBefore(from, to) && !closesBefore(quotes.at(i - 2) + 1, to)) {
+                    start = quotes.at(i - 2); // "Title {+ "Inner" pamphlet}.cbz": the quotes inside are the name's
+                    from = start + 1;
+                    while (from < to && Character.isWhitespace(s.charAt(from))) {
+                        from++;
+                    }
+                }
                 boolean like = hasExtension(s, from, to, true);
                 if (fileLike && !like) {
                     continue;
                 }
-                int start = a;
                 int end = b + 1;
                 if (!pair) {
                     start = quotes.at(i - 1);
@@ -711,7 +718,7 @@ public final class SubjectParser {
                     if (count == 1) {
                         // the opening quote is lost: the name runs left as an unquoted one does
                         int dot = s.lastIndexOf('.', q);
-                        from = Math.max(from < dot ? nameStart(dot, q) : from, floor);
+                        from = Math.max(from < dot ? nameStart(dot, q, true) : from, floor);
                         from = Math.min(from, q);
                         before = s.substring(from, q).strip();
                     }
@@ -729,6 +736,28 @@ public final class SubjectParser {
                 }
             }
             return best;
+        }
+
+        /** Whether {@code s[from, to)} closes a bracket it did not open. */
+        private boolean closesBefore(int from, int to) {
+            int round = 0;
+            int square = 0;
+            int curly = 0;
+            for (int i = from; i < to; i++) {
+                switch (s.charAt(i)) {
+                    case '(' -> round++;
+                    case '[' -> square++;
+                    case '{' -> curly++;
+                    case ')' -> round--;
+                    case ']' -> square--;
+                    case '}' -> curly--;
+                    default -> {}
+                }
+                if (round < 0 || square < 0 || curly < 0) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private boolean blank(int from, int to) {
@@ -769,7 +798,9 @@ public final class SubjectParser {
             if (extEnd < 0) {
                 return null;
             }
-            int start = nameStart(dot, extEnd);
+            boolean afterQuote =
+                    quotes.size % 2 == 1 && quotes.at(quotes.size - 1) < dot; // "name.ext yEnc: its quote lost
+            int start = nameStart(dot, extEnd, afterQuote);
             if (start < dot && s.charAt(start) == '\'' && extEnd < n && s.charAt(extEnd) == '\'') {
                 start++;
             }
@@ -785,11 +816,14 @@ public final class SubjectParser {
          * characters a file name may hold until a counter, yEnc or a character no file name holds,
          * less leading separators, bracket tags, a request word and an album's name before a track.
          */
-        private int nameStart(int dot, int extEnd) {
+        private int nameStart(int dot, int extEnd, boolean quoted) {
             int start = dot;
             boolean bracketed = extEnd < n && s.charAt(extEnd) == ']';
             while (start > 0 && !blocked[start - 1] && !isNameBoundary(s.charAt(start - 1))) {
                 if (bracketed && s.charAt(start - 1) == '[' && closer(start - 1) == extEnd) {
+                    break;
+                }
+                if (!quoted && afterGap(start)) { // Here's your file!  name.ext: a gap of spaces ends a phrase
                     break;
                 }
                 start--;
@@ -801,24 +835,77 @@ public final class SubjectParser {
             while (start < dot && (s.charAt(start) == ')' || s.charAt(start) == ']' || s.charAt(start) == '}')) {
                 start = skipSeparators(start + 1, dot); // (????) name.ext": the closer of a tag before it
             }
-            if (addressed) { // Attn: someone - name.ext
+            addressed |= s.regionMatches(true, start, "attn", 0, 4)
+                    && start + 4 < dot
+                    && (isSpace(s.charAt(start + 4)) || s.charAt(start + 4) == ':');
+            if (addressed) { // Attn: some one - name.ext
                 int e = start;
-                while (e < dot && !isSpace(s.charAt(e))) {
+                while (e < dot && e - start <= 60 && !(s.charAt(e) == '-' && isSpace(s.charAt(e + 1)))) {
                     e++;
                 }
-                if (dashAfter(e, dot)) {
-                    start = skipSeparators(e, dot);
+                int rest = skipSeparators(e, dot);
+                if (e < dot && e - start <= 60 && s.substring(rest, dot).contains(" - ")) {
+                    start = rest; // what is left still reads Author - Title
                 }
             }
             while (start < dot
                     && closer(start) > start
                     && closer(start) + 1 < dot
-                    && (s.charAt(start) == '(' || (s.charAt(start) == '[' && dashAfter(closer(start) + 1, dot)))) {
+                    && (s.charAt(start) == '('
+                            || (s.charAt(start) == '['
+                                    && (dashAfter(closer(start) + 1, dot) || requestTag(start + 1, closer(start)))))) {
                 start = skipSeparators(closer(start) + 1, dot);
             }
+            start = repeated(start, dot);
             start = afterRequestWord(start, dot);
             if (!counterBefore && start == 0) {
                 start = trackNumber(start, dot);
+            }
+            return start;
+        }
+
+        /** Whether two or more spaces end at {@code start} after a word, and a word starts there. */
+        private boolean afterGap(int start) {
+            if (start < 3 || !isSpace(s.charAt(start - 1)) || !isSpace(s.charAt(start - 2))) {
+                return false;
+            }
+            if (!Character.isLetterOrDigit(s.charAt(start))) {
+                return false;
+            }
+            int k = start - 3;
+            while (k >= 0 && isSpace(s.charAt(k))) {
+                k--;
+            }
+            return k >= 0 && (Character.isLetterOrDigit(s.charAt(k)) || s.charAt(k) == '!');
+        }
+
+        /** Whether {@code s[from, to)} holds request words alone ({@code [ As requested ]}). */
+        private boolean requestTag(int from, int to) {
+            String left = dropRequestWords(s.substring(from, to).strip());
+            return left.isEmpty() || !keepText(left);
+        }
+
+        /**
+         * Where the file starts in a name posted twice over a separator, {@code Name--Name.par2} or
+         * {@code Name.- Name.nzb}: after the separator; else {@code start}. Only the middle is tried.
+         */
+        private int repeated(int start, int dot) {
+            for (int sep = 1; sep <= 3; sep++) {
+                int len = dot - start - sep;
+                if (len < 16 || len % 2 != 0) {
+                    continue;
+                }
+                int p = start + len / 2;
+                boolean separator = true;
+                boolean dash = false;
+                for (int k = p; k < p + sep; k++) {
+                    char c = s.charAt(k);
+                    separator &= c == '-' || c == '.' || isSpace(c);
+                    dash |= c == '-';
+                }
+                if (separator && dash && s.regionMatches(true, start, s, p + sep, len / 2)) {
+                    return p + sep;
+                }
             }
             return start;
         }
@@ -1232,7 +1319,7 @@ public final class SubjectParser {
             if (inner.isEmpty() || inner.indexOf('"') >= 0 || !keepText(inner)) {
                 return false;
             }
-            if (isRequestId(inner)) {
+            if (isRequestId(inner) || isCredit(inner)) {
                 return false;
             }
             boolean shortTag = inner.length() <= 6 && inner.indexOf(' ') < 0 && inner.indexOf('.') < 0;
@@ -1354,7 +1441,7 @@ public final class SubjectParser {
 
     /** Whether a unit of text is release text rather than an advert, a network tag, a tag word or a size. */
     private static boolean keepText(String raw) {
-        String t = strip(raw, " -_.:,;#!~*+=&/'");
+        String t = strip(raw, " -_.:,;#!~*+=&/'$");
         if (weight(t) < 1) {
             return false;
         }
@@ -1502,7 +1589,20 @@ public final class SubjectParser {
             digits &= isDigit(c) || c == '-' || c == '#';
         }
         boolean year = lower.length() == 4 && (lower.startsWith("19") || lower.startsWith("20")) && digits;
-        return (digits && !year) || lower.chars().allMatch(c -> c == 'x' || c == '#');
+        return (digits && !year && !isDate(lower)) || lower.chars().allMatch(c -> c == 'x' || c == '#');
+    }
+
+    /** {@code 03-12-2010}, {@code 2014-05-17}: a date, which names a release, not a request. */
+    private static boolean isDate(String t) {
+        String[] parts = t.split("-", -1);
+        if (parts.length != 3) {
+            return false;
+        }
+        int year = parts[0].length() == 4 ? 0 : 2;
+        return parts[year].length() == 4
+                && parts[1].length() <= 2
+                && parts[2 - year].length() <= 2
+                && (parts[year].startsWith("19") || parts[year].startsWith("20"));
     }
 
     private static boolean isSize(String lower) {
@@ -1523,11 +1623,56 @@ public final class SubjectParser {
     /** The release text cleaned: request words dropped from its front, brackets or quotes that enclose all of it removed. */
     static String clean(String text) {
         String r = strip(text, " -_:;,~*#|/");
-        r = withoutCredit(strayOpeners(r));
+        r = strayOpeners(withoutCredit(strayOpeners(r)));
         r = afterPresents(r);
         r = unwrap(leadingGroup(r));
-        r = unwrap(dropRequestWords(r));
+        r = unwrap(dropTrailingRequestWords(dropRequestWords(withoutPrefix(r))));
         return r.indexOf('"') < 0 ? r : strip(r.replace("\"", ""), " -_:;,"); // "Title" by Author
+    }
+
+    /**
+     * {@code r} less a prefix glued to a scene name: a request id ({@code REQ.9514.Name-GRP}) or
+     * a site and post id ({@code FTN2DAY.NL-169116-Name-GRP}).
+     */
+    private static String withoutPrefix(String r) {
+        String lower = r.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("req.") || lower.startsWith("req#")) {
+            int i = 4;
+            while (i < r.length() && isDigit(r.charAt(i))) {
+                i++;
+            }
+            if (i > 4 && i < r.length() - 1 && (r.charAt(i) == '.' || r.charAt(i) == '-')) {
+                return r.substring(i + 1);
+            }
+        }
+        int dash = r.indexOf('-');
+        if (dash > 0 && r.indexOf(' ') < 0 && isDomain(lower.substring(0, dash))) {
+            int i = dash + 1;
+            while (i < r.length() && isDigit(r.charAt(i))) {
+                i++;
+            }
+            if (i < r.length() - 1 && r.charAt(i) == '-' && isSceneName(r.substring(i + 1))) {
+                return r.substring(i + 1);
+            }
+        }
+        return r;
+    }
+
+    /** {@code Shaq S01E01 Req}: the text less request words at its end. */
+    private static String dropTrailingRequestWords(String r) {
+        String out = r;
+        int sp = out.lastIndexOf(' ');
+        for (int guard = 0; guard < 4 && sp > 0; guard++) {
+            String word = strip(out.substring(sp + 1), "*-[]():").toLowerCase(Locale.ROOT);
+            int before = out.lastIndexOf(' ', sp - 1);
+            String previous = out.substring(before + 1, sp).toLowerCase(Locale.ROOT);
+            if (!word.startsWith("req") || !TAGS.contains(word) || previous.equals("by") || previous.equals("on")) {
+                break; // Books by Request is a title
+            }
+            out = strip(out.substring(0, sp), " -_:;,");
+            sp = out.lastIndexOf(' ');
+        }
+        return out;
     }
 
     /** {@code r} less brackets or quotes that enclose all of it (up to three deep). */
@@ -1548,6 +1693,22 @@ public final class SubjectParser {
         }
         return r;
     }
+
+    /** {@code (by Uploader)}, {@code (Postet by Uploader)}: a bracket group that credits the uploader. */
+    private static boolean isCredit(String inner) {
+        String lower = inner.strip().toLowerCase(Locale.ROOT);
+        if (lower.startsWith("by ")) {
+            return weight(lower) > 4;
+        }
+        int sp = lower.indexOf(' ');
+        return sp > 0
+                && lower.startsWith(" by ", sp)
+                && CREDIT_VERBS.contains(lower.substring(0, sp))
+                && weight(lower.substring(sp)) > 2;
+    }
+
+    private static final Set<String> CREDIT_VERBS =
+            Set.of("postet", "posted", "gepost", "upped", "uploaded", "made", "ripped", "encoded", "repacked");
 
     /** {@code Title - by Uploader}, {@code Title postet by Uploader}: the title without its uploader's credit. */
     private static String withoutCredit(String r) {
@@ -1683,7 +1844,13 @@ public final class SubjectParser {
             if (sp <= 0) {
                 break;
             }
-            String word = strip(out.substring(0, sp), "*-[]()").toLowerCase(Locale.ROOT);
+            String raw = out.substring(0, sp);
+            String word = strip(raw, "*-[]()").toLowerCase(Locale.ROOT);
+            String bare = strip(word, "=~+!");
+            if (!bare.equals(word) && TAGS.contains(bare)) { // ===NEW=== Title
+                out = strip(out.substring(sp + 1), " -_:;,");
+                continue;
+            }
             int glued = word.indexOf(':');
             if (glued > 0 && glued < word.length() - 1 && REQUEST_WORDS.contains(word.substring(0, glued + 1))) {
                 out = strip(out.substring(out.indexOf(':') + 1), " -_:;,");
@@ -1834,13 +2001,26 @@ public final class SubjectParser {
      * to a file name that reads like a name; a token that groups an obfuscated post stays.
      */
     private static boolean preferFileName(String release, String file) {
-        if (release.isEmpty() || release.length() > 12) {
+        if (release.isEmpty()) {
             return false;
         }
         if (weight(release) <= 2) {
             return true;
         }
         String base = ReleaseNames.fromFileName(file);
+        String token = strip(release, ".:()[]<>=~*$#!");
+        if (token.indexOf(' ') < 0
+                && token.length() <= 20
+                && !isSceneName(token)
+                && !joinsWords(token)
+                && !serial(token)
+                && readsLikeName(base)
+                && !ReleaseNames.fold(base).equals(ReleaseNames.fold(token))) {
+            return true; // an uploader's or request tag (v2v, trtk09920, =HDvisUalS=) before a named file
+        }
+        if (release.length() > 12) {
+            return false;
+        }
         if (release.indexOf(' ') < 0
                 && base.indexOf(' ') < 0
                 && separators(base) >= 3
@@ -1853,6 +2033,42 @@ public final class SubjectParser {
             }
         }
         return base.indexOf(' ') >= 0 || base.indexOf('.') >= 0 || base.indexOf('-') >= 0 || base.indexOf('_') >= 0;
+    }
+
+    /** {@code Hi_Unicode}, {@code Ren-Stimpy}: two words joined by a separator, a title rather than a tag. */
+    private static boolean joinsWords(String token) {
+        int words = 0;
+        int letters = 0;
+        for (int i = 0; i <= token.length(); i++) {
+            char c = i < token.length() ? token.charAt(i) : ' ';
+            if (c == '_' || c == '-' || c == '.' || c == ' ') {
+                words += letters >= 2 ? 1 : 0;
+                letters = 0;
+            } else if (Character.isLetter(c)) {
+                letters++;
+            } else {
+                letters = -100; // a part with digits is a code, not a word
+            }
+        }
+        return words >= 2;
+    }
+
+    /** {@code AutoRarPar0005}: a token numbered by an autoposter, which groups its posts. */
+    private static boolean serial(String token) {
+        int digits = 0;
+        for (int i = token.length() - 1; i >= 0 && isDigit(token.charAt(i)); i--) {
+            digits++;
+        }
+        return digits >= 4 && digits < token.length();
+    }
+
+    /** {@code Some Title - Author}, {@code some-file-name}: words, not one obfuscated token. */
+    private static boolean readsLikeName(String base) {
+        int words = 0;
+        for (String w : base.split(" ")) {
+            words += weight(w) >= 2 ? 1 : 0;
+        }
+        return words >= 2 || separators(base) >= 2;
     }
 
     private static int separators(String t) {

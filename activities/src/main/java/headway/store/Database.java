@@ -62,11 +62,15 @@ public final class Database {
         return new HikariDataSource(config);
     }
 
-    /** Applies every pending migration; safe to run from several processes at once. */
+    /**
+     * Applies every pending migration; safe to run from several processes at once. Out of order,
+     * because versions were handed out to parallel work and a lower one may land after a higher one.
+     */
     public static MigrateResult migrate(DataSource dataSource) {
         return Flyway.configure()
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")
+                .outOfOrder(true)
                 .load()
                 .migrate();
     }

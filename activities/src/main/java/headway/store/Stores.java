@@ -50,6 +50,16 @@ public final class Stores implements AutoCloseable {
         return new ReleaseQueries(pool);
     }
 
+    /** Releases by newznab guid, and their grab counts (the front door). */
+    public ReleaseGuids guids() {
+        return new ReleaseGuids(pool);
+    }
+
+    /** The front door's API keys and their daily counts. */
+    public ApiKeyStore apiKeys() {
+        return new ApiKeyStore(pool);
+    }
+
     /** Every node row, live or not, where "live" means a heartbeat within {@code nodeTtl}. */
     public List<NodeRegistry.Node> nodes(Duration nodeTtl) {
         return new NodeRegistry(pool, "status", "-", nodeTtl, Clock.systemUTC()).all();

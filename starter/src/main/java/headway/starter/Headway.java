@@ -33,6 +33,8 @@ import picocli.CommandLine.Command;
             RulesCommand.class,
             SearchCommand.class,
             NzbCommand.class,
+            ServeCommand.class,
+            ApiKeyCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

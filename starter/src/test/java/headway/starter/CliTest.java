@@ -176,7 +176,7 @@ class CliTest {
         assertFails(
                 cli().env("HEADWAY_TEMPORAL", "temporal:frontend").run("worker", "--temporal", "temporal:frontend"),
                 Exit.BAD_INPUT,
-                "headway: HEADWAY_TEMPORAL=temporal:frontend must be host:port, e.g. 127.0.0.1:7233\n");
+                "headway: HEADWAY_TEMPORAL=temporal:frontend must be host:port, e.g. 127.0.0.1:7233 (set it or --temporal)\n");
     }
 
     @Test
