@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -30,21 +31,24 @@ import javax.sql.DataSource;
  * matches its whole range ({@code 5000} is every TV category 5000-5999), as newznab clients expect.
  *
  * <p>How it stays fast on millions of releases (V10): the words of every name are a generated
- * {@code tsvector} with a GIN index, and releases are indexed newest first. A page is first looked
- * for among the newest releases ({@value #MIN_WINDOW}, or {@value #WINDOW_PER_RELEASE} per release asked for and skipped if more),
- * which costs the same whatever the words are; common words and broad categories are found there.
- * When too few match, the density seen there predicts which is cheaper: scanning further back
- * (each release read in order costs about a twentieth of one fetched through the index, whose rows
- * lie on random pages) or fetching every match through the indexes and sorting them, which rare
- * words and narrow filters choose. PostgreSQL's planner is not left to choose alone because it
- * estimates words as independent: two common words that never meet ({@code 1080p flac}) look
- * common together, and a scan newest first for them reads the whole catalog.
+ * {@code tsvector} with a GIN index, beside words no name can hold for the category and its parent
+ * ({@code #5040}, {@code #5000}), season and episode ({@code #s1}, {@code #e5}), so that words and
+ * filters are one GIN scan whose bitmap holds only the final matches; releases are also indexed
+ * newest first. A search first counts its matches among the newest {@value #SAMPLE} releases,
+ * which costs the same whatever it asks for. That density predicts which of two plans is
+ * cheaper: reading releases newest first until the page is full (about twice the releases the
+ * density says it takes), or fetching every match through the index and sorting them, where each
+ * match costs about {@value #FETCH_COST} releases read in order, because its row lies on a random
+ * page. Common words and broad categories take the first, rare words and narrow filters the
+ * second; when the first falls short (matches thinner further back) the second finishes the
+ * search. PostgreSQL's planner is not left to choose alone because it estimates words as
+ * independent: two common words that never meet ({@code 1080p flac}) look common together to it,
+ * and its newest-first scan for them reads the whole catalog.
  *
- * <p>The total is exact when the page is the last one or when every match was fetched. When the
- * page was found among the newest releases it is an estimate: the share of matches among those
- * releases times the catalog's size in PostgreSQL's statistics ({@code reltuples}), never less
- * than the matches seen. Newznab clients only page with it, and the next page makes it exact once
- * they reach the end.
+ * <p>The total is exact when every match was fetched (and so for every catalog smaller than twice
+ * the sample). When the page was found newest first it is an estimate: the density in the sample
+ * times the catalog's size in PostgreSQL's statistics ({@code reltuples}, kept by autovacuum),
+ * never less than the releases up to the end of the page. Newznab clients only page with it.
  */
 public final class ReleaseSearch {
 
@@ -54,17 +58,11 @@ public final class ReleaseSearch {
     /** The longest word the index keeps; longer words are cut to this many characters on both sides. */
     public static final int MAX_WORD = 64;
 
-    /** The fewest newest releases a page is first looked for among. */
-    static final int MIN_WINDOW = 10_000;
+    /** The newest releases a search first counts its matches among. */
+    static final int SAMPLE = 5_000;
 
-    /** Newest releases a page is first looked for among, per release of the page and the ones it skips. */
-    static final int WINDOW_PER_RELEASE = 20;
-
-    /** What a match fetched through an index costs against a release scanned newest first (measured, see docs/benchmarks.md). */
-    private static final int FETCH_COST = 20;
-
-    /** Rounds of scanning further back before every match is fetched through the indexes instead. */
-    private static final int MAX_ROUNDS = 3;
+    /** What a match fetched through the index costs against a release read newest first (measured, see docs/benchmarks.md). */
+    static final int FETCH_COST = 8;
 
     /**
      * What to look for. {@code text} may be empty (newest releases); {@code categories} empty means
@@ -121,22 +119,24 @@ public final class ReleaseSearch {
 
     private static final String ORDER = "posted desc nulls last, name, group_name, poster";
 
-    /**
-     * A page among the newest {@code ?} releases, with how many of them match ({@code matched}) and
-     * the catalog's size from the statistics ({@code estimate}, -1 before the first analyze). The
-     * first match always comes back too, so that the counts do even when the page is past the end.
-     */
-    private static final String RECENT = """
-            select %1$s, matched, rn, (select reltuples::bigint from pg_class where oid = 'releases'::regclass) as estimate
-            from (select n.*, count(*) over () as matched, row_number() over (order by %2$s) as rn
-                  from (select %1$s, name_words from releases order by %2$s limit ?) n
-                  where %3$s) hits
-            where rn = 1 or rn > ?
-            order by rn
-            limit ?
+    /** How many of the newest {@code ?} releases match, how many there were, and the catalog's size in the statistics (-1: never analyzed). */
+    private static final String SAMPLED = """
+            select count(*) filter (where %s) as matched, count(*) as scanned,
+                   (select reltuples::bigint from pg_class where oid = 'releases'::regclass) as estimate
+            from (select name, search_words, posted, group_name
+                  from releases order by posted desc nulls last limit ?) n
             """;
 
-    /** A page among every match, fetched through whatever index the filter can use, with their exact count. */
+    /** A page among the newest {@code ?} releases, read newest first until it is full. */
+    private static final String NEWEST = """
+            select %1$s
+            from (select %1$s, search_words from releases order by %2$s limit ?) n
+            where %3$s
+            order by %2$s
+            limit ? offset ?
+            """;
+
+    /** A page among every match, fetched through the index, with their exact count. */
     private static final String ALL = """
             with hits as materialized (select %1$s from releases where %3$s)
             select page.*, counted.matched
@@ -146,19 +146,17 @@ public final class ReleaseSearch {
 
     private final DataSource dataSource;
     private final Clock clock;
-    private final int minWindow;
-    private final int windowPerRelease;
+    private final int sample;
 
     public ReleaseSearch(DataSource dataSource, Clock clock) {
-        this(dataSource, clock, MIN_WINDOW, WINDOW_PER_RELEASE);
+        this(dataSource, clock, SAMPLE);
     }
 
-    /** With other windows, so that tests reach every path on a small catalog. */
-    ReleaseSearch(DataSource dataSource, Clock clock, int minWindow, int windowPerRelease) {
+    /** With another sample size, so that tests reach every path on a small catalog. */
+    ReleaseSearch(DataSource dataSource, Clock clock, int sample) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.minWindow = minWindow;
-        this.windowPerRelease = windowPerRelease;
+        this.sample = sample;
     }
 
     /** The words of a query term: what the index holds of a name, cut to {@value #MAX_WORD} characters. */
@@ -191,23 +189,18 @@ public final class ReleaseSearch {
         List<Object> params = new ArrayList<>();
         String where = where(query, params);
         long wanted = (long) query.offset() + query.limit();
-        long window = Math.max(minWindow, windowPerRelease * wanted);
         try (Connection c = dataSource.getConnection()) {
-            for (int round = 0; round < MAX_ROUNDS; round++) {
-                Recent recent = recent(c, where, params, window, query);
-                if (recent.page().size() == query.limit()) {
-                    long scaled = recent.estimate() > window ? recent.matched() * recent.estimate() / window : 0;
-                    return new Page(Math.max(recent.matched(), scaled), recent.page());
+            Sampled s = sampled(c, where, params);
+            if (s.scanned() == sample && s.estimate() >= 2L * sample && s.matched() > 0) {
+                double density = (double) s.matched() / sample;
+                double window = 2 * wanted / density;
+                double matches = density * s.estimate();
+                if (window < s.estimate() && window < FETCH_COST * matches) {
+                    List<Release> page = newest(c, where, params, (long) Math.ceil(window), query);
+                    if (page.size() == query.limit()) {
+                        return new Page(Math.max(wanted, Math.round(matches)), page);
+                    }
                 }
-                if (recent.estimate() < 2 * window || recent.matched() == 0) {
-                    break;
-                }
-                long predictedMatches = recent.matched() * recent.estimate() / window;
-                long neededWindow = (long) Math.ceil(1.25 * wanted * window / recent.matched());
-                if (neededWindow >= recent.estimate() || FETCH_COST * predictedMatches <= neededWindow) {
-                    break;
-                }
-                window = neededWindow;
             }
             return all(c, where, params, query);
         } catch (SQLException e) {
@@ -215,42 +208,36 @@ public final class ReleaseSearch {
         }
     }
 
-    /** Matches among the newest {@code window} releases: the page, how many match there, and the catalog's estimated size. */
-    private record Recent(List<Release> page, long matched, long estimate) {}
+    private record Sampled(long matched, long scanned, long estimate) {}
 
-    private static Recent recent(Connection c, String where, List<Object> params, long window, Query query)
+    private Sampled sampled(Connection c, String where, List<Object> params) throws SQLException {
+        List<Object> bound = new ArrayList<>(params);
+        bound.add(sample);
+        return Jdbc.one(
+                c,
+                SAMPLED.formatted(where),
+                rs -> new Sampled(rs.getLong("matched"), rs.getLong("scanned"), rs.getLong("estimate")),
+                bound.toArray());
+    }
+
+    private static List<Release> newest(Connection c, String where, List<Object> params, long window, Query query)
             throws SQLException {
-        List<Object> all = new ArrayList<>();
-        all.add(window);
-        all.addAll(params);
-        all.add(query.offset());
-        all.add(query.limit() + 1);
-        List<Release> page = new ArrayList<>();
-        long matched = 0;
-        long estimate = -1;
-        try (PreparedStatement s = c.prepareStatement(RECENT.formatted(COLUMNS, ORDER, where))) {
-            Jdbc.bind(s, all.toArray());
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    matched = rs.getLong("matched");
-                    estimate = rs.getLong("estimate");
-                    if (rs.getLong("rn") > query.offset() && page.size() < query.limit()) {
-                        page.add(CatalogStore.release(rs));
-                    }
-                }
-            }
-        }
-        return new Recent(page, matched, estimate);
+        List<Object> bound = new ArrayList<>();
+        bound.add(window);
+        bound.addAll(params);
+        bound.add(query.limit());
+        bound.add(query.offset());
+        return Jdbc.list(c, NEWEST.formatted(COLUMNS, ORDER, where), CatalogStore::release, bound.toArray());
     }
 
     private static Page all(Connection c, String where, List<Object> params, Query query) throws SQLException {
-        List<Object> all = new ArrayList<>(params);
-        all.add(query.limit());
-        all.add(query.offset());
+        List<Object> bound = new ArrayList<>(params);
+        bound.add(query.limit());
+        bound.add(query.offset());
         List<Release> page = new ArrayList<>();
         long matched = 0;
         try (PreparedStatement s = c.prepareStatement(ALL.formatted(COLUMNS, ORDER, where))) {
-            Jdbc.bind(s, all.toArray());
+            Jdbc.bind(s, bound.toArray());
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     matched = rs.getLong("matched");
@@ -263,44 +250,37 @@ public final class ReleaseSearch {
         return new Page(matched, page);
     }
 
-    /** The filter as SQL with {@code ?} parameters, which it appends to {@code params}; never user text in the SQL. */
+    /**
+     * The filter as SQL with {@code ?} parameters, which it appends to {@code params}; never user
+     * text in the SQL. Words, categories, season and episode become one tsquery on the index.
+     */
     private String where(Query query, List<Object> params) {
         StringBuilder where = new StringBuilder("true");
-        List<String> words = new ArrayList<>();
+        List<String> lexemes = new ArrayList<>();
         for (String term : query.terms()) {
             List<String> termWords = words(term);
             if (termWords.isEmpty()) {
                 where.append(" and name ilike ? escape '\\'");
                 params.add("%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
             }
-            words.addAll(termWords);
-        }
-        if (!words.isEmpty()) {
-            // the words hold no quote or backslash (those separate words), so quoting each is enough
-            where.append(" and name_words @@ lower(?)::tsquery");
-            params.add(String.join(" & ", words.stream().map(w -> "'" + w + "'").toList()));
+            // words hold no quote or backslash (those separate words), so quoting them is enough
+            termWords.forEach(w -> lexemes.add("'" + w + "'"));
         }
         if (!query.categories().isEmpty()) {
-            where.append(" and (false");
-            for (int id : query.categories()) {
-                if (id % 1000 == 0) {
-                    where.append(" or category between ? and ?");
-                    params.add(id);
-                    params.add(id + 999);
-                } else {
-                    where.append(" or category = ?");
-                    params.add(id);
-                }
-            }
-            where.append(')');
+            lexemes.add(query.categories().stream()
+                    .map(id -> "'#" + id + "'")
+                    .distinct()
+                    .collect(Collectors.joining(" | ", "(", ")")));
         }
         if (query.season() != null) {
-            where.append(" and season = ?");
-            params.add(query.season());
+            lexemes.add("'#s" + query.season() + "'");
         }
         if (query.episode() != null) {
-            where.append(" and episode = ?");
-            params.add(query.episode());
+            lexemes.add("'#e" + query.episode().replace("\\", "\\\\").replace("'", "''") + "'");
+        }
+        if (!lexemes.isEmpty()) {
+            where.append(" and search_words @@ lower(?)::tsquery");
+            params.add(String.join(" & ", lexemes));
         }
         if (query.maxAge() != null) {
             where.append(" and posted >= ?");

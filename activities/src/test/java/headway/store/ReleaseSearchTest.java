@@ -137,8 +137,10 @@ class ReleaseSearchTest {
     @Test
     void everyWayOfFindingAPageGivesTheSamePage() {
         ReleaseSearch whole = new ReleaseSearch(words.ds, NOW);
-        List<ReleaseSearch> narrow =
-                List.of(new ReleaseSearch(words.ds, NOW, 1, 1), new ReleaseSearch(words.ds, NOW, 4, 2));
+        List<ReleaseSearch> narrow = List.of(
+                new ReleaseSearch(words.ds, NOW, 1),
+                new ReleaseSearch(words.ds, NOW, 4),
+                new ReleaseSearch(words.ds, NOW, 60));
         for (String text : List.of("dense", "sparse", "filler", "", "dense sparse", "1080p", "nothing", "%")) {
             for (List<Integer> categories : List.of(List.<Integer>of(), List.of(5000))) {
                 for (int offset : List.of(0, 5, 40, 400)) {
@@ -186,6 +188,9 @@ class ReleaseSearchTest {
     void seasonEpisodeGroupAndAgeNarrow() {
         assertThat(names(new ReleaseSearch.Query("show", List.of(), 1, "2", null, null, 10, 0)))
                 .containsExactly("Some.Show.S01E02.720p.WEB-GRP");
+        assertThat(names(new ReleaseSearch.Query("", List.of(5000), 1, "2' | '#e1", null, null, 10, 0)))
+                .as("an episode is a value, not tsquery syntax")
+                .isEmpty();
         assertThat(names(new ReleaseSearch.Query("", List.of(), null, null, null, OTHER, 10, 0)))
                 .containsExactly("A.Movie.2026.1080p.BluRay-GRP");
         assertThat(names(new ReleaseSearch.Query("", List.of(), null, null, Duration.ofDays(9), null, 10, 0)))
