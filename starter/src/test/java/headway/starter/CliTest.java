@@ -788,7 +788,7 @@ class CliTest {
         assertFails(
                 cli.run("search", " "),
                 Exit.BAD_INPUT,
-                "headway: the search query is empty: give part of a release name\n");
+                "headway: the search query is empty: give a word of a release name\n");
         assertFails(
                 cli.run("search", "x", "--limit", "0"),
                 Exit.BAD_INPUT,
