@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import headway.rig.TestCertificates;
 import headway.rig.TlsTerminator;
 import headway.simulator.NewsSimulator;
+import headway.workflow.GroupConfig;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.client.WorkflowExecutionMetadata;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +21,13 @@ import org.junit.jupiter.api.Timeout;
  * certificate (the dev server behind it speaks plain text), configured by the standard TEMPORAL_*
  * variables with HEADWAY_TEMPORAL as the address: it indexes a group whole, and the catalog is
  * what the server served. Without its certificate the worker exits 3 with the error that names
- * the variables to set.
+ * the variables to set. On the way the group continues as new several times (a small history
+ * budget), unversioned, without a failed workflow task.
  */
 class TlsWorkerTest {
 
     private static final String GROUP = "alt.binaries.tls";
+    private static final String GROUP_ID = "group/" + GROUP;
     private static final String SERVER_NAME = "temporal.headway.test";
 
     @Test
@@ -48,7 +53,17 @@ class TlsWorkerTest {
                 mutual.put("TEMPORAL_TLS_CLIENT_KEY_PATH", certs.clientKey().toString());
                 cluster.startWorker("mtls", mutual);
                 cluster.addAndPlan(GROUP, 5_000);
-                cluster.startGroup(GROUP, 2, Duration.ofMinutes(10));
+                // a small history budget: the group continues as new several times, unversioned, on the way
+                GroupConfig c = cluster.rig().groupConfig(GROUP, Cluster.LEASE_TTL, 2, Duration.ofMinutes(10));
+                cluster.rig()
+                        .startGroup(new GroupConfig(
+                                c.group(),
+                                c.leaseTtl(),
+                                c.snapshotEvery(),
+                                c.idleWait(),
+                                c.maxFailedCycles(),
+                                60,
+                                c.sharedTaskQueue()));
                 Cluster.await(
                         Duration.ofSeconds(90),
                         Duration.ofMillis(250),
@@ -63,6 +78,18 @@ class TlsWorkerTest {
                                                 cluster.simulator().high(GROUP))
                                         == 1);
                 assertThat(cluster.log("mtls")).contains("worker mtls running");
+                List<WorkflowExecutionMetadata> runs = cluster.client()
+                        .listExecutions("WorkflowId = 'group/" + GROUP + "'")
+                        .toList();
+                assertThat(runs).as("the group continued as new").hasSizeGreaterThan(1);
+                for (WorkflowExecutionMetadata run : runs) {
+                    assertThat(cluster.client()
+                                    .fetchHistory(GROUP_ID, run.getExecution().getRunId())
+                                    .getEvents())
+                            .as("no failed workflow task in run "
+                                    + run.getExecution().getRunId())
+                            .noneMatch(e -> e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
+                }
                 ServedCatalog.assertCatalogIsWhatWasServed(cluster, GROUP);
             }
         }

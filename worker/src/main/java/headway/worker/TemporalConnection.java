@@ -81,12 +81,13 @@ public final class TemporalConnection {
 
     /**
      * Resolves the connection from {@code env}; an IllegalArgumentException names the variable of
-     * a bad setting.
+     * a bad setting. A blank TEMPORAL_* variable counts as unset, as a blank HEADWAY_* one does,
+     * so Compose can pass every variable through empty.
      */
     public static TemporalConnection fromEnv(Map<String, String> env) {
         Map<String, String> temporalEnv = new java.util.HashMap<>();
         env.forEach((k, v) -> {
-            if (k.startsWith("TEMPORAL_") && v != null) {
+            if (k.startsWith("TEMPORAL_") && v != null && !v.isBlank()) {
                 temporalEnv.put(k, v);
             }
         });

@@ -56,6 +56,18 @@ class TemporalConnectionTest {
     }
 
     @Test
+    void blankVariablesCountAsUnsetAsComposePassesThemThrough() {
+        assertThat(TemporalConnection.fromEnv(Map.of(
+                                "TEMPORAL_CONFIG_FILE", dir.resolve("none.toml").toString(),
+                                "TEMPORAL_ADDRESS", "",
+                                "TEMPORAL_TLS_SERVER_NAME", "",
+                                "TEMPORAL_TLS", " ",
+                                "HEADWAY_TEMPORAL", ""))
+                        .describe())
+                .isEqualTo("127.0.0.1:7233 (namespace default, plain text)");
+    }
+
+    @Test
     void aProfileWithAnApiKeyIsTls() throws IOException {
         TemporalConnection cloud = TemporalConnection.fromEnv(
                 Map.of("TEMPORAL_CONFIG_FILE", profiles().toString(), "TEMPORAL_PROFILE", "cloud"));
