@@ -1,6 +1,7 @@
 package headway.activity;
 
 import headway.index.CompletedBinary;
+import headway.index.Misses;
 import headway.index.RejectedArticle;
 import headway.nntp.MisbehavingServerException;
 import headway.nntp.OverviewLine;
@@ -9,9 +10,11 @@ import headway.store.CatalogStore;
 import headway.store.Fence;
 import headway.store.GroupStore;
 import headway.store.LeaseLostException;
+import headway.store.MissStore;
 import headway.store.RangeRow;
 import headway.store.RangeStore;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +37,8 @@ import java.util.concurrent.Executors;
  * duplicates the window ignores; its batch commits nothing, so the cursor stays at the batch's start.
  * A header the catalog cannot take (see {@link headway.index.Poison}) and a malformed overview line
  * go into the {@code rejected_articles} ledger in the same transaction that moves the cursor over
- * them, so a poison article is recorded once and never stops the group.
+ * them, so a poison article is recorded once and never stops the group. The headers nothing
+ * cataloged are counted with the batch's commit ({@link MissStore}).
  */
 public final class RangeIndexer {
 
@@ -102,6 +106,11 @@ public final class RangeIndexer {
         Commit inFlight = null;
         long cursor = totals.cursor;
         while (cursor <= range.end()) {
+            if (Thread.currentThread().isInterrupted()) {
+                finish(inFlight, List.of(), held, range, totals, progress);
+                throw new InterruptedIOException("worker stopping: " + range.group() + " stopped at article "
+                        + totals.cursor + ", the batches before it committed");
+            }
             long batchEnd = range.end() - cursor < batchArticles ? range.end() : cursor + batchArticles - 1;
             Batch batch = new Batch(held);
             try {
@@ -118,6 +127,7 @@ public final class RangeIndexer {
             List<CompletedBinary> done = held.window().drain();
             batch.rejected.addAll(held.window().drainRejected());
             Map<String, String> longNames = held.window().drainLongNames();
+            batch.misses = held.window().drainMisses();
             finish(inFlight, done, held, range, totals, progress);
             inFlight = new Commit(
                     batch,
@@ -148,6 +158,7 @@ public final class RangeIndexer {
             catalog.writeBinaries(c, done, held.rules.categories(), held.rules.version());
             catalog.recordMissing(c, range.group(), batch.missing);
             catalog.recordRejected(c, batch.rejected);
+            MissStore.record(c, range.group(), range.id(), next - 1, batch.misses);
             ranges.advance(c, held.holder(), range.id(), next);
             return null;
         });
@@ -192,6 +203,7 @@ public final class RangeIndexer {
         metrics.malformed.increment((double) commit.batch.malformed);
         metrics.rejected.increment(commit.batch.rejected.size());
         metrics.binariesWritten.increment(commit.done.size());
+        metrics.missed(range.group(), commit.batch.misses);
         progress.committed(totals.cursor, totals.headers, totals.missing, totals.malformed);
     }
 
@@ -218,6 +230,7 @@ public final class RangeIndexer {
         private final Holdings.Held held;
         final List<long[]> missing = new ArrayList<>();
         final List<RejectedArticle> rejected = new ArrayList<>();
+        Misses misses = new Misses();
         long headers;
         long missingArticles;
         long malformed;

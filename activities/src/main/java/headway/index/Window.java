@@ -31,7 +31,9 @@ import java.util.Map;
  * take is not added but put on a list of rejects, and long names are keyed by a bounded form whose
  * whole text is put on a list of long names (see {@link Poison}); the holder drains both with the
  * binaries of each batch ({@link #drainRejected()}, {@link #drainLongNames()}), and a header fed
- * again puts its entries on them again, because the catalog takes each once.
+ * again puts its entries on them again, because the catalog takes each once. Headers that nothing
+ * cataloged are kept as {@link Misses} until the holder drains them with each batch
+ * ({@link #drainMisses()}).
  */
 public final class Window {
 
@@ -50,6 +52,7 @@ public final class Window {
     private final List<CompletedBinary> outbox = new ArrayList<>();
     private final List<RejectedArticle> rejectedOut = new ArrayList<>();
     private final Map<String, String> longNames = new LinkedHashMap<>();
+    private Misses misses = new Misses();
     private long newestArticle = -1;
     /** The first article of the oldest open binary (the head of {@link #open}), or MAX_VALUE when none is open: aging looks at it alone. */
     private long headFirst = Long.MAX_VALUE;
@@ -196,10 +199,12 @@ public final class Window {
                 accepted++;
                 add(line, m.subject(), rules.version());
             }
-        } else if (match instanceof SubjectMatch.Rejected) {
+        } else if (match instanceof SubjectMatch.Rejected r) {
             rejected++;
+            misses.add(line.article(), line.subject(), r.reason());
         } else {
             unmatched++;
+            misses.add(line.article(), line.subject(), null);
         }
         ageTo(newestArticle);
     }
@@ -291,6 +296,13 @@ public final class Window {
     public Map<String, String> drainLongNames() {
         Map<String, String> out = Map.copyOf(longNames);
         longNames.clear();
+        return out;
+    }
+
+    /** Returns and forgets the headers nothing cataloged since the last call, for the miss counts. */
+    public Misses drainMisses() {
+        Misses out = misses;
+        misses = new Misses();
         return out;
     }
 

@@ -17,9 +17,11 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
@@ -29,8 +31,11 @@ import org.postgresql.PGConnection;
  * each part once, whatever order and however often it was written, because an upsert unites the
  * stored and the new segments by part number (the stored one wins a tie) and skips the row when
  * the new write adds nothing; its release row is then recomputed from the binaries. A binary's
- * release name and rule version are those of its first write, so a merge never moves it to
- * another release (re-naming under a new rule set is a rebuild, not a merge). A batch is
+ * release name is that of its first write, so a merge under the same rules never moves it to
+ * another release; a write under a newer rule set (a redo or re-index) renames it, and the
+ * release it left is recomputed or deleted when empty. A message-id is in a group's catalog at
+ * most once ({@link Placements}): an article that a newer rule set keys into another binary
+ * moves there. A batch is
  * sent as one statement of column arrays per {@value #CHUNK} binaries or {@value #CHUNK_SEGMENTS}
  * segments, which measured as fast as COPY into a staging table when it was chosen, without a
  * temporary table or COPY text escaping, and costs nothing per row in the JVM beyond filling the
@@ -59,12 +64,16 @@ public final class CatalogStore {
                 posted = least(binaries.posted, excluded.posted),
                 subject = case when excluded.first_article < binaries.first_article
                                then excluded.subject else binaries.subject end,
-                file_total = greatest(binaries.file_total, excluded.file_total)
+                file_total = greatest(binaries.file_total, excluded.file_total),
+                release_name = case when excluded.rule_version > binaries.rule_version
+                                    then excluded.release_name else binaries.release_name end,
+                rule_version = greatest(binaries.rule_version, excluded.rule_version)
             where not (binaries.part_numbers @> excluded.part_numbers
                        and binaries.first_article <= excluded.first_article
                        and binaries.last_article >= excluded.last_article
                        and binaries.file_total >= excluded.file_total
-                       and binaries.posted is not distinct from least(binaries.posted, excluded.posted))
+                       and binaries.posted is not distinct from least(binaries.posted, excluded.posted)
+                       and binaries.rule_version >= excluded.rule_version)
             """;
 
     private static final String UPSERT_BINARIES = """
@@ -192,15 +201,6 @@ public final class CatalogStore {
             where group_name = ? and poster = ? and name = ?
             """;
 
-    private static final String SEARCH_RELEASES = """
-            select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
-                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution
-            from releases
-            where name ilike ? escape '\\'
-            order by posted desc nulls last, name, group_name, poster
-            limit ?
-            """;
-
     private static final String NAMED_RELEASES = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                    completion_percent, complete, rule_version, category, title, season, episode, year, resolution
@@ -239,7 +239,8 @@ public final class CatalogStore {
     public void writeBinaries(
             Connection conn, List<CompletedBinary> binaries, CategoryRules categories, int categoryVersion)
             throws SQLException {
-        List<CompletedBinary> unique = mergeByKey(binaries);
+        List<CompletedBinary> unique = Placements.firstPlacements(mergeByKey(binaries));
+        Set<List<String>> leftBehind = new LinkedHashSet<>();
         int from = 0;
         while (from < unique.size()) {
             int to = from;
@@ -252,12 +253,18 @@ public final class CatalogStore {
             }
             List<CompletedBinary> chunk = unique.subList(from, to);
             try {
+                leftBehind.addAll(Placements.relinked(conn, chunk));
                 upsertChunk(conn, chunk);
+                leftBehind.addAll(Placements.place(conn, chunk));
                 upsertReleases(conn, chunk, categories, categoryVersion);
             } catch (SQLException e) {
                 throw unknownGroup(e);
             }
             from = to;
+        }
+        if (!leftBehind.isEmpty()) {
+            upsertReleaseKeys(conn, new ArrayList<>(leftBehind), categories, categoryVersion);
+            Placements.deleteEmptyReleases(conn, leftBehind);
         }
     }
 
@@ -386,14 +393,6 @@ public final class CatalogStore {
     public Optional<Release> release(DataSource ds, String group, String poster, String name) throws SQLException {
         try (Connection c = ds.getConnection()) {
             return Jdbc.first(c, SELECT_RELEASE, CatalogStore::release, group, poster, name);
-        }
-    }
-
-    /** Releases whose name contains {@code query}, case-insensitively, newest first; % and _ in the query are literal. */
-    public List<Release> search(DataSource ds, String query, int limit) throws SQLException {
-        String like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
-        try (Connection c = ds.getConnection()) {
-            return Jdbc.list(c, SEARCH_RELEASES, CatalogStore::release, like, limit);
         }
     }
 
@@ -548,7 +547,14 @@ public final class CatalogStore {
         for (CompletedBinary b : chunk) {
             seen.put(List.of(b.group(), b.poster(), b.releaseName()), Boolean.TRUE);
         }
-        Categorized k = Categorized.of(new ArrayList<>(seen.keySet()), categories);
+        upsertReleaseKeys(conn, new ArrayList<>(seen.keySet()), categories, categoryVersion);
+    }
+
+    /** Recomputes the releases keyed (group, poster, name) from their binaries; a release without binaries is left as it is. */
+    private static void upsertReleaseKeys(
+            Connection conn, List<List<String>> keys, CategoryRules categories, int categoryVersion)
+            throws SQLException {
+        Categorized k = Categorized.of(keys, categories);
         int[] versions = new int[k.size()];
         java.util.Arrays.fill(versions, categoryVersion);
         PGConnection pg = conn.unwrap(PGConnection.class);
@@ -664,7 +670,7 @@ public final class CatalogStore {
         }
     }
 
-    private static Release release(ResultSet rs) throws SQLException {
+    static Release release(ResultSet rs) throws SQLException {
         int expected = rs.getInt("files_expected");
         if (rs.wasNull()) {
             expected = -1;

@@ -69,6 +69,24 @@ public final class GroupStore {
             from ranges where group_name = ? order by start_article
             """;
 
+    /**
+     * Plans again, from their start, the group's ranges that overlap [from, to] and are not leased
+     * now; returns the first and last article of each, because a re-index works on whole ranges.
+     */
+    private static final String REPLAN_FOR_REINDEX = """
+            update ranges
+            set status = 'planned', next_article = start_article, node_id = null, done_at = null
+            where group_name = ? and end_article >= ? and start_article <= ? and status <> 'leased'
+            returning start_article, end_article
+            """;
+
+    private static final String LEASED_IN_SPAN = """
+            select count(*) from ranges
+            where group_name = ? and end_article >= ? and start_article <= ? and status = 'leased'
+            """;
+
+    private static final String CURRENT_RULE_VERSION = "select coalesce(max(version), 0) from rule_sets";
+
     private static final String HIGHEST_PLANNED = "select max(end_article) from ranges where group_name = ?";
 
     private static final String LOWEST_PLANNED = "select min(start_article) from ranges where group_name = ?";
@@ -159,6 +177,40 @@ public final class GroupStore {
                 throw new UnknownGroupException(group);
             }
             return Jdbc.update(c, sql, group, start, end, size, priority);
+        });
+    }
+
+    /**
+     * What {@link #reindex} did: the ranges planned again and the articles they span (first and
+     * last -1 when none), the ranges skipped because a holder leases them now, and the rule-set
+     * version the group's holder will index them with (0: the shipped defaults).
+     */
+    public record Reindex(String group, int ranges, long first, long last, long leasedSkipped, int ruleVersion) {}
+
+    /**
+     * Plans the group's ranges that overlap [from, to] again from their start, so the group's holder
+     * indexes them once more, fenced like any range, with the rule set it loaded when it took the
+     * group (the newest then; a holder that has held the group since before an import keeps the
+     * older set until it releases the group, e.g. once caught up). Idempotent: the same call again finds the same ranges planned from their start. A range a
+     * holder leases now is left to it and counted, because moving its cursor under it would race its
+     * commits; run the re-index again once it is done.
+     */
+    public Reindex reindex(String group, long from, long to) {
+        if (from < 1 || to < from || to > MAX_ARTICLE) {
+            throw new IllegalArgumentException("bad span --from " + from + " --to " + to + ": need 1 <= from <= to <= "
+                    + MAX_ARTICLE + " (article numbers start at 1)");
+        }
+        return Jdbc.inTransaction(dataSource, "re-planning ranges of " + group, c -> {
+            if (!exists(c, group)) {
+                throw new UnknownGroupException(group);
+            }
+            List<long[]> spans =
+                    Jdbc.list(c, REPLAN_FOR_REINDEX, rs -> new long[] {rs.getLong(1), rs.getLong(2)}, group, from, to);
+            long leased = Jdbc.one(c, LEASED_IN_SPAN, rs -> rs.getLong(1), group, from, to);
+            int version = Jdbc.one(c, CURRENT_RULE_VERSION, rs -> rs.getInt(1));
+            long first = spans.stream().mapToLong(r -> r[0]).min().orElse(-1);
+            long last = spans.stream().mapToLong(r -> r[1]).max().orElse(-1);
+            return new Reindex(group, spans.size(), first, last, leased, version);
         });
     }
 

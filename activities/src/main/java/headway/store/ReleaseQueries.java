@@ -2,6 +2,7 @@ package headway.store;
 
 import headway.index.CompletedBinary;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -20,13 +21,14 @@ public final class ReleaseQueries {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     }
 
-    /** Releases whose name contains {@code query}, case-insensitively, newest first, at most {@code limit}. */
+    /** Releases whose name holds every term of {@code query}, newest first, at most {@code limit} (see {@link ReleaseSearch}). */
     public List<Release> search(String query, int limit) {
-        try {
-            return catalog.search(dataSource, query, limit);
-        } catch (SQLException e) {
-            throw new StoreException("searching the catalog", e);
-        }
+        return search(ReleaseSearch.Query.text(query, limit)).releases();
+    }
+
+    /** One page of the releases {@code query} asks for, and their total. */
+    public ReleaseSearch.Page search(ReleaseSearch.Query query) {
+        return new ReleaseSearch(dataSource, Clock.systemUTC()).search(query);
     }
 
     /** Releases named {@code name}: exactly when any is, else but for case (see {@link CatalogStore#named}). */

@@ -96,7 +96,8 @@ class InnPoisonTest {
         String longFile = "long-file." + nonce + "@headway.test";
         wires.add(wire(
                 longFile,
-                "Lf." + nonce + " - [1/1] - \"" + "\u00e9".repeat(300) + ".rar\" yEnc (1/1)",
+                // é is two bytes of UTF-8, decoded as such: 600 of them pass the 1,024-byte key bound
+                "Lf." + nonce + " - [1/1] - \"" + "\u00e9".repeat(600) + ".rar\" yEnc (1/1)",
                 "poster <poster@headway.test>"));
         cataloged.add(longFile);
         String longSubject = "long-subject." + nonce + "@headway.test";

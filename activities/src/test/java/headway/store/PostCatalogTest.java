@@ -115,7 +115,7 @@ class PostCatalogTest {
         assertThat(filesInNzb(POSTER, "Some.Show.S01E01.1080p.WEB.h264-GRP")).containsExactlyInAnyOrderElementsOf(nyuu);
         assertThat(filesInNzb(OTHER, "Movie.2026.1080p.BluRay.x264-GRP")).containsExactlyInAnyOrderElementsOf(tagged);
         assertThat(filesInNzb(POSTER, "Album.Name-WEB-2026-GRP")).containsExactlyInAnyOrderElementsOf(mixedCase);
-        assertThat(store.search(db.ds, "GRP", 100))
+        assertThat(new ReleaseQueries(db.ds).search("GRP", 100))
                 .as("three posts, three releases")
                 .hasSize(3);
     }

@@ -262,7 +262,7 @@ final class ArticleGenerator {
                     "(" + release.replace('.', ' ') + ") [" + (f + 1) + "/" + files + "] - \"" + base
                             + (f == 0 ? ".nfo" : f == 1 ? ".sfv" : ".7z." + pad(f - 1, 3)) + "\" yEnc (";
             };
-            subjectPrefix = s.getBytes(StandardCharsets.ISO_8859_1);
+            subjectPrefix = s.getBytes(StandardCharsets.UTF_8);
         }
 
         int part() {
@@ -274,7 +274,7 @@ final class ArticleGenerator {
         }
 
         String subject() {
-            return new String(subjectPrefix, StandardCharsets.ISO_8859_1) + part() + "/" + parts + ")";
+            return new String(subjectPrefix, StandardCharsets.UTF_8) + part() + "/" + parts + ")";
         }
 
         String messageId() {

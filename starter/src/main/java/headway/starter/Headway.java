@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
             GroupsCommand.class,
             StartCommand.class,
             PlanCommand.class,
+            ReindexCommand.class,
             StatusCommand.class,
             SignalCommands.Pause.class,
             SignalCommands.Resume.class,
@@ -34,6 +35,8 @@ import picocli.CommandLine.Command;
             RulesCommand.class,
             SearchCommand.class,
             NzbCommand.class,
+            ServeCommand.class,
+            ApiKeyCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.text.Normalizer;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -118,18 +119,28 @@ public final class Releases {
     }
 
     /**
-     * A file name for a release name: letters and digits of any script, {@code . _ -} and spaces
-     * are kept, anything else becomes {@code _}, at most {@value #NAME_BYTES} bytes; when that
-     * changed the name, a short hash of the whole name follows, so two releases never share a file.
+     * A file name for a release name: letters, marks and digits of any script (NFC, so {@code Über}
+     * stays {@code Über}), {@code . _ -} and spaces are kept, anything else becomes {@code _}, at
+     * most {@value #NAME_BYTES} bytes; when that changed the name, a short hash of the whole name
+     * follows, so two releases never share a file.
      */
-    static String fileName(String name) {
+    static String fileName(String releaseName) {
+        String name = Normalizer.normalize(releaseName, Normalizer.Form.NFC);
         StringBuilder sb = new StringBuilder(name.length());
         int bytes = 0;
         boolean changed = false;
         for (int i = 0; i < name.length(); ) {
             int cp = name.codePointAt(i);
             i += Character.charCount(cp);
-            boolean keep = Character.isLetterOrDigit(cp) || cp == '.' || cp == '_' || cp == '-' || cp == ' ';
+            int type = Character.getType(cp);
+            boolean keep = Character.isLetterOrDigit(cp)
+                    || type == Character.NON_SPACING_MARK
+                    || type == Character.COMBINING_SPACING_MARK
+                    || type == Character.ENCLOSING_MARK
+                    || cp == '.'
+                    || cp == '_'
+                    || cp == '-'
+                    || cp == ' ';
             if (sb.length() == 0 && cp == '.') {
                 keep = false;
             }
