@@ -340,8 +340,16 @@ public final class Chaos {
                     cluster.rows("select unnest(message_ids) as id from binaries where group_name = ?", g.name())) {
                 catalog.merge((String) row.get("id"), 1, Integer::sum);
             }
-            long groupLost =
-                    served.stream().filter(id -> !catalog.containsKey(id)).count();
+            List<String> lostIds = served.stream()
+                    .filter(id -> !catalog.containsKey(id))
+                    .sorted()
+                    .toList();
+            long groupLost = lostIds.size();
+            if (groupLost > 0) {
+                out.printf(
+                        "chaos: %s lost segments, e.g. %s%n",
+                        g.name(), String.join(" ", lostIds.subList(0, (int) Math.min(20, groupLost))));
+            }
             long groupDup = catalog.values().stream()
                     .filter(n -> n > 1)
                     .mapToLong(n -> n - 1)
