@@ -39,10 +39,11 @@ final class SearchAttributesCommand implements Runnable {
         try (Connections open = connections) {
             WorkflowClient client = connections.temporal();
             String namespace = client.getOptions().getNamespace();
-            OperatorServiceStubs operator =
-                    OperatorServiceStubs.newServiceStubs(OperatorServiceStubsOptions.newBuilder()
-                            .setChannel(client.getWorkflowServiceStubs().getRawChannel())
-                            .validateAndBuildWithDefaults());
+            // the workflow stubs' options, so TLS, the client certificate and the API key header
+            // (a per-call metadata provider, which the raw channel would not carry) apply here too
+            OperatorServiceStubs operator = OperatorServiceStubs.newServiceStubs(OperatorServiceStubsOptions.newBuilder(
+                            client.getWorkflowServiceStubs().getOptions())
+                    .validateAndBuildWithDefaults());
             try {
                 Map<String, IndexedValueType> present = operator.blockingStub()
                         .withDeadlineAfter(10, TimeUnit.SECONDS)
