@@ -272,6 +272,7 @@ final class BenchCommand implements Runnable {
     @Command(
             name = "provider",
             mixinStandardHelpOptions = true,
+            defaultValueProvider = SettingDefaults.class,
             description =
                     "Headers/s of reading one large group's overview behind a slow link (a proxy adding a round-trip"
                             + " time and a bandwidth cap per connection) at several connection counts, with and without COMPRESS"

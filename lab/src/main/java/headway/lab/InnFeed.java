@@ -85,6 +85,7 @@ final class InnFeed {
     /** Streams {@code n} new articles to innd, {@value #PIPELINE} TAKETHIS at a time; every one must be accepted (239). */
     private static void feed(long n) throws IOException {
         String run = Long.toString(System.currentTimeMillis(), 36);
+        java.util.Random random = new java.util.Random();
         String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now());
         try (Socket s = new Socket("127.0.0.1", FEED_PORT)) {
             s.setSoTimeout(30_000);
@@ -101,7 +102,8 @@ final class InnFeed {
                     long a = done + i;
                     long post = a / PARTS;
                     long part = a % PARTS + 1;
-                    String id = "<pb." + run + "." + a + "@bench.headway.test>";
+                    // random local parts, as posting tools make them, so the overview compresses as a real one does
+                    String id = "<" + randomId(random) + "@bench.headway.test>";
                     b.append("TAKETHIS ").append(id).append("\r\n");
                     b.append("Path: bench!not-for-mail\r\n");
                     b.append("From: Bench Poster <poster").append(post % 97).append("@bench.headway.test>\r\n");
@@ -130,6 +132,15 @@ final class InnFeed {
             }
             send(out, "QUIT\r\n");
         }
+    }
+
+    private static String randomId(java.util.Random random) {
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        char[] c = new char[32];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = alphabet.charAt(random.nextInt(alphabet.length()));
+        }
+        return new String(c);
     }
 
     private static void send(OutputStream out, String s) throws IOException {
