@@ -297,7 +297,9 @@ final class BenchCommand implements Runnable {
                 description = "connection counts, comma-separated (default 1,4,8)")
         List<Integer> conns;
 
-        @Option(names = "--batch", defaultValue = "2000", description = "articles per OVER command (default 2000)")
+        @Option(
+                names = "--batch",
+                description = "articles per OVER command (default ${DEFAULT-VALUE}, HEADWAY_BATCH's default)")
         int batch;
 
         @Option(

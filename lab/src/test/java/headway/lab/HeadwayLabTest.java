@@ -44,6 +44,8 @@ class HeadwayLabTest {
     void benchFlagsThatMirrorASettingDefaultToTheCatalogue() {
         assertThat(help("bench", "throughput", "--help"))
                 .contains("(default " + Setting.BATCH.defaultValue() + ", HEADWAY_BATCH's default)");
+        assertThat(help("bench", "provider", "--help").replaceAll("\\s+", " "))
+                .contains("(default " + Setting.BATCH.defaultValue() + ", HEADWAY_BATCH's default)");
         assertThat(help("bench", "takeover", "--help").replaceAll("\\s+", " "))
                 .contains("(default " + Setting.RANGE_SIZE.defaultValue() + ", HEADWAY_RANGE_SIZE's default)")
                 .contains("(default " + Setting.SNAPSHOT_EVERY.defaultValue() + ", HEADWAY_SNAPSHOT_EVERY's default)");
