@@ -159,6 +159,33 @@ class NntpClientTest {
     }
 
     @Test
+    void simulatorCompressDeflateGivesTheSameHeaders() throws Exception {
+        try (NewsSimulator deflating = NewsSimulator.start(
+                        NewsSimulator.Options.defaults().withCompression(), List.of(GroupSpec.of(GROUP, 11, 20_000)));
+                NewsSimulator plain = NewsSimulator.start(
+                        NewsSimulator.Options.defaults(), List.of(GroupSpec.of(GROUP, 11, 20_000)));
+                NntpClient z = NntpClient.connect(Simulators.server(deflating), T, T);
+                NntpClient p = NntpClient.connect(Simulators.server(plain), T, T)) {
+            assertThat(z.isCompressed()).isTrue();
+            assertThat(p.isCompressed()).isFalse();
+            assertThat(z.group(GROUP).high()).isEqualTo(20_000);
+            p.group(GROUP);
+            Recorder compressed = new Recorder();
+            Recorder uncompressed = new Recorder();
+            // in two replies, so that the second starts on a stream already flushed once
+            long headers = z.over(1, 7_000, compressed) + z.over(7_001, 20_000, compressed);
+            p.over(1, 20_000, uncompressed);
+            assertThat(headers).isEqualTo(uncompressed.headers.size()).isEqualTo(compressed.headers.size());
+            assertThat(compressed.headers).isEqualTo(uncompressed.headers);
+            assertThat(compressed.checksum)
+                    .isEqualTo(deflating.truth(GROUP, 1, 20_000).checksum())
+                    .isEqualTo(uncompressed.checksum);
+            assertThat(compressed.malformed).isEqualTo(uncompressed.malformed);
+            assertThat(z.isBroken()).isFalse();
+        }
+    }
+
+    @Test
     void fallsBackToXoverWhenOverIsUnknown() throws Exception {
         try (NewsSimulator old = NewsSimulator.start(
                         new NewsSimulator.Options(null, false),

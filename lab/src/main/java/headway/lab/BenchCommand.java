@@ -6,6 +6,7 @@ import headway.starter.CliException;
 import headway.starter.Exit;
 import headway.worker.Setting;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Spec;
             BenchCommand.Scale.class,
             BenchCommand.Takeover.class,
             BenchCommand.Subjects.class,
-            BenchCommand.Search.class
+            BenchCommand.Search.class,
+            BenchCommand.Provider.class
         })
 final class BenchCommand implements Runnable {
     @Spec
@@ -38,7 +40,8 @@ final class BenchCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(
-                spec.commandLine(), "name a benchmark: throughput, overhead, scale, takeover, subjects or search");
+                spec.commandLine(),
+                "name a benchmark: throughput, overhead, scale, takeover, subjects, search or provider");
     }
 
     /** The catalogue's default of the setting an option mirrors, which {@code ${DEFAULT-VALUE}} shows in the help. */
@@ -93,9 +96,18 @@ final class BenchCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             try {
                 ThroughputBench.Result r = new ThroughputBench(groups, articles, batch, inProcess, out).run();
+                out.printf("throughput: rate ratio (end to end / slower raw path) %.2f%n", r.ratio());
                 out.printf(
-                        "throughput: end_to_end=%.0f raw_fetch=%.0f raw_write=%.0f ratio=%.2f%n",
-                        r.endToEnd(), r.rawFetch(), r.rawWrite(), r.ratio());
+                        java.util.Locale.ROOT,
+                        "throughput: end_to_end=%.0f raw_fetch=%.0f raw_write=%.0f cpu_e2e_us=%.2f cpu_fetch_us=%.2f"
+                                + " cpu_write_us=%.2f cpu_ratio=%.2f%n",
+                        r.endToEnd(),
+                        r.rawFetch(),
+                        r.rawWrite(),
+                        r.cpuE2eUs(),
+                        r.cpuFetchUs(),
+                        r.cpuWriteUs(),
+                        r.cpuRatio());
             } catch (Exception e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
             }
@@ -307,6 +319,95 @@ final class BenchCommand implements Runnable {
                     r.p50Ms(),
                     r.p95Ms(),
                     r.queries());
+        }
+    }
+
+    @Command(
+            name = "provider",
+            mixinStandardHelpOptions = true,
+            defaultValueProvider = SettingDefaults.class,
+            description =
+                    "Headers/s of reading one large group's overview behind a slow link (a proxy adding a round-trip"
+                            + " time and a bandwidth cap per connection) at several connection counts, with and without COMPRESS"
+                            + " DEFLATE, beside the bound the link allows.")
+    static final class Provider implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--rtt-ms", defaultValue = "40", description = "round-trip time added, ms (default 40)")
+        int rttMs;
+
+        @Option(
+                names = "--mbit",
+                defaultValue = "8",
+                description = "bandwidth per connection and direction, Mbit/s (default 8)")
+        double mbit;
+
+        @Option(
+                names = "--conns",
+                defaultValue = "1,4,8",
+                split = ",",
+                description = "connection counts, comma-separated (default 1,4,8)")
+        List<Integer> conns;
+
+        @Option(
+                names = "--batch",
+                description = "articles per OVER command (default ${DEFAULT-VALUE}, HEADWAY_BATCH's default)")
+        int batch;
+
+        @Option(
+                names = "--seconds",
+                defaultValue = "2",
+                description = "about how long each case reads at the link's rate, s (default 2)")
+        double seconds;
+
+        @Option(
+                names = "--inn",
+                description =
+                        "read from the INN reader on 127.0.0.1:1119 (tools/nntp-peer.sh, as root) instead of the news"
+                                + " simulator, in a group the benchmark fills by streaming to INN's feed port 1120")
+        boolean inn;
+
+        @Option(
+                names = "--inn-articles",
+                defaultValue = "20000",
+                description = "articles the INN group holds at least, fed when fewer (default 20000)")
+        int innArticles;
+
+        @Override
+        public void run() {
+            if (rttMs < 0 || rttMs > 2000) {
+                throw CliException.badInput("--rtt-ms must be between 0 and 2000, was " + rttMs);
+            }
+            if (!(mbit >= 0.1 && mbit <= 10_000)) {
+                throw CliException.badInput("--mbit must be between 0.1 and 10000, was " + mbit);
+            }
+            if (conns.isEmpty() || conns.stream().anyMatch(n -> n < 1 || n > 64)) {
+                throw CliException.badInput("--conns must list connection counts between 1 and 64, was " + conns);
+            }
+            if (batch < 1 || batch > 100_000) {
+                throw CliException.badInput("--batch must be between 1 and 100000, was " + batch);
+            }
+            if (!(seconds > 0 && seconds <= 600)) {
+                throw CliException.badInput("--seconds must be between 0 and 600, was " + seconds);
+            }
+            if (innArticles < 1 || innArticles > 1_000_000) {
+                throw CliException.badInput("--inn-articles must be between 1 and 1000000, was " + innArticles);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            ProviderBench bench =
+                    new ProviderBench(java.time.Duration.ofMillis(rttMs), mbit, conns, batch, seconds, out);
+            try {
+                if (inn) {
+                    bench.run(InnFeed.prepare(innArticles, out));
+                } else {
+                    bench.runOnSimulator();
+                }
+            } catch (CliException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
         }
     }
 }

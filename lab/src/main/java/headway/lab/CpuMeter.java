@@ -16,6 +16,16 @@ final class CpuMeter {
     /** Cumulative CPU at one moment. */
     record Sample(long wallNanos, double jvm, double children, double postgres) {
 
+        /** CPU seconds of everything measured (this JVM, its children, PostgreSQL) since {@code start}. */
+        double cpuSince(Sample start) {
+            return (jvm - start.jvm) + (children - start.children) + (postgres - start.postgres);
+        }
+
+        /** PostgreSQL's CPU seconds since {@code start}. */
+        double postgresSince(Sample start) {
+            return postgres - start.postgres;
+        }
+
         /** What happened since {@code start}, in words and seconds. */
         String since(Sample start) {
             double wall = (wallNanos - start.wallNanos) / 1e9;

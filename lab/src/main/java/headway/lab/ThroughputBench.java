@@ -45,12 +45,31 @@ public final class ThroughputBench {
             Setting.NNTP_CONNECTIONS.key(), "16",
             Setting.ACTIVITY_CONCURRENCY.key(), "64");
 
-    /** What the benchmark measured. */
-    public record Result(long headers, double endToEnd, double rawFetch, double rawWrite, double seconds) {
+    /**
+     * What the benchmark measured: the three rates, and the CPU microseconds per header of each
+     * path (this JVM, its child processes and PostgreSQL's processes together).
+     */
+    public record Result(
+            long headers,
+            double endToEnd,
+            double rawFetch,
+            double rawWrite,
+            double seconds,
+            double cpuE2eUs,
+            double cpuFetchUs,
+            double cpuWriteUs) {
         public double ratio() {
             return endToEnd / Math.min(rawFetch, rawWrite);
         }
+
+        /** End to end's CPU per header against the raw fetch's and raw write's added up. */
+        public double cpuRatio() {
+            return cpuE2eUs / (cpuFetchUs + cpuWriteUs);
+        }
     }
+
+    /** A raw path's rate and CPU per header. */
+    private record Raw(double rate, double cpuUs) {}
 
     private final int groups;
     private final long articles;
@@ -84,12 +103,15 @@ public final class ThroughputBench {
                 .say(msg -> out.println("throughput: " + msg))
                 .start()) {
             int pg = rig.postgres().port();
-            double fetch = rawFetch(rig.nntpServer(), warmUp, specs, pg);
+            Raw fetch = rawFetch(rig.nntpServer(), warmUp, specs, pg);
             out.printf(
-                    "throughput: raw fetch %.0f headers/s (%d groups x %d articles, parsed, no Temporal, no database)%n",
-                    fetch, groups, articles);
-            double write = rawWrite(rig.postgres(), rig.nntpServer(), warmUp, specs, pg);
-            out.printf("throughput: raw catalog write %.0f headers/s%n", write);
+                    "throughput: raw fetch %.0f headers/s (%d groups x %d articles, parsed, no Temporal, no database),"
+                            + " cpu_us_per_header=%.2f%n",
+                    fetch.rate(), groups, articles, fetch.cpuUs());
+            Raw write = rawWrite(rig.postgres(), rig.nntpServer(), warmUp, specs, pg);
+            out.printf(
+                    "throughput: raw catalog write %.0f headers/s, cpu_us_per_header=%.2f%n",
+                    write.rate(), write.cpuUs());
             rig.startTemporal();
             Map<String, String> env = new HashMap<>(BENCH_WORKER);
             env.put(Setting.BATCH.key(), Integer.toString(batch));
@@ -101,12 +123,23 @@ public final class ThroughputBench {
                     "throughput: warm-up end to end %.0f headers/s (not counted)%n", warm.headers() / warm.seconds());
             CpuMeter.Sample before = CpuMeter.sample(pg);
             Rig.Indexed e2e = rig.indexAll(specs, rangeSize, ttl, Duration.ofMinutes(20));
-            out.println("throughput: end to end took " + CpuMeter.sample(pg).since(before));
+            CpuMeter.Sample after = CpuMeter.sample(pg);
+            out.println("throughput: end to end took " + after.since(before));
             double endToEnd = e2e.headers() / e2e.seconds();
+            double cpuE2e = after.cpuSince(before) * 1e6 / e2e.headers();
             out.printf(
-                    "throughput: end to end %.0f headers/s (%d headers in %.1f s)%n",
-                    endToEnd, e2e.headers(), e2e.seconds());
-            return new Result(e2e.headers(), endToEnd, fetch, write, e2e.seconds());
+                    "throughput: end to end %.0f headers/s (%d headers in %.1f s), cpu_us_per_header=%.2f"
+                            + " (postgres %.2f)%n",
+                    endToEnd, e2e.headers(), e2e.seconds(), cpuE2e, after.postgresSince(before) * 1e6 / e2e.headers());
+            return new Result(
+                    e2e.headers(),
+                    endToEnd,
+                    fetch.rate(),
+                    write.rate(),
+                    e2e.seconds(),
+                    cpuE2e,
+                    fetch.cpuUs(),
+                    write.cpuUs());
         }
     }
 
@@ -119,7 +152,7 @@ public final class ThroughputBench {
     }
 
     /** The OVER streams of every group, read and parsed in parallel, one connection per group; the warm-up groups first, untimed. */
-    private double rawFetch(
+    private Raw rawFetch(
             NntpServer simulator, List<NewsSimulator.GroupSpec> warmUp, List<NewsSimulator.GroupSpec> specs, int pg)
             throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(specs.size());
@@ -129,7 +162,8 @@ public final class ThroughputBench {
             long lines = inParallel(pool, specs, g -> fetch(simulator, g));
             CpuMeter.Sample after = CpuMeter.sample(pg);
             out.println("throughput: raw fetch took " + after.since(before));
-            return lines / ((after.wallNanos() - before.wallNanos()) / 1e9);
+            return new Raw(
+                    lines / ((after.wallNanos() - before.wallNanos()) / 1e9), after.cpuSince(before) * 1e6 / lines);
         } finally {
             pool.shutdown();
         }
@@ -152,7 +186,7 @@ public final class ThroughputBench {
      * in parallel; the warm-up groups' binaries first, untimed, so that the figure is the
      * steady rate of a warm JVM as the end-to-end figure is.
      */
-    private double rawWrite(
+    private Raw rawWrite(
             EmbeddedDatabase postgres,
             NntpServer simulator,
             List<NewsSimulator.GroupSpec> warmUp,
@@ -180,7 +214,12 @@ public final class ThroughputBench {
             long segments = inParallel(pool, specs, g -> write(ds, catalog, batches.remove(g.name())));
             CpuMeter.Sample after = CpuMeter.sample(pg);
             out.println("throughput: raw catalog write took " + after.since(before));
-            return segments / ((after.wallNanos() - before.wallNanos()) / 1e9);
+            out.printf(
+                    "throughput: raw catalog write, postgres cpu_us_per_header=%.2f%n",
+                    after.postgresSince(before) * 1e6 / segments);
+            return new Raw(
+                    segments / ((after.wallNanos() - before.wallNanos()) / 1e9),
+                    after.cpuSince(before) * 1e6 / segments);
         } finally {
             pool.shutdown();
         }

@@ -44,8 +44,27 @@ class HeadwayLabTest {
     void benchFlagsThatMirrorASettingDefaultToTheCatalogue() {
         assertThat(help("bench", "throughput", "--help"))
                 .contains("(default " + Setting.BATCH.defaultValue() + ", HEADWAY_BATCH's default)");
+        assertThat(help("bench", "provider", "--help").replaceAll("\\s+", " "))
+                .contains("(default " + Setting.BATCH.defaultValue() + ", HEADWAY_BATCH's default)");
         assertThat(help("bench", "takeover", "--help").replaceAll("\\s+", " "))
                 .contains("(default " + Setting.RANGE_SIZE.defaultValue() + ", HEADWAY_RANGE_SIZE's default)")
                 .contains("(default " + Setting.SNAPSHOT_EVERY.defaultValue() + ", HEADWAY_SNAPSHOT_EVERY's default)");
+    }
+
+    @Test
+    void providerBenchRejectsBadOptionsNamingTheFlag() {
+        for (List<String> bad : List.of(
+                List.of("--conns", "0"), List.of("--mbit", "0"), List.of("--rtt-ms", "-1"), List.of("--batch", "0"))) {
+            StringWriter err = new StringWriter();
+            List<String> args = new java.util.ArrayList<>(List.of("bench", "provider"));
+            args.addAll(bad);
+            int code = HeadwayLab.run(
+                    args.toArray(String[]::new),
+                    Map.of(),
+                    new PrintWriter(new StringWriter(), true),
+                    new PrintWriter(err, true));
+            assertThat(code).as("exit for %s", bad).isEqualTo(2);
+            assertThat(err.toString()).contains(bad.get(0));
+        }
     }
 }

@@ -21,6 +21,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * An NNTP reader server on 127.0.0.1 that serves deterministic groups of multipart binary posts
  * (made by {@link ArticleGenerator}), for tests, benchmarks and chaos drills of an overview
  * indexer. One platform thread per connection; only the reader commands an overview indexer
- * sends (CAPABILITIES, MODE READER, AUTHINFO, GROUP, LIST, OVER/XOVER, DATE, QUIT). Overview
- * lines are rendered into an {@link OverviewBuffer} and written in large chunks.
+ * sends (CAPABILITIES, MODE READER, AUTHINFO, GROUP, LIST, OVER/XOVER, DATE, QUIT, and RFC 8054
+ * COMPRESS DEFLATE when {@link Options#compress()}). Overview lines are rendered into an
+ * {@link OverviewBuffer} and written in large chunks.
  */
 public final class NewsSimulator implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NewsSimulator.class);
@@ -168,12 +173,18 @@ public final class NewsSimulator implements AutoCloseable {
      * @param requiredCredentials when set, everything but CAPABILITIES, MODE, AUTHINFO, DATE and QUIT answers 480 until AUTHINFO succeeds
      * @param overSupported       false makes OVER answer 500 like an old server that knows only XOVER
      * @param overLatency         a pause before each OVER reply, like a news server across a network
+     * @param compress            offer RFC 8054 {@code COMPRESS DEFLATE} in CAPABILITIES and serve it
      */
-    public record Options(Credentials requiredCredentials, boolean overSupported, Duration overLatency) {
+    public record Options(
+            Credentials requiredCredentials, boolean overSupported, Duration overLatency, boolean compress) {
         public Options {
             if (overLatency == null || overLatency.isNegative()) {
                 throw new IllegalArgumentException("overLatency must be zero or positive, was " + overLatency);
             }
+        }
+
+        public Options(Credentials requiredCredentials, boolean overSupported, Duration overLatency) {
+            this(requiredCredentials, overSupported, overLatency, false);
         }
 
         public Options(Credentials requiredCredentials, boolean overSupported) {
@@ -186,7 +197,12 @@ public final class NewsSimulator implements AutoCloseable {
 
         /** These options with a pause of {@code latency} before each OVER reply. */
         public Options withOverLatency(Duration latency) {
-            return new Options(requiredCredentials, overSupported, latency);
+            return new Options(requiredCredentials, overSupported, latency, compress);
+        }
+
+        /** These options offering RFC 8054 {@code COMPRESS DEFLATE}. */
+        public Options withCompression() {
+            return new Options(requiredCredentials, overSupported, overLatency, true);
         }
     }
 
@@ -337,8 +353,10 @@ public final class NewsSimulator implements AutoCloseable {
 
     /** One client connection's state and command loop. */
     private final class Session {
-        private final InputStream in;
-        private final OutputStream out;
+        private final Socket socket;
+        private InputStream in;
+        private OutputStream out;
+        private boolean compressed;
         private final byte[] command = new byte[MAX_COMMAND];
         private final OverviewBuffer buf = new OverviewBuffer(FLUSH_AT + 64 * 1024);
         private ArticleGenerator current;
@@ -346,6 +364,7 @@ public final class NewsSimulator implements AutoCloseable {
         private String pendingUser;
 
         Session(Socket s) throws IOException {
+            this.socket = s;
             this.in = new BufferedInputStream(s.getInputStream(), 8192);
             this.out = s.getOutputStream();
         }
@@ -398,6 +417,7 @@ public final class NewsSimulator implements AutoCloseable {
                                     ? "201 Reader mode, posting prohibited"
                                     : "501 Unknown MODE variant");
                 case "AUTHINFO" -> authinfo(arg);
+                case "COMPRESS" -> compress(arg);
                 case "GROUP" -> group(arg);
                 case "LIST" -> list(arg);
                 case "OVER" -> {
@@ -437,11 +457,36 @@ public final class NewsSimulator implements AutoCloseable {
                 reply("OVER");
             }
             reply("LIST ACTIVE OVERVIEW.FMT");
+            if (options.compress() && !compressed) {
+                reply("COMPRESS DEFLATE");
+            }
             if (!authenticated) {
                 reply("AUTHINFO USER");
             }
             reply("IMPLEMENTATION headway news simulator");
             reply(".");
+        }
+
+        /**
+         * RFC 8054: the 206 reply goes out uncompressed, then both directions are raw DEFLATE
+         * (no zlib header), the server's side flushed (SYNC_FLUSH) after each reply.
+         */
+        private void compress(String arg) throws IOException {
+            if (!options.compress()) {
+                reply("500 Unknown command");
+            } else if (compressed) {
+                reply("502 Compression already active");
+            } else if (!arg.equalsIgnoreCase("DEFLATE")) {
+                reply("503 Compression algorithm not supported");
+            } else {
+                reply("206 Compression active");
+                flush();
+                compressed = true;
+                in = new BufferedInputStream(
+                        new InflaterInputStream(socket.getInputStream(), new Inflater(true)), 8192);
+                out = new DeflaterOutputStream(
+                        socket.getOutputStream(), new Deflater(Deflater.BEST_SPEED, true), 64 * 1024, true);
+            }
         }
 
         private void authinfo(String arg) {
@@ -564,12 +609,13 @@ public final class NewsSimulator implements AutoCloseable {
             buf.ascii(line).crlf();
         }
 
+        /** Writes what the buffer holds and flushes (a SYNC_FLUSH when compressed); nothing when it is empty. */
         private void flush() throws IOException {
             if (buf.len > 0) {
                 out.write(buf.a, 0, buf.len);
                 buf.len = 0;
+                out.flush();
             }
-            out.flush();
         }
     }
 
