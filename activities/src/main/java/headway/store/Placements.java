@@ -22,8 +22,9 @@ import org.postgresql.PGConnection;
  * one that holds it (a redo or re-index under a newer rule set keys it differently), the placement
  * of the newer rule set wins (the write's on a tie), the article is removed from the other binary,
  * a binary left without parts is deleted, and the releases that lost binaries are recomputed or
- * deleted when empty. The cost is one placement row and one index probe per segment written, and a
- * probe per binary for a release that a newer rule set renames.
+ * deleted when empty. The cost is one placement row per article (new articles are placed by one
+ * insert; only articles already placed are looked up), and two probes per binary written (its id,
+ * and whether a newer rule set renames its release).
  */
 final class Placements {
 
