@@ -11,6 +11,7 @@ public final class IndexMetrics {
     final Counter headers;
     final Counter missing;
     final Counter malformed;
+    final Counter rejected;
     final Counter rangesIndexed;
     final Counter leaseTakes;
     final Counter takeovers;
@@ -27,6 +28,7 @@ public final class IndexMetrics {
         headers = registry.counter("headway.headers");
         missing = registry.counter("headway.articles.missing");
         malformed = registry.counter("headway.overview.malformed");
+        rejected = registry.counter("headway.articles.rejected");
         rangesIndexed = registry.counter("headway.ranges.indexed");
         leaseTakes = registry.counter("headway.lease.takes");
         takeovers = registry.counter("headway.takeovers");

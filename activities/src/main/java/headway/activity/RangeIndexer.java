@@ -2,6 +2,7 @@ package headway.activity;
 
 import headway.index.CompletedBinary;
 import headway.index.Misses;
+import headway.index.RejectedArticle;
 import headway.nntp.MisbehavingServerException;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
@@ -13,8 +14,10 @@ import headway.store.MissStore;
 import headway.store.RangeRow;
 import headway.store.RangeStore;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -32,7 +35,10 @@ import java.util.concurrent.Executors;
  * A fetch that fails midway (the server dropped the connection or broke a reply bound) has fed the
  * window only well-formed, in-range, in-order headers of its batch, which the retry feeds again as
  * duplicates the window ignores; its batch commits nothing, so the cursor stays at the batch's start.
- * The headers nothing cataloged are counted with the batch's commit ({@link MissStore}).
+ * A header the catalog cannot take (see {@link headway.index.Poison}) and a malformed overview line
+ * go into the {@code rejected_articles} ledger in the same transaction that moves the cursor over
+ * them, so a poison article is recorded once and never stops the group. The headers nothing
+ * cataloged are counted with the batch's commit ({@link MissStore}).
  */
 public final class RangeIndexer {
 
@@ -100,6 +106,11 @@ public final class RangeIndexer {
         Commit inFlight = null;
         long cursor = totals.cursor;
         while (cursor <= range.end()) {
+            if (Thread.currentThread().isInterrupted()) {
+                finish(inFlight, List.of(), held, range, totals, progress);
+                throw new InterruptedIOException("worker stopping: " + range.group() + " stopped at article "
+                        + totals.cursor + ", the batches before it committed");
+            }
             long batchEnd = range.end() - cursor < batchArticles ? range.end() : cursor + batchArticles - 1;
             Batch batch = new Batch(held);
             try {
@@ -114,13 +125,16 @@ public final class RangeIndexer {
             }
             held.window().ageTo(batchEnd);
             List<CompletedBinary> done = held.window().drain();
+            batch.rejected.addAll(held.window().drainRejected());
+            Map<String, String> longNames = held.window().drainLongNames();
             batch.misses = held.window().drainMisses();
             finish(inFlight, done, held, range, totals, progress);
             inFlight = new Commit(
                     batch,
                     done,
                     batchEnd + 1,
-                    CompletableFuture.runAsync(() -> commit(held, range, batch, done, batchEnd + 1), writer));
+                    CompletableFuture.runAsync(
+                            () -> commit(held, range, batch, done, longNames, batchEnd + 1), writer));
             cursor = batchEnd + 1;
         }
         finish(inFlight, List.of(), held, range, totals, progress);
@@ -132,10 +146,18 @@ public final class RangeIndexer {
     }
 
     /** One batch's write: binaries that left the window, missing runs and the cursor, in one fenced transaction. */
-    private void commit(Holdings.Held held, RangeRow range, Batch batch, List<CompletedBinary> done, long next) {
+    private void commit(
+            Holdings.Held held,
+            RangeRow range,
+            Batch batch,
+            List<CompletedBinary> done,
+            Map<String, String> longNames,
+            long next) {
         fence.run(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
+            catalog.recordLongNames(c, longNames);
             catalog.writeBinaries(c, done, held.rules.categories(), held.rules.version());
             catalog.recordMissing(c, range.group(), batch.missing);
+            catalog.recordRejected(c, batch.rejected);
             MissStore.record(c, range.group(), range.id(), next - 1, batch.misses);
             ranges.advance(c, held.holder(), range.id(), next);
             return null;
@@ -179,6 +201,7 @@ public final class RangeIndexer {
         metrics.headers.increment((double) commit.batch.headers);
         metrics.missing.increment((double) commit.batch.missingArticles);
         metrics.malformed.increment((double) commit.batch.malformed);
+        metrics.rejected.increment(commit.batch.rejected.size());
         metrics.binariesWritten.increment(commit.done.size());
         metrics.missed(range.group(), commit.batch.misses);
         progress.committed(totals.cursor, totals.headers, totals.missing, totals.malformed);
@@ -206,6 +229,7 @@ public final class RangeIndexer {
     private static final class Batch implements OverviewSink {
         private final Holdings.Held held;
         final List<long[]> missing = new ArrayList<>();
+        final List<RejectedArticle> rejected = new ArrayList<>();
         Misses misses = new Misses();
         long headers;
         long missingArticles;
@@ -226,6 +250,8 @@ public final class RangeIndexer {
             malformed++;
             if (article >= 0) {
                 addMissing(article, article);
+                rejected.add(new RejectedArticle(
+                        held.window().group(), article, null, "malformed overview line: " + reason, ""));
             }
         }
 

@@ -26,6 +26,9 @@ public final class GroupStore {
     /** The most ranges one plan call writes, so a tiny range size cannot make a plan run for hours in one transaction. */
     public static final long MAX_RANGES_PER_PLAN = 1_000_000;
 
+    /** The longest group name: what a file name may be, and more than RFC 3977's 497-octet line leaves a GROUP command in practice. */
+    public static final int MAX_GROUP_NAME = 255;
+
     /** A newsgroup name as RFC 3977 allows it in practice: dot-separated components. */
     public static final Pattern GROUP_NAME = Pattern.compile("^[A-Za-z0-9+_-]+(\\.[A-Za-z0-9+_-]+)*$");
 
@@ -239,9 +242,16 @@ public final class GroupStore {
     }
 
     static void requireValidName(String name) {
+        if (name != null && name.length() > MAX_GROUP_NAME) {
+            throw new IllegalArgumentException("group name of " + name.length() + " characters ('"
+                    + name.substring(0, 40).replaceAll("\\p{Cntrl}", "?")
+                    + "...') is too long: a newsgroup name has at most "
+                    + MAX_GROUP_NAME + " (a file name's limit, and more than any news server carries)");
+        }
         if (name == null || !GROUP_NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("bad group name '" + name
-                    + "': use dot-separated letters, digits, '+', '_' or '-', e.g. alt.binaries.example");
+            throw new IllegalArgumentException(
+                    "bad group name '" + (name == null ? null : name.replaceAll("\\p{Cntrl}", "?"))
+                            + "': use dot-separated letters, digits, '+', '_' or '-', e.g. alt.binaries.example");
         }
     }
 }

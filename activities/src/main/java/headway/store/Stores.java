@@ -50,6 +50,16 @@ public final class Stores implements AutoCloseable {
         return new ReleaseQueries(pool);
     }
 
+    /** Releases by newznab guid, and their grab counts (the front door). */
+    public ReleaseGuids guids() {
+        return new ReleaseGuids(pool);
+    }
+
+    /** The front door's API keys and their daily counts. */
+    public ApiKeyStore apiKeys() {
+        return new ApiKeyStore(pool);
+    }
+
     /** What the index drops, per group ({@code headway rules misses}). */
     public MissStore misses() {
         return new MissStore(pool);

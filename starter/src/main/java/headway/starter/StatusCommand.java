@@ -56,11 +56,15 @@ final class StatusCommand implements Runnable {
             double articlesPerSecond,
             Long snapshot,
             long epoch,
-            boolean stuck) {}
+            boolean stuck,
+            long rejected) {}
 
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
+        if (limit < 1 || limit > 100_000) {
+            throw CliException.badInput("--limit must be between 1 and 100000, was " + limit);
+        }
         try (Connections open = connections) {
             Settings s = new Settings(connections.env());
             Duration leaseTtl = s.duration(Setting.LEASE_TTL);
@@ -90,6 +94,7 @@ final class StatusCommand implements Runnable {
                 return;
             }
             List<StatusStore.GroupStatus> groups = store.groups(leaseTtl);
+            Map<String, Long> rejected = store.rejectedPerGroup();
             WorkflowClient client = null;
             String temporalProblem = null;
             try {
@@ -114,7 +119,8 @@ final class StatusCommand implements Runnable {
                         g.articlesPerSecond(),
                         g.snapshotNext(),
                         g.epoch(),
-                        g.openStuck() > 0));
+                        g.openStuck() > 0,
+                        rejected.getOrDefault(g.name(), 0L)));
             }
             List<NodeRegistry.Node> nodes = connections.database().nodes(nodeTtl);
             if (json) {
@@ -131,11 +137,22 @@ final class StatusCommand implements Runnable {
                 return;
             }
             out.printf(
-                    "%-32s %-28s %-10s %10s %10s %5s %5s %5s %10s %9s %5s%n",
-                    "GROUP", "HOLDER", "STATE", "CURSOR", "LAG", "PLAN", "LEASE", "DONE", "HEADERS", "ART/S", "STUCK");
+                    "%-32s %-28s %-10s %10s %10s %5s %5s %5s %10s %9s %5s %8s%n",
+                    "GROUP",
+                    "HOLDER",
+                    "STATE",
+                    "CURSOR",
+                    "LAG",
+                    "PLAN",
+                    "LEASE",
+                    "DONE",
+                    "HEADERS",
+                    "ART/S",
+                    "STUCK",
+                    "REJECTED");
             for (GroupLine l : lines) {
                 out.printf(
-                        "%-32s %-28s %-10s %10s %10d %5d %5d %5d %10d %9.0f %5s%n",
+                        "%-32s %-28s %-10s %10s %10d %5d %5d %5d %10d %9.0f %5s %8d%n",
                         l.group(),
                         l.holder() == null ? "-" : l.holder(),
                         l.state(),
@@ -146,7 +163,8 @@ final class StatusCommand implements Runnable {
                         l.done(),
                         l.headers(),
                         l.articlesPerSecond(),
-                        l.stuck() ? "yes" : "-");
+                        l.stuck() ? "yes" : "-",
+                        l.rejected());
             }
             out.println();
             out.printf("%-40s %-28s %-8s %s%n", "NODE", "ADDRESS", "STATE", "LAST HEARTBEAT");
