@@ -24,13 +24,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * headway's Temporal Schedules: registry prune (every node TTL), planner and watchman. Prune and
- * planner have overlap policy skip, so exactly one run is in flight and no leader election is
- * needed. The watchman allows overlap, because a frozen worker (SIGSTOP, a long GC pause) still
- * holds the long polls it had open and swallows the next scan task handed to one of them: with
- * skip, that one run would silence the watchman until its timeout, exactly when a frozen holder
- * should be reported (measured: no scan for the 15 s after a freeze). Its scans are safe to run
- * concurrently (one open record per move, by a unique index; idempotent closes and signals).
+ * headway's Temporal Schedules: registry prune (every node TTL), planner and watchman. The planner
+ * has overlap policy skip, so exactly one run is in flight and no leader election is needed. The
+ * watchman and the prune allow overlap, because a frozen or just-killed worker still holds the
+ * long polls it had open and swallows the next task handed to one of them: with skip, that one
+ * run would silence the schedule until its activity's timeout (measured: no watchman scan for the
+ * 15 s after a freeze; a kill -9'd node's row pruned 21 s after the kill instead of within 3x the
+ * node TTL + 1 s). Both are safe to run concurrently: the watchman keeps one open record per move
+ * (a unique index) with idempotent closes and signals; the prune is one idempotent delete.
  * Installing is idempotent: a schedule that exists is updated to the wanted spec, never doubled.
  */
 public final class Schedules {
@@ -89,7 +90,7 @@ public final class Schedules {
                 RegistryPruneWorkflow.class,
                 taskQueue,
                 intervals.registryPrune(),
-                ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP));
+                ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL));
         done.add(installOne(
                 schedules,
                 PLANNER,
