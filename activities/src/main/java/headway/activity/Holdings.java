@@ -3,6 +3,8 @@ package headway.activity;
 import headway.index.RuleSet;
 import headway.index.Window;
 import headway.store.Holder;
+import headway.store.LeaseLostException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,18 +17,43 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Holdings {
 
-    /** One held group: its lease, its window and the cursor the window has seen up to (exclusive; -1 before the first range). */
+    /**
+     * One held group: its lease, the lease's TTL, its window and the cursor the window has seen up
+     * to (exclusive; -1 before the first range). A refused lease renewal is noted here, so the work
+     * in flight (a fetch feeding the window) stops at its next header instead of at its next write.
+     */
     public static final class Held {
         final Holder holder;
         final Window window;
         final RuleSet rules;
+        final Duration ttl;
         volatile long cursor;
+        private volatile LeaseLostException lost;
 
-        Held(Holder holder, Window window, RuleSet rules, long cursor) {
+        Held(Holder holder, Window window, RuleSet rules, long cursor, Duration ttl) {
             this.holder = holder;
             this.window = window;
             this.rules = rules;
             this.cursor = cursor;
+            this.ttl = ttl;
+        }
+
+        /** The lease TTL the group was taken with: the database lease and the workflow's timeouts both use it. */
+        public Duration ttl() {
+            return ttl;
+        }
+
+        /** Notes that a renewal was refused: the lease is lost and no more work may be done for it. */
+        void lost(LeaseLostException e) {
+            lost = e;
+        }
+
+        /** Throws the refused renewal's LeaseLost, if there was one. */
+        void checkLease() {
+            LeaseLostException e = lost;
+            if (e != null) {
+                throw e;
+            }
         }
 
         public Holder holder() {
@@ -90,8 +117,8 @@ public final class Holdings {
     }
 
     /** Keeps the window of a newly taken group; a window of an older lease of it is dropped. */
-    public synchronized void put(Holder holder, Window window, RuleSet rules, long cursor) {
-        held.put(holder.group(), new Held(holder, window, rules, cursor));
+    public synchronized void put(Holder holder, Window window, RuleSet rules, long cursor, Duration ttl) {
+        held.put(holder.group(), new Held(holder, window, rules, cursor, ttl));
         onChange.accept(held.size());
     }
 

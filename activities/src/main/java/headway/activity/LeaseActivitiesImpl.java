@@ -40,7 +40,9 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     private final Supplier<RuleSet> rules;
     private final String node;
     private final String ownTaskQueue;
+    /** The worker's HEADWAY_LEASE_TTL, for a lease call that names no TTL (a workflow started before it carried one). */
     private final Duration ttl;
+
     private final long windowMaxAge;
     private final IndexMetrics metrics;
 
@@ -77,7 +79,8 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     }
 
     @Override
-    public LeaseGrant lease(String group) {
+    public LeaseGrant lease(String group, Duration groupTtl) {
+        Duration ttl = groupTtl != null ? groupTtl : this.ttl;
         boolean room;
         try {
             room = holdings.awaitRoomFor(group, ROOM_WAIT);
@@ -129,7 +132,7 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
                     replanned,
                     from);
         }
-        holdings.put(outcome.holder(), window, ruleSet, cursor);
+        holdings.put(outcome.holder(), window, ruleSet, cursor, ttl);
         log.info(
                 "node {} took {} at epoch {}{}; window from {} ({} binaries), {} ranges re-planned",
                 node,

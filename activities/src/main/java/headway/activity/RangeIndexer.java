@@ -30,6 +30,8 @@ import java.util.concurrent.Executors;
  * A fetch that fails midway (the server dropped the connection or broke a reply bound) has fed the
  * window only well-formed, in-range, in-order headers of its batch, which the retry feeds again as
  * duplicates the window ignores; its batch commits nothing, so the cursor stays at the batch's start.
+ * A lease renewal refused while a batch is fetched ({@link LeaseKeeper}) stops the batch at its
+ * next header with that LeaseLost: nothing of the batch is written.
  */
 public final class RangeIndexer {
 
@@ -98,6 +100,7 @@ public final class RangeIndexer {
         long cursor = totals.cursor;
         while (cursor <= range.end()) {
             long batchEnd = range.end() - cursor < batchArticles ? range.end() : cursor + batchArticles - 1;
+            held.checkLease();
             Batch batch = new Batch(held);
             try {
                 source.fetch(range.group(), cursor, batchEnd, batch);
@@ -210,6 +213,7 @@ public final class RangeIndexer {
 
         @Override
         public void header(OverviewLine line) {
+            held.checkLease();
             held.window().accept(line, held.rules);
             headers++;
         }

@@ -67,6 +67,8 @@ public final class LeaseStore {
             update group_leases set holder_node = null, free_since = hw_now(), current_range_id = null where group_name = ?
             """;
 
+    private static final String RENEW = "update group_leases set heartbeat_at = hw_now() where group_name = ?";
+
     private static final String RECORD_SNAPSHOT = """
             update group_leases set snapshot_next = ?, snapshot_at = hw_now() where group_name = ?
             """;
@@ -138,6 +140,15 @@ public final class LeaseStore {
             RangeStore.releaseLeased(c, holder);
             return Jdbc.update(c, CLEAR_HOLDER, holder.group());
         });
+    }
+
+    /**
+     * Renews the holder's lease (its heartbeat) in a fenced transaction, so a holder busy in a slow
+     * fetch or a long snapshot keeps its group; a stale holder gets {@link LeaseLostException},
+     * recorded as a refused write like any other.
+     */
+    public void renew(Holder holder) {
+        fence.run(holder, "renewing the lease of " + holder.group(), c -> Jdbc.update(c, RENEW, holder.group()));
     }
 
     /**

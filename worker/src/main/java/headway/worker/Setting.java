@@ -42,8 +42,8 @@ public enum Setting {
             null,
             "2s",
             null,
-            "a holder quiet this long loses its group; also the holder activities' schedule-to-start and heartbeat"
-                    + " timeouts"),
+            "a holder quiet this long loses its group; `start` gives it to each group workflow, which takes, renews"
+                    + " and judges the database lease with it and derives every holder timeout from it"),
     NODE_TTL(
             Type.DURATION,
             "15s",

@@ -141,7 +141,7 @@ public class GroupWorkflowImpl implements GroupWorkflow {
             }
             become(GroupState.LEASING, null);
             LeaseGrant grant = leaseActivities(ActivityPolicies.lease(config, outlook.temporalPriority()))
-                    .lease(config.group());
+                    .lease(config.group(), config.leaseTtl());
             if (!grant.granted()) {
                 become(GroupState.WAITING, grant.heldBy());
                 Duration again = askAgainIn(grant);
