@@ -33,6 +33,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
     private final WindowSnapshots windowSnapshots;
     private final IndexMetrics metrics;
     private final LeaseKeeper keeper;
+    private final ConflictReporter conflicts;
 
     public GroupActivitiesImpl(
             LeaseStore leases,
@@ -41,6 +42,18 @@ public final class GroupActivitiesImpl implements GroupActivities {
             Holdings holdings,
             RangeIndexer indexer,
             IndexMetrics metrics) {
+        this(leases, ranges, snapshots, holdings, indexer, metrics, ConflictReporter.NONE);
+    }
+
+    /** As above, telling the group's workflow of every refused stale write through {@code conflicts}. */
+    public GroupActivitiesImpl(
+            LeaseStore leases,
+            RangeStore ranges,
+            SnapshotStore snapshots,
+            Holdings holdings,
+            RangeIndexer indexer,
+            IndexMetrics metrics,
+            ConflictReporter conflicts) {
         this.leases = Objects.requireNonNull(leases, "leases");
         this.ranges = Objects.requireNonNull(ranges, "ranges");
         this.windowSnapshots = new WindowSnapshots(leases.fence(), snapshots, new CatalogStore(), metrics);
@@ -48,6 +61,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
         this.indexer = Objects.requireNonNull(indexer, "indexer");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.keeper = new LeaseKeeper(leases);
+        this.conflicts = Objects.requireNonNull(conflicts, "conflicts");
     }
 
     @Override
@@ -153,6 +167,15 @@ public final class GroupActivitiesImpl implements GroupActivities {
         } catch (LeaseLostException e) {
             metrics.leaseLost.increment();
             holdings.remove(token.group(), token.epoch());
+            conflicts.tell(
+                    token.group(),
+                    new ClaimConflict(
+                            "lease_lost",
+                            token.node(),
+                            token.epoch(),
+                            e.currentHolder(),
+                            e.currentEpoch(),
+                            "stale write refused"));
             throw ApplicationFailure.newNonRetryableFailure(
                     e.getMessage(), Failures.LEASE_LOST, e.currentHolder(), e.currentEpoch());
         } catch (WindowLostException e) {

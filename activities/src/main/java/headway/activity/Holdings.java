@@ -12,7 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The groups this worker holds, with their windows in memory, bounded by the worker's capacity.
- * A held group is keyed by its lease epoch: an activity that names another epoch finds no window
+ * The bound is the smaller of the capacity and the worker's share of the live fleet, when one is
+ * set. A held group is keyed by its lease epoch: an activity that names another epoch finds no window
  * (WindowLost), so two leases of one group never share a window.
  */
 public final class Holdings {
@@ -72,6 +73,7 @@ public final class Holdings {
     private final int capacity;
     private final Map<String, Held> held = new ConcurrentHashMap<>();
     private volatile java.util.function.IntConsumer onChange = size -> {};
+    private volatile java.util.function.IntSupplier share = () -> Integer.MAX_VALUE;
 
     public Holdings(int capacity) {
         if (capacity < 1) {
@@ -94,8 +96,26 @@ public final class Holdings {
         listener.accept(held.size());
     }
 
+    /**
+     * Bounds this worker's groups by {@code share} as well as its capacity (the worker's share of
+     * the live fleet, {@link FleetShare}); the share may throw when it cannot be known.
+     */
+    public void sharedBy(java.util.function.IntSupplier share) {
+        this.share = java.util.Objects.requireNonNull(share, "share");
+    }
+
+    /** How many groups this worker may hold now: its capacity, or its share of the fleet when that is less. */
+    public int limit() {
+        return Math.min(capacity, share.getAsInt());
+    }
+
+    /** Calls the change listener again, because the limit may have moved (the fleet changed) without a held group changing. */
+    public void recheck() {
+        onChange.accept(held.size());
+    }
+
     public boolean full() {
-        return held.size() >= capacity;
+        return held.size() >= limit();
     }
 
     /** Waits up to {@code limit} until this worker may take {@code group}; false when it is still full. */
@@ -113,7 +133,7 @@ public final class Holdings {
 
     /** Whether this worker may take {@code group}: it holds it already, or has room for one more. */
     public synchronized boolean hasRoomFor(String group) {
-        return held.containsKey(group) || held.size() < capacity;
+        return held.containsKey(group) || held.size() < limit();
     }
 
     /** Keeps the window of a newly taken group; a window of an older lease of it is dropped. */

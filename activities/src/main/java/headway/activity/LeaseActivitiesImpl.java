@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * worker's memory and answers with this worker's own task queue, where the group's window
  * activities then run. Lease tasks come from the lease queue, which a full worker stops polling;
  * one that arrives anyway waits a little for room, then refuses with the retryable AtCapacity so
- * that another worker takes the group.
+ * that another worker takes the group. A worker with room takes the group only in its turn in the
+ * leasing order ({@link LeaseStore#leaseInTurn}); out of turn the workflow is told to ask again
+ * shortly, so the slot goes to the group the order puts first.
  */
 public final class LeaseActivitiesImpl implements LeaseActivities {
 
@@ -45,6 +47,7 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
 
     private final long windowMaxAge;
     private final IndexMetrics metrics;
+    private final ConflictReporter conflicts;
 
     public LeaseActivitiesImpl(
             LeaseStore leases,
@@ -56,6 +59,22 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
             Duration ttl,
             long windowMaxAge,
             IndexMetrics metrics) {
+        this(leases, snapshots, holdings, rules, node, ownTaskQueue, ttl, windowMaxAge, metrics, ConflictReporter.NONE);
+    }
+
+    /** As above, telling the group's workflow of every takeover through {@code conflicts}. */
+    public LeaseActivitiesImpl(
+            LeaseStore leases,
+            SnapshotStore snapshots,
+            Holdings holdings,
+            Supplier<RuleSet> rules,
+            String node,
+            String ownTaskQueue,
+            Duration ttl,
+            long windowMaxAge,
+            IndexMetrics metrics,
+            ConflictReporter conflicts) {
+        this.conflicts = Objects.requireNonNull(conflicts, "conflicts");
         this.leases = Objects.requireNonNull(leases, "leases");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
         this.holdings = Objects.requireNonNull(holdings, "holdings");
@@ -71,8 +90,12 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     public GroupOutlook outlook(String group) {
         try {
             Outlook o = leases.outlook(group);
-            return new GroupOutlook(
+            GroupOutlook outlook = new GroupOutlook(
                     group, o.active(), o.plannedRanges(), o.lag(), o.urgency(), temporalPriority(o.urgency()));
+            if (outlook.hasWork()) {
+                leases.want(group);
+            }
+            return outlook;
         } catch (UnknownGroupException e) {
             throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.BAD_INPUT);
         }
@@ -90,13 +113,13 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
         }
         if (!room) {
             throw ApplicationFailure.newFailure(
-                    "worker " + node + " holds " + holdings.size() + " of " + holdings.capacity()
+                    "worker " + node + " holds " + holdings.size() + " of its share of " + holdings.limit()
                             + " groups; another worker should take " + group,
                     Failures.AT_CAPACITY);
         }
         LeaseOutcome outcome;
         try {
-            outcome = leases.lease(group, node, ttl);
+            outcome = leases.leaseInTurn(group, node, ttl);
         } catch (UnknownGroupException e) {
             throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.BAD_INPUT);
         }
@@ -106,6 +129,15 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
         metrics.leaseTakes.increment();
         if (outcome.takeover()) {
             metrics.takeovers.increment();
+            conflicts.tell(
+                    group,
+                    new ClaimConflict(
+                            "takeover",
+                            outcome.previousHolder(),
+                            outcome.holder().epoch() - 1,
+                            node,
+                            outcome.holder().epoch(),
+                            "taken from a holder quiet past the lease TTL"));
         }
         RuleSet ruleSet = rules.get();
         Window window = new Window(group, windowMaxAge);

@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
  * {@code headway chaos}: worker JVMs index the simulator's groups while they are killed, frozen,
  * cut off from the news server and their database is restarted; then the catalog is checked. The
  * last line is {@code chaos: kills=<> freezes=<> db_restarts=<> nntp_drops=<> articles=<> lost=<>
- * duplicated=<> stale_writes=<>}; the exit code is 1 on any loss, duplicate, stale write, open
- * stuck record or group not caught up.
+ * duplicated=<> stale_writes=<> refused=<>}; the exit code is 1 on any loss, duplicate, stale write, open
+ * stuck record or group not caught up, and when no stale write was attempted and refused.
  */
 @Command(
         name = "chaos",
@@ -82,7 +82,8 @@ final class ChaosCommand implements Runnable {
         }
         out.printf("chaos: caught_up=%s stuck_open=%d seconds=%.0f%n", r.caughtUp(), r.stuckOpen(), r.seconds());
         out.printf(
-                "chaos: kills=%d freezes=%d db_restarts=%d nntp_drops=%d articles=%d lost=%d duplicated=%d stale_writes=%d%n",
+                "chaos: kills=%d freezes=%d db_restarts=%d nntp_drops=%d articles=%d lost=%d duplicated=%d stale_writes=%d"
+                        + " refused=%d%n",
                 r.kills(),
                 r.freezes(),
                 r.dbRestarts(),
@@ -90,12 +91,17 @@ final class ChaosCommand implements Runnable {
                 r.articles(),
                 r.lost(),
                 r.duplicated(),
-                r.staleWrites());
+                r.staleWrites(),
+                r.refused());
         if (!r.ok()) {
             throw new CliException(
                     Exit.FAILED,
                     "chaos found a problem: lost=" + r.lost() + " duplicated=" + r.duplicated() + " stale_writes="
-                            + r.staleWrites() + " stuck_open=" + r.stuckOpen() + " caught_up=" + r.caughtUp());
+                            + r.staleWrites() + " refused=" + r.refused()
+                            + (r.refused() == 0
+                                    ? " (no stale write was attempted and refused: fencing went unshown)"
+                                    : "")
+                            + " stuck_open=" + r.stuckOpen() + " caught_up=" + r.caughtUp());
         }
     }
 }

@@ -41,14 +41,37 @@ public record WorkerConfig(
         Duration stuckRange,
         Duration stuckGroup) {
 
-    /** An NNTP server and how many connections this worker may open to it. Credentials are never logged. */
+    /**
+     * An NNTP server, how many connections this worker may open to it, and how many the provider
+     * allows the whole fleet (0: not known). Credentials are never logged.
+     */
     public record NntpServer(
-            String host, int port, boolean tls, String user, String password, int maxConnections, Duration timeout) {
+            String host,
+            int port,
+            boolean tls,
+            String user,
+            String password,
+            int maxConnections,
+            Duration timeout,
+            int providerLimit) {
         public NntpServer {
             Objects.requireNonNull(host, Setting.NNTP_HOST.key());
             Setting.NNTP_PORT.check(port);
             Setting.NNTP_CONNECTIONS.check(maxConnections);
             requirePositive(Setting.NNTP_TIMEOUT, timeout);
+            Setting.NNTP_PROVIDER_LIMIT.check(providerLimit);
+        }
+
+        /** A server whose provider limit is not known. */
+        public NntpServer(
+                String host,
+                int port,
+                boolean tls,
+                String user,
+                String password,
+                int maxConnections,
+                Duration timeout) {
+            this(host, port, tls, user, password, maxConnections, timeout, 0);
         }
 
         @Override
@@ -138,7 +161,7 @@ public record WorkerConfig(
                 s.duration(Setting.STUCK_GROUP));
     }
 
-    /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS and _TIMEOUT. */
+    /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS, _TIMEOUT and _PROVIDER_LIMIT. */
     public static NntpServer fromEnvNntp(Map<String, String> env) {
         Settings s = new Settings(env);
         return new NntpServer(
@@ -148,7 +171,8 @@ public record WorkerConfig(
                 s.string(Setting.NNTP_USER),
                 s.string(Setting.NNTP_PASSWORD),
                 s.integer(Setting.NNTP_CONNECTIONS),
-                s.duration(Setting.NNTP_TIMEOUT));
+                s.duration(Setting.NNTP_TIMEOUT),
+                s.integer(Setting.NNTP_PROVIDER_LIMIT));
     }
 
     /** The shared task queue of HEADWAY_TASK_QUEUE (what the CLI starts workflows and installs schedules on). */

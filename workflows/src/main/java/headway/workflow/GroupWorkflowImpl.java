@@ -1,5 +1,6 @@
 package headway.workflow;
 
+import headway.activity.ClaimConflict;
 import headway.activity.Failures;
 import headway.activity.GroupActivities;
 import headway.activity.GroupOutlook;
@@ -50,6 +51,8 @@ public class GroupWorkflowImpl implements GroupWorkflow {
 
     private static final Logger log = Workflow.getLogger(GroupWorkflowImpl.class);
     private static final String MEMO_CONFIG = "config";
+    private static final String MEMO_CONFLICTS = "conflicts";
+    private static final String MEMO_LAST_CONFLICT = "lastConflict";
     /** Added to a refused lease's remaining time, because the database clock and the timer's clock differ a little. */
     private static final Duration ASK_AGAIN_MARGIN = Duration.ofMillis(500);
     /** The longest pause after news server failures, so a server that comes back is used again within minutes. */
@@ -84,6 +87,11 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     private Boolean stuck;
     /** The database time of the watchman view behind {@link #stuck}, so a late signal from an older view cannot undo it. */
     private Instant stuckAsOf;
+
+    /** Claim conflicts this run was told of (not carried across continue-as-new), and the last one. */
+    private int conflicts;
+
+    private String lastConflict;
 
     private GroupState state = GroupState.LEASING;
     private String holder;
@@ -486,6 +494,14 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     }
 
     @Override
+    public void conflict(ClaimConflict conflict) {
+        conflicts++;
+        lastConflict = conflict.describe();
+        log.warn("group {}: claim conflict: {}", config.group(), lastConflict);
+        Workflow.upsertMemo(Map.of(MEMO_CONFLICTS, conflicts, MEMO_LAST_CONFLICT, lastConflict));
+    }
+
+    @Override
     public GroupProgress progress() {
         return new GroupProgress(
                 config.group(),
@@ -502,6 +518,8 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                 lastSnapshot == null ? null : lastSnapshot.takenAt(),
                 failedCycles,
                 parked,
-                Boolean.TRUE.equals(stuck));
+                Boolean.TRUE.equals(stuck),
+                conflicts,
+                lastConflict);
     }
 }
