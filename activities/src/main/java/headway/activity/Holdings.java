@@ -70,6 +70,9 @@ public final class Holdings {
         }
     }
 
+    /** The lease TTL of a group put without one (tools and tests): HEADWAY_LEASE_TTL's default. */
+    public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+
     private final int capacity;
     private final Map<String, Held> held = new ConcurrentHashMap<>();
     private volatile java.util.function.IntConsumer onChange = size -> {};
@@ -137,6 +140,11 @@ public final class Holdings {
     }
 
     /** Keeps the window of a newly taken group; a window of an older lease of it is dropped. */
+    public void put(Holder holder, Window window, RuleSet rules, long cursor) {
+        put(holder, window, rules, cursor, DEFAULT_TTL);
+    }
+
+    /** Keeps the window of a newly taken group, taken with a lease of {@code ttl}; a window of an older lease of it is dropped. */
     public synchronized void put(Holder holder, Window window, RuleSet rules, long cursor, Duration ttl) {
         held.put(holder.group(), new Held(holder, window, rules, cursor, ttl));
         onChange.accept(held.size());

@@ -1,5 +1,6 @@
 package headway.activity;
 
+import headway.index.Misses;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -10,6 +11,7 @@ public final class IndexMetrics {
     final Counter headers;
     final Counter missing;
     final Counter malformed;
+    final Counter rejected;
     final Counter rangesIndexed;
     final Counter leaseTakes;
     final Counter takeovers;
@@ -19,11 +21,14 @@ public final class IndexMetrics {
     final Counter snapshotBytes;
     final Timer snapshotTime;
     final Counter binariesWritten;
+    private final MeterRegistry registry;
 
     public IndexMetrics(MeterRegistry registry, Holdings holdings) {
+        this.registry = registry;
         headers = registry.counter("headway.headers");
         missing = registry.counter("headway.articles.missing");
         malformed = registry.counter("headway.overview.malformed");
+        rejected = registry.counter("headway.articles.rejected");
         rangesIndexed = registry.counter("headway.ranges.indexed");
         leaseTakes = registry.counter("headway.lease.takes");
         takeovers = registry.counter("headway.takeovers");
@@ -46,6 +51,26 @@ public final class IndexMetrics {
                 h -> h.all().stream()
                         .mapToLong(x -> x.window().stats().segments())
                         .sum());
+    }
+
+    /**
+     * Counts a batch's misses on {@code headway.headers.missed}, tagged with the group and the
+     * verdict ({@code unmatched}: no rule or parser result; {@code rejected}: a list's verdict).
+     * Each header this process fed counts, a redo's too; the store's counts count each article once.
+     */
+    void missed(String group, Misses misses) {
+        if (misses.size() == 0) {
+            return;
+        }
+        long rejected = misses.rejectedCount();
+        if (rejected > 0) {
+            registry.counter("headway.headers.missed", "group", group, "verdict", "rejected")
+                    .increment(rejected);
+        }
+        if (misses.size() > rejected) {
+            registry.counter("headway.headers.missed", "group", group, "verdict", "unmatched")
+                    .increment(misses.size() - rejected);
+        }
     }
 
     /** Meters that go nowhere, for tests and tools. */

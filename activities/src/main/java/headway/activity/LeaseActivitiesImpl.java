@@ -101,6 +101,11 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
         }
     }
 
+    /** Takes the group with this worker's HEADWAY_LEASE_TTL, as a lease call that names no TTL does. */
+    public LeaseGrant lease(String group) {
+        return lease(group, null);
+    }
+
     @Override
     public LeaseGrant lease(String group, Duration groupTtl) {
         Duration ttl = groupTtl != null ? groupTtl : this.ttl;

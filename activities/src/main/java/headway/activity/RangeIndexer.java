@@ -1,6 +1,8 @@
 package headway.activity;
 
 import headway.index.CompletedBinary;
+import headway.index.Misses;
+import headway.index.RejectedArticle;
 import headway.nntp.MisbehavingServerException;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
@@ -8,11 +10,14 @@ import headway.store.CatalogStore;
 import headway.store.Fence;
 import headway.store.GroupStore;
 import headway.store.LeaseLostException;
+import headway.store.MissStore;
 import headway.store.RangeRow;
 import headway.store.RangeStore;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -30,6 +35,10 @@ import java.util.concurrent.Executors;
  * A fetch that fails midway (the server dropped the connection or broke a reply bound) has fed the
  * window only well-formed, in-range, in-order headers of its batch, which the retry feeds again as
  * duplicates the window ignores; its batch commits nothing, so the cursor stays at the batch's start.
+ * A header the catalog cannot take (see {@link headway.index.Poison}) and a malformed overview line
+ * go into the {@code rejected_articles} ledger in the same transaction that moves the cursor over
+ * them, so a poison article is recorded once and never stops the group. The headers nothing
+ * cataloged are counted with the batch's commit ({@link MissStore}).
  * A lease renewal refused while a batch is fetched ({@link LeaseKeeper}) stops the batch at its
  * next header with that LeaseLost: nothing of the batch is written.
  */
@@ -99,6 +108,11 @@ public final class RangeIndexer {
         Commit inFlight = null;
         long cursor = totals.cursor;
         while (cursor <= range.end()) {
+            if (Thread.currentThread().isInterrupted()) {
+                finish(inFlight, List.of(), held, range, totals, progress);
+                throw new InterruptedIOException("worker stopping: " + range.group() + " stopped at article "
+                        + totals.cursor + ", the batches before it committed");
+            }
             long batchEnd = range.end() - cursor < batchArticles ? range.end() : cursor + batchArticles - 1;
             held.checkLease();
             Batch batch = new Batch(held);
@@ -114,12 +128,16 @@ public final class RangeIndexer {
             }
             held.window().ageTo(batchEnd);
             List<CompletedBinary> done = held.window().drain();
+            batch.rejected.addAll(held.window().drainRejected());
+            Map<String, String> longNames = held.window().drainLongNames();
+            batch.misses = held.window().drainMisses();
             finish(inFlight, done, held, range, totals, progress);
             inFlight = new Commit(
                     batch,
                     done,
                     batchEnd + 1,
-                    CompletableFuture.runAsync(() -> commit(held, range, batch, done, batchEnd + 1), writer));
+                    CompletableFuture.runAsync(
+                            () -> commit(held, range, batch, done, longNames, batchEnd + 1), writer));
             cursor = batchEnd + 1;
         }
         finish(inFlight, List.of(), held, range, totals, progress);
@@ -131,10 +149,19 @@ public final class RangeIndexer {
     }
 
     /** One batch's write: binaries that left the window, missing runs and the cursor, in one fenced transaction. */
-    private void commit(Holdings.Held held, RangeRow range, Batch batch, List<CompletedBinary> done, long next) {
+    private void commit(
+            Holdings.Held held,
+            RangeRow range,
+            Batch batch,
+            List<CompletedBinary> done,
+            Map<String, String> longNames,
+            long next) {
         fence.run(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
+            catalog.recordLongNames(c, longNames);
             catalog.writeBinaries(c, done, held.rules.categories(), held.rules.version());
             catalog.recordMissing(c, range.group(), batch.missing);
+            catalog.recordRejected(c, batch.rejected);
+            MissStore.record(c, range.group(), range.id(), next - 1, batch.misses);
             ranges.advance(c, held.holder(), range.id(), next);
             return null;
         });
@@ -177,7 +204,9 @@ public final class RangeIndexer {
         metrics.headers.increment((double) commit.batch.headers);
         metrics.missing.increment((double) commit.batch.missingArticles);
         metrics.malformed.increment((double) commit.batch.malformed);
+        metrics.rejected.increment(commit.batch.rejected.size());
         metrics.binariesWritten.increment(commit.done.size());
+        metrics.missed(range.group(), commit.batch.misses);
         progress.committed(totals.cursor, totals.headers, totals.missing, totals.malformed);
     }
 
@@ -203,6 +232,8 @@ public final class RangeIndexer {
     private static final class Batch implements OverviewSink {
         private final Holdings.Held held;
         final List<long[]> missing = new ArrayList<>();
+        final List<RejectedArticle> rejected = new ArrayList<>();
+        Misses misses = new Misses();
         long headers;
         long missingArticles;
         long malformed;
@@ -223,6 +254,8 @@ public final class RangeIndexer {
             malformed++;
             if (article >= 0) {
                 addMissing(article, article);
+                rejected.add(new RejectedArticle(
+                        held.window().group(), article, null, "malformed overview line: " + reason, ""));
             }
         }
 

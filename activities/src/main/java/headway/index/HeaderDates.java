@@ -17,7 +17,7 @@ final class HeaderDates {
 
     private HeaderDates() {}
 
-    /** The instant, or null when the text is not a date, because a bad date must not lose the segment. */
+    /** The instant, or null when the text is not a date (the window then puts the header in the ledger, see {@link Poison}). */
     static Instant parse(String text) {
         if (text == null || text.isBlank() || text.length() > MAX_LENGTH) {
             return null;

@@ -45,6 +45,11 @@ public final class NzbWriter {
             w.writeAttribute("type", "name");
             w.writeCharacters(clean(releaseName));
             w.writeEndElement();
+            // "title" is the type the NZB spec names and downloaders and parsers (PyPI's nzb) read
+            w.writeStartElement("meta");
+            w.writeAttribute("type", "title");
+            w.writeCharacters(clean(releaseName));
+            w.writeEndElement();
             w.writeEndElement();
             for (CompletedBinary b : binaries) {
                 writeFile(w, b);

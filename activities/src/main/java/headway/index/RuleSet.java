@@ -54,6 +54,12 @@ public final class RuleSet {
 
     private final int version;
     private final String name;
+    /** The most characters a rule set document may have. */
+    public static final int MAX_CHARS = 1 << 20;
+
+    /** The most rules and black/white list entries a rule set may have, over all its groups. */
+    public static final int MAX_REGEXES = 10_000;
+
     private final List<GroupEntry> entries;
     private final CategoryRules categories;
     private final ConcurrentHashMap<String, GroupRules> perGroup = new ConcurrentHashMap<>();
@@ -83,6 +89,12 @@ public final class RuleSet {
 
     /** Parses and compiles a rule set document; a bad regex fails with the group pattern, rule index and regex error. */
     public static RuleSet parse(int version, String json) {
+        if (json != null && json.length() > MAX_CHARS) {
+            throw new RuleSetException(
+                    "rule set is " + json.length() + " characters long, more than " + MAX_CHARS
+                            + "; split it by group or drop rules the built-in parser already covers",
+                    null);
+        }
         Document doc;
         try {
             doc = JSON.readValue(json, Document.class);
@@ -98,7 +110,26 @@ public final class RuleSet {
                     null);
         }
         List<GroupEntry> entries = new ArrayList<>();
-        for (GroupDoc g : doc.groups()) {
+        int regexes = 0;
+        for (int i = 0; i < doc.groups().size(); i++) {
+            GroupDoc g = doc.groups().get(i);
+            if (g == null) {
+                throw new RuleSetException(
+                        "group entry #" + i
+                                + " is null; give {\"pattern\": \"alt.binaries.*\", \"rules\": [...]} or remove it",
+                        null);
+            }
+            regexes += size(g.rules())
+                    + size(g.subjectBlacklist())
+                    + size(g.subjectWhitelist())
+                    + size(g.posterBlacklist())
+                    + size(g.posterWhitelist());
+            if (regexes > MAX_REGEXES) {
+                throw new RuleSetException(
+                        "rule set has more than " + MAX_REGEXES + " rules and list entries; a subject is tried against"
+                                + " each, so keep the set smaller (the built-in parser needs no rule)",
+                        null);
+            }
             entries.add(GroupEntry.compile(g));
         }
         CategoryRules categories;
@@ -108,6 +139,10 @@ public final class RuleSet {
             throw new RuleSetException(e.getMessage(), e);
         }
         return new RuleSet(version, doc.name() == null ? "" : doc.name(), List.copyOf(entries), categories);
+    }
+
+    private static int size(List<?> list) {
+        return list == null ? 0 : list.size();
     }
 
     /** The rule set shipped as {@code headway/index/default-rules.json}. */
@@ -449,6 +484,11 @@ public final class RuleSet {
             List<RuleDoc> docs = g.rules() == null ? List.of() : g.rules();
             for (int i = 0; i < docs.size(); i++) {
                 RuleDoc r = docs.get(i);
+                if (r == null) {
+                    throw new RuleSetException(
+                            where + " rule #" + i + " is null; give {\"name\": ..., \"regex\": ...} or remove it",
+                            null);
+                }
                 String label = where + " rule #" + i + (r.name() == null ? "" : " ('" + r.name() + "')");
                 Pattern p = compileRegex(label, r.regex());
                 rules.add(Rule.of(label, r.name() == null ? "#" + i : r.name(), p));

@@ -8,10 +8,12 @@ import java.util.Set;
 /**
  * Reads a binary post's subject as posters write it: the file name (quoted, doubled or empty quotes
  * with the name in a {@code [PRiVATE]-[WtFnZb]-[name]} wrapper, or unquoted), the file counter
- * ({@code [x/y]}, {@code (x/y)}, {@code x of y}, {@code File x of y}, {@code (x|y)}, {@code <<x/y>>},
- * a bare {@code x/y}), the article counter ({@code yEnc (k/N)}, glued, doubled, zero-padded, before
- * Nyuu's byte count) and the poster's release text with adverts, network tags and request ids
- * dropped. It is a hand-written scanner: every step walks the subject a bounded number of times and
+ * ({@code [x/y]}, {@code (x/y)}, {@code x of y}, {@code File x of y}, {@code (x|y)}, {@code [x~y]},
+ * {@code <<x/y>>}, a bare {@code x/y}), the article counter ({@code yEnc (k/N)}, glued, doubled,
+ * zero-padded, before Nyuu's byte count) and the poster's release text with adverts, network tags,
+ * request ids, credits and remarks dropped; an uploader's tag before a file that reads like a name
+ * gives way to the file. Its rules are general, not per form: they were checked on a second corpus
+ * from other sources (subjects-holdout.tsv in the tests). It is a hand-written scanner: every step walks the subject a bounded number of times and
  * nothing backtracks, so a parse costs time linear in the subject's length whatever the subject is
  * (the caller bounds the length, see {@link #MAX_LENGTH}). The trade-off is that the forms are in
  * code, not data: a form it does not know is added here, or by an operator's rule set in front of it.
@@ -361,7 +363,7 @@ public final class SubjectParser {
             }
             char sep = s.charAt(k);
             boolean of = false;
-            if (sep == '/' || sep == '|' || sep == '_') {
+            if (sep == '/' || sep == '|' || sep == '_' || sep == '~') {
                 if (sep == '_' && k != aEnd) {
                     return null;
                 }
@@ -405,7 +407,7 @@ public final class SubjectParser {
                     || Character.isLetterOrDigit(ia)) {
                 return null;
             }
-            if ((sep == '|' || sep == '_') && !(open && close)) {
+            if ((sep == '|' || sep == '_' || sep == '~') && !(open && close)) { // [106~106] only in brackets
                 return null;
             }
             int start = open ? before : aStart;
@@ -687,11 +689,18 @@ public final class SubjectParser {
                 if (from == to) {
                     continue;
                 }
+                int start = a;
+                if (pair && i >= 2 && closesBefore(from, to) && !closesBefore(quotes.at(i - 2) + 1, to)) {
+                    start = quotes.at(i - 2); // "Title {+ "Inner" pamphlet}.cbz": the quotes inside are the name's
+                    from = start + 1;
+                    while (from < to && Character.isWhitespace(s.charAt(from))) {
+                        from++;
+                    }
+                }
                 boolean like = hasExtension(s, from, to, true);
                 if (fileLike && !like) {
                     continue;
                 }
-                int start = a;
                 int end = b + 1;
                 if (!pair) {
                     start = quotes.at(i - 1);
@@ -711,7 +720,7 @@ public final class SubjectParser {
                     if (count == 1) {
                         // the opening quote is lost: the name runs left as an unquoted one does
                         int dot = s.lastIndexOf('.', q);
-                        from = Math.max(from < dot ? nameStart(dot, q) : from, floor);
+                        from = Math.max(from < dot ? nameStart(dot, q, true) : from, floor);
                         from = Math.min(from, q);
                         before = s.substring(from, q).strip();
                     }
@@ -729,6 +738,28 @@ public final class SubjectParser {
                 }
             }
             return best;
+        }
+
+        /** Whether {@code s[from, to)} closes a bracket it did not open. */
+        private boolean closesBefore(int from, int to) {
+            int round = 0;
+            int square = 0;
+            int curly = 0;
+            for (int i = from; i < to; i++) {
+                switch (s.charAt(i)) {
+                    case '(' -> round++;
+                    case '[' -> square++;
+                    case '{' -> curly++;
+                    case ')' -> round--;
+                    case ']' -> square--;
+                    case '}' -> curly--;
+                    default -> {}
+                }
+                if (round < 0 || square < 0 || curly < 0) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private boolean blank(int from, int to) {
@@ -769,7 +800,9 @@ public final class SubjectParser {
             if (extEnd < 0) {
                 return null;
             }
-            int start = nameStart(dot, extEnd);
+            boolean afterQuote =
+                    quotes.size % 2 == 1 && quotes.at(quotes.size - 1) < dot; // "name.ext yEnc: its quote lost
+            int start = nameStart(dot, extEnd, afterQuote);
             if (start < dot && s.charAt(start) == '\'' && extEnd < n && s.charAt(extEnd) == '\'') {
                 start++;
             }
@@ -785,11 +818,14 @@ public final class SubjectParser {
          * characters a file name may hold until a counter, yEnc or a character no file name holds,
          * less leading separators, bracket tags, a request word and an album's name before a track.
          */
-        private int nameStart(int dot, int extEnd) {
+        private int nameStart(int dot, int extEnd, boolean quoted) {
             int start = dot;
             boolean bracketed = extEnd < n && s.charAt(extEnd) == ']';
             while (start > 0 && !blocked[start - 1] && !isNameBoundary(s.charAt(start - 1))) {
                 if (bracketed && s.charAt(start - 1) == '[' && closer(start - 1) == extEnd) {
+                    break;
+                }
+                if (!quoted && afterGap(start)) { // Here's your file!  name.ext: a gap of spaces ends a phrase
                     break;
                 }
                 start--;
@@ -801,24 +837,77 @@ public final class SubjectParser {
             while (start < dot && (s.charAt(start) == ')' || s.charAt(start) == ']' || s.charAt(start) == '}')) {
                 start = skipSeparators(start + 1, dot); // (????) name.ext": the closer of a tag before it
             }
-            if (addressed) { // Attn: someone - name.ext
+            addressed |= s.regionMatches(true, start, "attn", 0, 4)
+                    && start + 4 < dot
+                    && (isSpace(s.charAt(start + 4)) || s.charAt(start + 4) == ':');
+            if (addressed) { // Attn: some one - name.ext
                 int e = start;
-                while (e < dot && !isSpace(s.charAt(e))) {
+                while (e < dot && e - start <= 60 && !(s.charAt(e) == '-' && isSpace(s.charAt(e + 1)))) {
                     e++;
                 }
-                if (dashAfter(e, dot)) {
-                    start = skipSeparators(e, dot);
+                int rest = skipSeparators(e, dot);
+                if (e < dot && e - start <= 60 && s.substring(rest, dot).contains(" - ")) {
+                    start = rest; // what is left still reads Author - Title
                 }
             }
             while (start < dot
                     && closer(start) > start
                     && closer(start) + 1 < dot
-                    && (s.charAt(start) == '(' || (s.charAt(start) == '[' && dashAfter(closer(start) + 1, dot)))) {
+                    && (s.charAt(start) == '('
+                            || (s.charAt(start) == '['
+                                    && (dashAfter(closer(start) + 1, dot) || requestTag(start + 1, closer(start)))))) {
                 start = skipSeparators(closer(start) + 1, dot);
             }
+            start = repeated(start, dot);
             start = afterRequestWord(start, dot);
             if (!counterBefore && start == 0) {
                 start = trackNumber(start, dot);
+            }
+            return start;
+        }
+
+        /** Whether two or more spaces end at {@code start} after a word, and a word starts there. */
+        private boolean afterGap(int start) {
+            if (start < 3 || !isSpace(s.charAt(start - 1)) || !isSpace(s.charAt(start - 2))) {
+                return false;
+            }
+            if (!Character.isLetterOrDigit(s.charAt(start))) {
+                return false;
+            }
+            int k = start - 3;
+            while (k >= 0 && isSpace(s.charAt(k))) {
+                k--;
+            }
+            return k >= 0 && (Character.isLetterOrDigit(s.charAt(k)) || s.charAt(k) == '!');
+        }
+
+        /** Whether {@code s[from, to)} holds request words alone ({@code [ As requested ]}). */
+        private boolean requestTag(int from, int to) {
+            String left = dropRequestWords(s.substring(from, to).strip());
+            return left.isEmpty() || !keepText(left);
+        }
+
+        /**
+         * Where the file starts in a name posted twice over a separator, {@code Name--Name.par2} or
+         * {@code Name.- Name.nzb}: after the separator; else {@code start}. Only the middle is tried.
+         */
+        private int repeated(int start, int dot) {
+            for (int sep = 1; sep <= 3; sep++) {
+                int len = dot - start - sep;
+                if (len < 16 || len % 2 != 0) {
+                    continue;
+                }
+                int p = start + len / 2;
+                boolean separator = true;
+                boolean dash = false;
+                for (int k = p; k < p + sep; k++) {
+                    char c = s.charAt(k);
+                    separator &= c == '-' || c == '.' || isSpace(c);
+                    dash |= c == '-';
+                }
+                if (separator && dash && s.regionMatches(true, start, s, p + sep, len / 2)) {
+                    return p + sep;
+                }
             }
             return start;
         }
@@ -1097,6 +1186,16 @@ public final class SubjectParser {
                     i = advert;
                     continue;
                 }
+                int tail = trailingAdverts(i, j);
+                if (tail < j) { // Name-GRP TEAM.NL & CLUB.NET: the adverts after it are a unit of their own
+                    String text = s.substring(i, tail);
+                    boolean keep = keepText(text);
+                    units.add(new Unit(i, tail, keep, false));
+                    units.add(new Unit(tail, j, false, false));
+                    leading &= !keep;
+                    i = j;
+                    continue;
+                }
                 String text = s.substring(i, j);
                 boolean keep = keepText(text) && !slogan(i, j, text);
                 units.add(new Unit(i, j, keep, false));
@@ -1144,8 +1243,11 @@ public final class SubjectParser {
                         }
                     }
                 } else {
-                    text = sceneToken(clean(s.substring(
-                            units.get(first).start(), units.get(last).end())));
+                    String scene = sceneAmongProse(units, first, last);
+                    text = scene != null
+                            ? scene
+                            : sceneToken(clean(s.substring(
+                                    units.get(first).start(), units.get(last).end())));
                 }
                 int w = weight(text);
                 if (w > bestWeight) {
@@ -1154,6 +1256,45 @@ public final class SubjectParser {
                 }
             }
             return bestWeight >= 2 ? best : "";
+        }
+
+        /**
+         * The one scene name in a run whose other units are prose ({@code [Name.S03E11-GRP] - NOT
+         * ORIGINAL RARS, REPACKED. Sorry.}), else null: a remark is no part of the release.
+         */
+        private String sceneAmongProse(List<Unit> units, int first, int last) {
+            Unit candidate = null;
+            for (int u = first; u <= last; u++) {
+                Unit unit = units.get(u);
+                if (!unit.keep()) {
+                    continue;
+                }
+                int a = unit.start();
+                int b = unit.end();
+                if (unit.bracket()) {
+                    a = scan.skipSpaces(a + 1);
+                    b = scan.skipSpacesBack(b - 2) + 1;
+                }
+                boolean space = false;
+                boolean digit = false;
+                for (int k = a; k < b; k++) {
+                    space |= isSpace(s.charAt(k)) && k > a && k < b - 1 && !isSpace(s.charAt(k + 1));
+                    digit |= isDigit(s.charAt(k));
+                }
+                if (!space) {
+                    if (candidate != null) {
+                        return null;
+                    }
+                    candidate = unit;
+                } else if (digit || unit.bracket()) {
+                    return null; // words with digits or in brackets are more than a remark
+                }
+            }
+            if (candidate == null || last == first) {
+                return null;
+            }
+            String t = clean(s.substring(candidate.start(), candidate.end()));
+            return t.indexOf(' ') < 0 && isSceneName(t) && weight(t) >= 10 ? t : null;
         }
 
         private boolean separatorOnly(Unit u) {
@@ -1178,29 +1319,88 @@ public final class SubjectParser {
         }
 
         /**
-         * The end of an advert word ({@code brothers-of-usenet.info}, {@code www.site.org}) that opens
-         * the text {@code [i, j)} and is followed by more words, else {@code i}.
+         * The end of the last advert word ({@code brothers-of-usenet.info}, {@code www.site.org},
+         * {@code alt.binaries.x}) in the text {@code [i, j)} when more words follow it, else {@code i}:
+         * {@code Join us at u4all.eu Some.Release-GRP} gives the release its own unit.
          */
         private int advertWord(int i, int j) {
+            int last = i;
+            int first = -1;
             int a = i;
-            while (a < j && isSpace(s.charAt(a))) {
-                a++;
+            while (a < j) {
+                while (a < j && isSpace(s.charAt(a))) {
+                    a++;
+                }
+                int e = a;
+                while (e < j && !isSpace(s.charAt(e))) {
+                    e++;
+                }
+                if (e > a && mayBeAdvert(a, e) && advert(s.substring(a, e))) {
+                    last = e;
+                } else if (e > a && first < 0) {
+                    first = a;
+                }
+                a = e;
             }
-            int e = a;
-            while (e < j && !isSpace(s.charAt(e))) {
-                e++;
-            }
-            String rest = s.substring(e, j).strip();
-            if (rest.isEmpty() || weight(rest) < 2 || rest.endsWith(":")) { // Makaveli Post: is no name
+            String rest = s.substring(last, j).strip();
+            if (last == i || rest.isEmpty() || weight(rest) < 2 || rest.endsWith(":")) { // Makaveli Post: is no name
                 return i;
             }
-            String word = s.substring(a, e).toLowerCase(Locale.ROOT);
-            boolean advert = word.contains("www.")
+            // after words of the poster's own (Join us at site.eu Name-GRP), only a scene name is the release
+            return first < 0 || first > last || (rest.indexOf(' ') < 0 && isSceneName(rest)) ? last : i;
+        }
+
+        /** Where the advert words that end the text {@code [i, j)} start ({@code Name TEAM.NL & CLUB.NET}), else {@code j}. */
+        private int trailingAdverts(int i, int j) {
+            int cut = j;
+            int e = j;
+            boolean any = false;
+            while (e > i) {
+                while (e > i && isSpace(s.charAt(e - 1))) {
+                    e--;
+                }
+                int a = e;
+                while (a > i && !isSpace(s.charAt(a - 1))) {
+                    a--;
+                }
+                if (a == e) {
+                    break;
+                }
+                boolean ad = mayBeAdvert(a, e) && advert(s.substring(a, e));
+                boolean connector = (e - a == 1 && (s.charAt(a) == '&' || s.charAt(a) == '+'))
+                        || (e - a == 3 && s.regionMatches(true, a, "and", 0, 3));
+                if (!ad && !connector) {
+                    break;
+                }
+                any |= ad;
+                cut = a;
+                e = a;
+            }
+            String kept = s.substring(i, cut).strip();
+            return any && kept.indexOf(' ') < 0 && isSceneName(kept) ? cut : j;
+        }
+
+        /** A cheap test before {@link #advert}: every advert word has a dot, or says usenet or http. */
+        private boolean mayBeAdvert(int a, int e) {
+            for (int k = a; k < e; k++) {
+                char c = s.charAt(k);
+                if (c == '.'
+                        || ((c == 'u' || c == 'U') && s.regionMatches(true, k, "usenet", 0, 6))
+                        || ((c == 'h' || c == 'H') && s.regionMatches(true, k, "http", 0, 4))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static boolean advert(String raw) {
+            String word = raw.toLowerCase(Locale.ROOT);
+            return word.contains("www.")
                     || word.contains("usenet")
                     || word.contains("http")
                     || word.contains("ssl-news")
+                    || word.contains("alt.binaries")
                     || isDomain(strip(word, "()[]<>-_:;,.!"));
-            return advert ? e : i;
         }
 
         private boolean isBreak(int i, int to) {
@@ -1232,7 +1432,7 @@ public final class SubjectParser {
             if (inner.isEmpty() || inner.indexOf('"') >= 0 || !keepText(inner)) {
                 return false;
             }
-            if (isRequestId(inner)) {
+            if (isRequestId(inner) || isCredit(inner)) {
                 return false;
             }
             boolean shortTag = inner.length() <= 6 && inner.indexOf(' ') < 0 && inner.indexOf('.') < 0;
@@ -1354,12 +1554,12 @@ public final class SubjectParser {
 
     /** Whether a unit of text is release text rather than an advert, a network tag, a tag word or a size. */
     private static boolean keepText(String raw) {
-        String t = strip(raw, " -_.:,;#!~*+=&/'");
+        String t = strip(raw, " -_.:,;#!~*+=&/'$");
         if (weight(t) < 1) {
             return false;
         }
         String lower = t.toLowerCase(Locale.ROOT);
-        if (TAGS.contains(lower) || isLongNumber(t)) {
+        if (TAGS.contains(lower) || isLongNumber(t) || isShortId(t)) {
             return false;
         }
         String full = raw.strip().toLowerCase(Locale.ROOT);
@@ -1385,6 +1585,9 @@ public final class SubjectParser {
             return false;
         }
         if (lower.endsWith(" present") || lower.endsWith(" presents") || lower.endsWith(" presenteert")) {
+            return false;
+        }
+        if (postLabel(lower)) {
             return false;
         }
         String[] words = lower.split(" ");
@@ -1414,6 +1617,17 @@ public final class SubjectParser {
             }
         }
         return !isSize(lower);
+    }
+
+    /** {@code Postman87 post 1345216}, {@code Cor316 Post Nr 099}: an uploader numbering his posts, not a title. */
+    private static boolean postLabel(String lower) {
+        String[] words = lower.split(" ");
+        if (words.length < 3 || words.length > 4 || !words[1].equals("post")) {
+            return false;
+        }
+        String number = words[words.length - 1];
+        boolean nr = words.length == 3 || words[2].equals("nr") || words[2].equals("no") || words[2].equals("#");
+        return nr && !number.isEmpty() && number.chars().allMatch(SubjectParser::isDigit);
     }
 
     /** {@code top100} gives {@code top}. */
@@ -1462,6 +1676,14 @@ public final class SubjectParser {
         return (digits && t.length() >= 5) || (hex && t.length() >= 16);
     }
 
+    /** {@code 9943 - [085/110]}: a number of three or four digits that is not a year, a request id. */
+    private static boolean isShortId(String t) {
+        if (t.length() < 3 || t.length() > 4 || !t.chars().allMatch(SubjectParser::isDigit)) {
+            return false;
+        }
+        return !(t.length() == 4 && (t.startsWith("19") || t.startsWith("20")));
+    }
+
     /** {@code AVI.PDF}, {@code MP4.x264}: short format words joined by dots. */
     private static boolean formatTag(String t) {
         if (t.length() > 10 || t.indexOf('.') < 0) {
@@ -1502,7 +1724,20 @@ public final class SubjectParser {
             digits &= isDigit(c) || c == '-' || c == '#';
         }
         boolean year = lower.length() == 4 && (lower.startsWith("19") || lower.startsWith("20")) && digits;
-        return (digits && !year) || lower.chars().allMatch(c -> c == 'x' || c == '#');
+        return (digits && !year && !isDate(lower)) || lower.chars().allMatch(c -> c == 'x' || c == '#');
+    }
+
+    /** {@code 03-12-2010}, {@code 2014-05-17}: a date, which names a release, not a request. */
+    private static boolean isDate(String t) {
+        String[] parts = t.split("-", -1);
+        if (parts.length != 3) {
+            return false;
+        }
+        int year = parts[0].length() == 4 ? 0 : 2;
+        return parts[year].length() == 4
+                && parts[1].length() <= 2
+                && parts[2 - year].length() <= 2
+                && (parts[year].startsWith("19") || parts[year].startsWith("20"));
     }
 
     private static boolean isSize(String lower) {
@@ -1523,11 +1758,56 @@ public final class SubjectParser {
     /** The release text cleaned: request words dropped from its front, brackets or quotes that enclose all of it removed. */
     static String clean(String text) {
         String r = strip(text, " -_:;,~*#|/");
-        r = withoutCredit(strayOpeners(r));
+        r = strayOpeners(withoutCredit(strayOpeners(r)));
         r = afterPresents(r);
         r = unwrap(leadingGroup(r));
-        r = unwrap(dropRequestWords(r));
+        r = unwrap(dropTrailingRequestWords(dropRequestWords(withoutPrefix(r))));
         return r.indexOf('"') < 0 ? r : strip(r.replace("\"", ""), " -_:;,"); // "Title" by Author
+    }
+
+    /**
+     * {@code r} less a prefix glued to a scene name: a request id ({@code REQ.9514.Name-GRP}) or
+     * a site and post id ({@code FTN2DAY.NL-169116-Name-GRP}).
+     */
+    private static String withoutPrefix(String r) {
+        String lower = r.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("req.") || lower.startsWith("req#")) {
+            int i = 4;
+            while (i < r.length() && isDigit(r.charAt(i))) {
+                i++;
+            }
+            if (i > 4 && i < r.length() - 1 && (r.charAt(i) == '.' || r.charAt(i) == '-')) {
+                return r.substring(i + 1);
+            }
+        }
+        int dash = r.indexOf('-');
+        if (dash > 0 && r.indexOf(' ') < 0 && isDomain(lower.substring(0, dash))) {
+            int i = dash + 1;
+            while (i < r.length() && isDigit(r.charAt(i))) {
+                i++;
+            }
+            if (i < r.length() - 1 && r.charAt(i) == '-' && isSceneName(r.substring(i + 1))) {
+                return r.substring(i + 1);
+            }
+        }
+        return r;
+    }
+
+    /** {@code Shaq S01E01 Req}: the text less request words at its end. */
+    private static String dropTrailingRequestWords(String r) {
+        String out = r;
+        int sp = out.lastIndexOf(' ');
+        for (int guard = 0; guard < 4 && sp > 0; guard++) {
+            String word = strip(out.substring(sp + 1), "*-[]():").toLowerCase(Locale.ROOT);
+            int before = out.lastIndexOf(' ', sp - 1);
+            String previous = out.substring(before + 1, sp).toLowerCase(Locale.ROOT);
+            if (!word.startsWith("req") || !TAGS.contains(word) || previous.equals("by") || previous.equals("on")) {
+                break; // Books by Request is a title
+            }
+            out = strip(out.substring(0, sp), " -_:;,");
+            sp = out.lastIndexOf(' ');
+        }
+        return out;
     }
 
     /** {@code r} less brackets or quotes that enclose all of it (up to three deep). */
@@ -1549,6 +1829,22 @@ public final class SubjectParser {
         return r;
     }
 
+    /** {@code (by Uploader)}, {@code (Postet by Uploader)}: a bracket group that credits the uploader. */
+    private static boolean isCredit(String inner) {
+        String lower = inner.strip().toLowerCase(Locale.ROOT);
+        if (lower.startsWith("by ")) {
+            return weight(lower) > 4;
+        }
+        int sp = lower.indexOf(' ');
+        return sp > 0
+                && lower.startsWith(" by ", sp)
+                && CREDIT_VERBS.contains(lower.substring(0, sp))
+                && weight(lower.substring(sp)) > 2;
+    }
+
+    private static final Set<String> CREDIT_VERBS =
+            Set.of("postet", "posted", "gepost", "upped", "uploaded", "made", "ripped", "encoded", "repacked");
+
     /** {@code Title - by Uploader}, {@code Title postet by Uploader}: the title without its uploader's credit. */
     private static String withoutCredit(String r) {
         String lower = r.toLowerCase(Locale.ROOT);
@@ -1569,6 +1865,12 @@ public final class SubjectParser {
         }
         if (!t.isEmpty() && (t.charAt(t.length() - 1) == '(' || t.charAt(t.length() - 1) == '[')) {
             t = strip(t.substring(0, t.length() - 1), " -_:;,~*#|/");
+        }
+        if (!t.isEmpty() && (t.charAt(t.length() - 1) == ')' || t.charAt(t.length() - 1) == ']')) {
+            char open = t.charAt(t.length() - 1) == ')' ? '(' : '[';
+            if (t.indexOf(open) < 0) { // Name-GRP]- : a closer that nothing opened
+                t = strip(t.substring(0, t.length() - 1), " -_:;,~*#|/");
+            }
         }
         if (!t.isEmpty() && (t.charAt(0) == '(' || t.charAt(0) == '[')) {
             char close = t.charAt(0) == '(' ? ')' : ']';
@@ -1683,7 +1985,13 @@ public final class SubjectParser {
             if (sp <= 0) {
                 break;
             }
-            String word = strip(out.substring(0, sp), "*-[]()").toLowerCase(Locale.ROOT);
+            String raw = out.substring(0, sp);
+            String word = strip(raw, "*-[]()").toLowerCase(Locale.ROOT);
+            String bare = strip(word, "=~+!");
+            if (!bare.equals(word) && TAGS.contains(bare)) { // ===NEW=== Title
+                out = strip(out.substring(sp + 1), " -_:;,");
+                continue;
+            }
             int glued = word.indexOf(':');
             if (glued > 0 && glued < word.length() - 1 && REQUEST_WORDS.contains(word.substring(0, glued + 1))) {
                 out = strip(out.substring(out.indexOf(':') + 1), " -_:;,");
@@ -1834,13 +2142,26 @@ public final class SubjectParser {
      * to a file name that reads like a name; a token that groups an obfuscated post stays.
      */
     private static boolean preferFileName(String release, String file) {
-        if (release.isEmpty() || release.length() > 12) {
+        if (release.isEmpty()) {
             return false;
         }
         if (weight(release) <= 2) {
             return true;
         }
         String base = ReleaseNames.fromFileName(file);
+        String token = strip(release, ".:()[]<>=~*$#!");
+        if (token.indexOf(' ') < 0
+                && token.length() <= 20
+                && !isSceneName(token)
+                && !joinsWords(token)
+                && !serial(token)
+                && readsLikeName(base)
+                && !ReleaseNames.fold(base).equals(ReleaseNames.fold(token))) {
+            return true; // an uploader's or request tag (v2v, trtk09920, =HDvisUalS=) before a named file
+        }
+        if (release.length() > 12) {
+            return false;
+        }
         if (release.indexOf(' ') < 0
                 && base.indexOf(' ') < 0
                 && separators(base) >= 3
@@ -1853,6 +2174,42 @@ public final class SubjectParser {
             }
         }
         return base.indexOf(' ') >= 0 || base.indexOf('.') >= 0 || base.indexOf('-') >= 0 || base.indexOf('_') >= 0;
+    }
+
+    /** {@code Hi_Unicode}, {@code Ren-Stimpy}: two words joined by a separator, a title rather than a tag. */
+    private static boolean joinsWords(String token) {
+        int words = 0;
+        int letters = 0;
+        for (int i = 0; i <= token.length(); i++) {
+            char c = i < token.length() ? token.charAt(i) : ' ';
+            if (c == '_' || c == '-' || c == '.' || c == ' ') {
+                words += letters >= 2 ? 1 : 0;
+                letters = 0;
+            } else if (Character.isLetter(c)) {
+                letters++;
+            } else {
+                letters = -100; // a part with digits is a code, not a word
+            }
+        }
+        return words >= 2;
+    }
+
+    /** {@code AutoRarPar0005}: a token numbered by an autoposter, which groups its posts. */
+    private static boolean serial(String token) {
+        int digits = 0;
+        for (int i = token.length() - 1; i >= 0 && isDigit(token.charAt(i)); i--) {
+            digits++;
+        }
+        return digits >= 4 && digits < token.length();
+    }
+
+    /** {@code Some Title - Author}, {@code some-file-name}: words, not one obfuscated token. */
+    private static boolean readsLikeName(String base) {
+        int words = 0;
+        for (String w : base.split(" ")) {
+            words += weight(w) >= 2 ? 1 : 0;
+        }
+        return words >= 2 || separators(base) >= 2;
     }
 
     private static int separators(String t) {

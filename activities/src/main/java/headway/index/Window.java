@@ -27,7 +27,13 @@ import java.util.Map;
  * {@code . _ -} and spaces (the {@code .nfo} named {@code Show.S01E01}, the rars {@code
  * show.s01e01}) takes the first spelling, so the catalog, which keys releases by exact name, holds
  * one release; the spellings of the last {@value #SPELLINGS} releases are remembered, and those of
- * a snapshot's open binaries are learnt back when it is read.
+ * a snapshot's open binaries are learnt back when it is read. A matched header the catalog cannot
+ * take is not added but put on a list of rejects, and long names are keyed by a bounded form whose
+ * whole text is put on a list of long names (see {@link Poison}); the holder drains both with the
+ * binaries of each batch ({@link #drainRejected()}, {@link #drainLongNames()}), and a header fed
+ * again puts its entries on them again, because the catalog takes each once. Headers that nothing
+ * cataloged are kept as {@link Misses} until the holder drains them with each batch
+ * ({@link #drainMisses()}).
  */
 public final class Window {
 
@@ -44,6 +50,9 @@ public final class Window {
     };
 
     private final List<CompletedBinary> outbox = new ArrayList<>();
+    private final List<RejectedArticle> rejectedOut = new ArrayList<>();
+    private final Map<String, String> longNames = new LinkedHashMap<>();
+    private Misses misses = new Misses();
     private long newestArticle = -1;
     /** The first article of the oldest open binary (the head of {@link #open}), or MAX_VALUE when none is open: aging looks at it alone. */
     private long headFirst = Long.MAX_VALUE;
@@ -172,16 +181,30 @@ public final class Window {
     }
 
     /** Classifies one header and adds its segment; completed and aged binaries go to the outbox. */
-    public void accept(OverviewLine line, RuleSet rules) {
-        newestArticle = Math.max(newestArticle, line.article());
+    public void accept(OverviewLine served, RuleSet rules) {
+        newestArticle = Math.max(newestArticle, served.article());
+        OverviewLine line = Poison.clean(served);
+        if (line.subject().length() > SubjectParser.MAX_LENGTH
+                && line.subject().strip().length() > SubjectParser.MAX_LENGTH) {
+            rejectedOut.add(
+                    Poison.rejected(group, served, "subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
+            return;
+        }
         SubjectMatch match = rules.match(group, line.from(), line.subject());
         if (match instanceof SubjectMatch.Matched m) {
-            accepted++;
-            add(line, m.subject(), rules.version());
-        } else if (match instanceof SubjectMatch.Rejected) {
+            String poison = Poison.reason(line);
+            if (poison != null) {
+                rejectedOut.add(Poison.rejected(group, served, poison));
+            } else {
+                accepted++;
+                add(line, m.subject(), rules.version());
+            }
+        } else if (match instanceof SubjectMatch.Rejected r) {
             rejected++;
+            misses.add(line.article(), line.subject(), r.reason());
         } else {
             unmatched++;
+            misses.add(line.article(), line.subject(), null);
         }
         ageTo(newestArticle);
     }
@@ -262,6 +285,27 @@ public final class Window {
         return out;
     }
 
+    /** Returns and forgets the headers rejected since the last call, for the ledger. */
+    public List<RejectedArticle> drainRejected() {
+        List<RejectedArticle> out = List.copyOf(rejectedOut);
+        rejectedOut.clear();
+        return out;
+    }
+
+    /** Returns and forgets the bounded keys made since the last call, with the whole text of each. */
+    public Map<String, String> drainLongNames() {
+        Map<String, String> out = Map.copyOf(longNames);
+        longNames.clear();
+        return out;
+    }
+
+    /** Returns and forgets the headers nothing cataloged since the last call, for the miss counts. */
+    public Misses drainMisses() {
+        Misses out = misses;
+        misses = new Misses();
+        return out;
+    }
+
     public Stats stats() {
         return new Stats(open.size(), segments, accepted, unmatched, rejected, duplicates);
     }
@@ -269,11 +313,13 @@ public final class Window {
     private void add(OverviewLine line, ParsedSubject p, int ruleVersion) {
         int total = p.totalParts() > 0 ? p.totalParts() : 1;
         int part = p.part() >= 0 ? p.part() : 1;
-        Key key = new Key(line.from(), p.fileName(), total);
+        String poster = Poison.bounded(line.from(), longNames);
+        Key key = new Key(poster, Poison.bounded(p.fileName(), longNames), total);
+        String release = Poison.bounded(p.releaseName(), longNames);
         Open b = open.get(key);
         if (b == null) {
             b = new Open(
-                    spelling(line.from(), p.releaseName()),
+                    spelling(poster, release),
                     p.fileTotal(),
                     line.subject(),
                     HeaderDates.parse(line.date()),
@@ -286,7 +332,7 @@ public final class Window {
             open.put(key, b);
         }
         Segment s = new Segment(
-                part, (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), bareId(line.messageId()));
+                part, (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), Poison.bareId(line.messageId()));
         if (!b.parts.add(s)) {
             duplicates++;
             return;
@@ -324,14 +370,6 @@ public final class Window {
                 b.lastArticle,
                 b.ruleVersion,
                 b.parts.view()));
-    }
-
-    private static String bareId(String messageId) {
-        String id = messageId == null ? "" : messageId.strip();
-        if (id.startsWith("<") && id.endsWith(">") && id.length() >= 2) {
-            id = id.substring(1, id.length() - 1);
-        }
-        return id;
     }
 
     /**

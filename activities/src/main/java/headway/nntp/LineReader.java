@@ -36,6 +36,11 @@ final class LineReader {
         this.buf = new byte[bufferSize];
     }
 
+    /** How many bytes are read from the stream but not yet returned as lines. */
+    int buffered() {
+        return limit - pos;
+    }
+
     /** The bytes of the last line read; valid up to the length it returned. */
     byte[] line() {
         return line;

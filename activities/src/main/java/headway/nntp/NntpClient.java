@@ -9,17 +9,22 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.CertificateExpiredException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,12 +98,16 @@ public final class NntpClient implements Closeable {
     }
 
     private final NntpServer server;
-    private final Socket socket;
+    private Socket socket;
     private final Duration readTimeout;
     private final Limits limits;
     private final DeadlineInput input;
     private final LineReader in;
-    private final OutputStream out;
+    private OutputStream out;
+    private boolean encrypted;
+    private boolean compressed;
+    private Inflater inflater;
+    private Deflater deflater;
     private boolean broken;
     private boolean closed;
     private boolean useXover;
@@ -142,14 +151,11 @@ public final class NntpClient implements Closeable {
             socket.connect(new InetSocketAddress(server.host(), server.port()), connectMs);
             socket.setSoTimeout(readMs);
             if (server.tls()) {
-                SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
-                        .createSocket(socket, server.host(), server.port(), true);
-                SSLParameters params = ssl.getSSLParameters();
-                params.setEndpointIdentificationAlgorithm("HTTPS");
-                ssl.setSSLParameters(params);
-                ssl.startHandshake();
-                socket = ssl;
+                socket = startTls(server, socket);
             }
+        } catch (SSLException e) {
+            closeQuietly(socket);
+            throw tlsFailure(server, e);
         } catch (IOException e) {
             closeQuietly(socket);
             throw new NntpException(
@@ -159,6 +165,7 @@ public final class NntpClient implements Closeable {
                     e);
         }
         NntpClient client = new NntpClient(server, socket, readTimeout, limits);
+        client.encrypted = server.tls();
         try {
             client.handshake();
             return client;
@@ -172,6 +179,16 @@ public final class NntpClient implements Closeable {
     /** The server this connection talks to. */
     public NntpServer server() {
         return server;
+    }
+
+    /** True when the connection is encrypted: TLS on connect or after STARTTLS. */
+    public boolean isEncrypted() {
+        return encrypted;
+    }
+
+    /** True when RFC 8054 {@code COMPRESS DEFLATE} is active on this connection. */
+    public boolean isCompressed() {
+        return compressed;
     }
 
     /** True when the connection failed or lost sync and must be discarded. */
@@ -270,6 +287,10 @@ public final class NntpClient implements Closeable {
             }
         }
         closeQuietly(socket);
+        if (inflater != null) {
+            inflater.end();
+            deflater.end();
+        }
     }
 
     @Override
@@ -399,8 +420,8 @@ public final class NntpClient implements Closeable {
                     server + " refused service: " + clip(greeting.toString())
                             + "; retry later or check that this host may connect");
         }
-        Set<String> caps = capabilities();
-        if (caps == null || (caps.contains("MODE-READER") && !caps.contains("READER"))) {
+        Map<String, List<String>> caps = upgradeToTls(capabilities());
+        if (caps == null || (caps.containsKey("MODE-READER") && !caps.containsKey("READER"))) {
             Reply r = command("MODE READER", budget(0));
             if (r.code == 502) {
                 throw new NntpException(
@@ -411,26 +432,157 @@ public final class NntpClient implements Closeable {
             if (r.code != 200 && r.code != 201 && r.code != 500 && r.code != 501 && r.code != 480) {
                 throw unexpected("MODE READER", r);
             }
+            if (caps != null) {
+                caps = upgradeToTls(capabilities());
+            }
+        }
+        if (!encrypted && server.security().startTls() == NntpServer.StartTls.REQUIRE) {
+            throw new NntpException(
+                    -1,
+                    server + " does not offer STARTTLS: connect with TLS (HEADWAY_NNTP_TLS=true, usually port 563)"
+                            + " or set HEADWAY_NNTP_STARTTLS=auto");
         }
         if (server.credentials() != null) {
+            if (!encrypted && !server.security().plainAuth()) {
+                throw new NntpAuthException(
+                        -1,
+                        server + " is not encrypted, and AUTHINFO would send the password in plain text: connect"
+                                + " with TLS (HEADWAY_NNTP_TLS=true, usually port 563) or allow it with"
+                                + " HEADWAY_NNTP_PLAIN_AUTH=true");
+            }
             authenticate(server.credentials());
+            if (caps != null && server.security().compress()) {
+                caps = capabilities();
+            }
+        }
+        if (server.security().compress() && offers(caps, "COMPRESS", "DEFLATE")) {
+            startCompression();
         }
     }
 
-    /** The capability labels, or null when CAPABILITIES is not supported. */
-    private Set<String> capabilities() throws IOException {
+    /**
+     * Upgrades a plain connection with STARTTLS when the server offers it and the security allows
+     * it, and returns the capabilities to use from here on (read again after an upgrade, RFC 4642).
+     */
+    private Map<String, List<String>> upgradeToTls(Map<String, List<String>> caps) throws IOException {
+        if (encrypted
+                || server.security().startTls() == NntpServer.StartTls.OFF
+                || caps == null
+                || !caps.containsKey("STARTTLS")) {
+            return caps;
+        }
+        Reply r = command("STARTTLS", budget(0));
+        if (r.code != 382) {
+            if (server.security().startTls() == NntpServer.StartTls.REQUIRE || r.code != 580) {
+                throw new NntpException(
+                        r.code,
+                        server + " refused STARTTLS: " + clip(r.toString())
+                                + "; connect with TLS (HEADWAY_NNTP_TLS=true, usually port 563) or set"
+                                + " HEADWAY_NNTP_STARTTLS=off");
+            }
+            log.debug("{} offers STARTTLS but declined it ({}), staying in plain text", server, r);
+            return caps;
+        }
+        if (in.buffered() > 0) {
+            throw violation(MisbehavingServerException.Bound.STATUS_LINE, "data after the 382 reply to STARTTLS");
+        }
+        try {
+            socket = startTls(server, socket);
+        } catch (SSLException e) {
+            broken = true;
+            throw tlsFailure(server, e);
+        }
+        input.switchTo(socket, socket.getInputStream());
+        out = socket.getOutputStream();
+        encrypted = true;
+        return capabilities();
+    }
+
+    /** Turns on RFC 8054 COMPRESS DEFLATE: raw DEFLATE both ways, the client's side flushed after each command. */
+    private void startCompression() throws IOException {
+        Reply r = command("COMPRESS DEFLATE", budget(0));
+        if (r.code != 206) {
+            log.debug("{} offers COMPRESS DEFLATE but answered {}, staying uncompressed", server, r);
+            return;
+        }
+        if (in.buffered() > 0) {
+            throw violation(MisbehavingServerException.Bound.STATUS_LINE, "data after the 206 reply to COMPRESS");
+        }
+        inflater = new Inflater(true);
+        deflater = new Deflater(Deflater.BEST_SPEED, true);
+        input.switchTo(socket, new InflaterInputStream(socket.getInputStream(), inflater, READ_BUFFER));
+        out = new DeflaterOutputStream(socket.getOutputStream(), deflater, 4096, true);
+        compressed = true;
+    }
+
+    private static boolean offers(Map<String, List<String>> caps, String label, String argument) {
+        return caps != null && caps.getOrDefault(label, List.of()).contains(argument);
+    }
+
+    /** Wraps {@code plain} in TLS for {@code server}'s host name, checked against its trust store, and shakes hands. */
+    private static Socket startTls(NntpServer server, Socket plain) throws IOException {
+        SSLSocket ssl =
+                (SSLSocket) TrustedCertificates.socketFactory(server.security().caFile())
+                        .createSocket(plain, server.host(), server.port(), true);
+        SSLParameters params = ssl.getSSLParameters();
+        params.setEndpointIdentificationAlgorithm("HTTPS");
+        ssl.setSSLParameters(params);
+        ssl.startHandshake();
+        return ssl;
+    }
+
+    /** A TLS handshake that failed, said in terms of what the operator can change. */
+    private static NntpException tlsFailure(NntpServer server, SSLException e) {
+        String why = String.valueOf(e.getMessage());
+        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof CertificateExpiredException) {
+                return new NntpException(
+                        -1,
+                        "the TLS certificate of " + server.address() + " has expired (" + t.getMessage()
+                                + "): the news server's operator must renew it",
+                        e);
+            }
+        }
+        String lower = why.toLowerCase(Locale.ROOT);
+        if (lower.contains("no subject alternative") || lower.contains("no name matching")) {
+            return new NntpException(
+                    -1,
+                    "the TLS certificate of " + server.address() + " is for other names (" + why
+                            + "): set HEADWAY_NNTP_HOST to a name the certificate holds",
+                    e);
+        }
+        if (lower.contains("pkix") || lower.contains("certification path") || lower.contains("unable to find valid")) {
+            return new NntpException(
+                    -1,
+                    "the TLS certificate of " + server.address() + " is not trusted (" + why + "): set"
+                            + " HEADWAY_NNTP_CA to a PEM file with the certificate of the CA that signed it"
+                            + (server.security().caFile() == null
+                                    ? ""
+                                    : " (now " + server.security().caFile() + ")"),
+                    e);
+        }
+        return new NntpException(
+                -1,
+                "the TLS handshake with " + server.address() + " failed: " + why
+                        + "; check HEADWAY_NNTP_PORT and HEADWAY_NNTP_TLS (TLS on connect is usually port 563)",
+                e);
+    }
+
+    /** The capabilities, each label with its arguments (upper case), or null when CAPABILITIES is not supported. */
+    private Map<String, List<String>> capabilities() throws IOException {
         Reply r = command("CAPABILITIES", budget(0));
         if (r.code == 480) {
-            return Set.of();
+            return Map.of();
         }
         if (r.code != 101) {
             return null;
         }
-        Set<String> caps = new HashSet<>();
+        Map<String, List<String>> caps = new HashMap<>();
         for (String l : readTextBlock()) {
-            String label = l.trim();
-            int sp = label.indexOf(' ');
-            caps.add((sp < 0 ? label : label.substring(0, sp)).toUpperCase(Locale.ROOT));
+            String[] words = l.trim().toUpperCase(Locale.ROOT).split("\\s+");
+            if (!words[0].isEmpty()) {
+                caps.put(words[0], List.of(words).subList(1, words.length));
+            }
         }
         return caps;
     }
@@ -640,8 +792,8 @@ public final class NntpClient implements Closeable {
      * far from its deadline costs one clock read per read.
      */
     private static final class DeadlineInput extends InputStream {
-        private final Socket socket;
-        private final InputStream raw;
+        private Socket socket;
+        private InputStream raw;
         private final int readMs;
         private int timeoutMs = -1;
         long deadline;
@@ -651,6 +803,13 @@ public final class NntpClient implements Closeable {
             this.raw = socket.getInputStream();
             this.readMs = readMs;
             this.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readMs);
+        }
+
+        /** Reads from here on from {@code raw} over {@code socket} (after STARTTLS or COMPRESS). */
+        void switchTo(Socket socket, InputStream raw) {
+            this.socket = socket;
+            this.raw = raw;
+            this.timeoutMs = -1;
         }
 
         @Override

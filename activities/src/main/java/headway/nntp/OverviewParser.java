@@ -7,9 +7,9 @@ import java.util.Locale;
 
 /**
  * Parses overview lines in the field order a server announced with LIST OVERVIEW.FMT. Immutable and
- * thread-safe. Works on bytes decoded as ISO-8859-1 (one char per byte), so 8-bit subjects come through
- * unchanged; the cost is that UTF-8 subjects arrive as their byte values and must be re-decoded by
- * whoever needs them as text.
+ * thread-safe. Works on the line's bytes and decodes only the fields it keeps, each on its own as
+ * {@link HeaderText} does (UTF-8 when valid, else Windows-1252), because posters write both and a
+ * header says nothing of its charset; an ASCII field, nearly every one, costs a scan and a copy.
  *
  * <p>A line is malformed when its article number is missing or not numeric, or when it has fewer
  * fields than the format's mandatory (non-":full") prefix. Unparseable Bytes or Lines give -1, not an
@@ -105,9 +105,9 @@ public final class OverviewParser {
         return format;
     }
 
-    /** Parses one line (without CRLF, already dot-unstuffed); chars above U+00FF are not expected. */
+    /** Parses one line (without CRLF, already dot-unstuffed) given as text, as its UTF-8 bytes would be. */
     public OverviewLine parse(String line) {
-        byte[] b = line.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] b = line.getBytes(StandardCharsets.UTF_8);
         return parse(b, 0, b.length);
     }
 
@@ -240,7 +240,7 @@ public final class OverviewParser {
     }
 
     private static String str(byte[] b, int from, int end) {
-        return from >= end ? "" : new String(b, from, end - from, StandardCharsets.ISO_8859_1);
+        return HeaderText.decode(b, from, end);
     }
 
     private static String clip(byte[] b, int from, int end) {

@@ -3,7 +3,7 @@
  * binary newsgroups.
  *
  * <p>Design: {@link headway.nntp.NntpClient} speaks RFC 3977 over one socket and streams overview
- * replies byte by byte (ISO-8859-1, so 8-bit subjects survive) into an {@link headway.nntp.OverviewSink},
+ * replies byte by byte (each field decoded as UTF-8 when valid, else Windows-1252: {@link headway.nntp.HeaderText}) into an {@link headway.nntp.OverviewSink},
  * which also learns of malformed lines and of article numbers the server did not list. The server
  * is not trusted: every reply is bounded by what was asked (lines, bytes, line length, article
  * numbers inside the range and increasing, a deadline per command), and a breach is a

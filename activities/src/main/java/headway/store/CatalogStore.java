@@ -4,7 +4,10 @@ import headway.category.CategoryRules;
 import headway.category.Classification;
 import headway.category.ReleaseAttributes;
 import headway.index.CompletedBinary;
+import headway.index.Poison;
+import headway.index.RejectedArticle;
 import headway.index.Segment;
+import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,9 +17,11 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
@@ -26,8 +31,11 @@ import org.postgresql.PGConnection;
  * each part once, whatever order and however often it was written, because an upsert unites the
  * stored and the new segments by part number (the stored one wins a tie) and skips the row when
  * the new write adds nothing; its release row is then recomputed from the binaries. A binary's
- * release name and rule version are those of its first write, so a merge never moves it to
- * another release (re-naming under a new rule set is a rebuild, not a merge). A batch is
+ * release name is that of its first write, so a merge under the same rules never moves it to
+ * another release; a write under a newer rule set (a redo or re-index) renames it, and the
+ * release it left is recomputed or deleted when empty. A message-id is in a group's catalog at
+ * most once ({@link Placements}): an article that a newer rule set keys into another binary
+ * moves there. A batch is
  * sent as one statement of column arrays per {@value #CHUNK} binaries or {@value #CHUNK_SEGMENTS}
  * segments, which measured as fast as COPY into a staging table when it was chosen, without a
  * temporary table or COPY text escaping, and costs nothing per row in the JVM beyond filling the
@@ -56,12 +64,16 @@ public final class CatalogStore {
                 posted = least(binaries.posted, excluded.posted),
                 subject = case when excluded.first_article < binaries.first_article
                                then excluded.subject else binaries.subject end,
-                file_total = greatest(binaries.file_total, excluded.file_total)
+                file_total = greatest(binaries.file_total, excluded.file_total),
+                release_name = case when excluded.rule_version > binaries.rule_version
+                                    then excluded.release_name else binaries.release_name end,
+                rule_version = greatest(binaries.rule_version, excluded.rule_version)
             where not (binaries.part_numbers @> excluded.part_numbers
                        and binaries.first_article <= excluded.first_article
                        and binaries.last_article >= excluded.last_article
                        and binaries.file_total >= excluded.file_total
-                       and binaries.posted is not distinct from least(binaries.posted, excluded.posted))
+                       and binaries.posted is not distinct from least(binaries.posted, excluded.posted)
+                       and binaries.rule_version >= excluded.rule_version)
             """;
 
     private static final String UPSERT_BINARIES = """
@@ -165,11 +177,37 @@ public final class CatalogStore {
             on conflict do nothing
             """;
 
+    private static final String INSERT_REJECTED = """
+            insert into rejected_articles (group_name, article, message_id, reason, raw)
+            select ?, r.article, r.message_id, r.reason, decode(r.raw, 'base64')
+            from unnest(?::bigint[], ?::text[], ?::text[], ?::text[]) as r(article, message_id, reason, raw)
+            on conflict do nothing
+            """;
+
+    private static final String INSERT_LONG_NAMES = """
+            insert into long_names (bounded, full_text)
+            select * from unnest(?::text[], ?::text[])
+            on conflict do nothing
+            """;
+
+    private static final String SELECT_REJECTED = """
+            select article, message_id, reason from rejected_articles where group_name = ? order by article
+            """;
+
     private static final String SELECT_RELEASE = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                    completion_percent, complete, rule_version, category, title, season, episode, year, resolution
             from releases
             where group_name = ? and poster = ? and name = ?
+            """;
+
+    private static final String NAMED_RELEASES = """
+            select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
+                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution
+            from releases
+            where name ilike ? escape '\\'
+            order by posted desc nulls last, name, group_name, poster
+            limit 1000
             """;
 
     private static final String SELECT_BINARIES_OF_RELEASE = """
@@ -201,7 +239,8 @@ public final class CatalogStore {
     public void writeBinaries(
             Connection conn, List<CompletedBinary> binaries, CategoryRules categories, int categoryVersion)
             throws SQLException {
-        List<CompletedBinary> unique = mergeByKey(binaries);
+        List<CompletedBinary> unique = Placements.firstPlacements(mergeByKey(binaries));
+        Set<List<String>> leftBehind = new LinkedHashSet<>();
         int from = 0;
         while (from < unique.size()) {
             int to = from;
@@ -214,12 +253,18 @@ public final class CatalogStore {
             }
             List<CompletedBinary> chunk = unique.subList(from, to);
             try {
+                leftBehind.addAll(Placements.relinked(conn, chunk));
                 upsertChunk(conn, chunk);
+                leftBehind.addAll(Placements.place(conn, chunk));
                 upsertReleases(conn, chunk, categories, categoryVersion);
             } catch (SQLException e) {
                 throw unknownGroup(e);
             }
             from = to;
+        }
+        if (!leftBehind.isEmpty()) {
+            upsertReleaseKeys(conn, new ArrayList<>(leftBehind), categories, categoryVersion);
+            Placements.deleteEmptyReleases(conn, leftBehind);
         }
     }
 
@@ -236,6 +281,80 @@ public final class CatalogStore {
         } catch (SQLException e) {
             throw unknownGroup(e);
         }
+    }
+
+    /**
+     * Records articles the catalog could not take in the {@code rejected_articles} ledger, one
+     * statement for the batch; an article already there keeps its first entry. Text is cleaned of
+     * NUL and bounded, the raw excerpt kept as bytes.
+     */
+    public void recordRejected(Connection conn, List<RejectedArticle> rejected) throws SQLException {
+        Map<String, List<RejectedArticle>> byGroup = new LinkedHashMap<>();
+        for (RejectedArticle r : rejected) {
+            byGroup.computeIfAbsent(r.group(), g -> new ArrayList<>()).add(r);
+        }
+        for (Map.Entry<String, List<RejectedArticle>> e : byGroup.entrySet()) {
+            List<RejectedArticle> rows = e.getValue();
+            int n = rows.size();
+            Long[] articles = new Long[n];
+            String[] ids = new String[n];
+            String[] reasons = new String[n];
+            String[] raws = new String[n];
+            for (int i = 0; i < n; i++) {
+                RejectedArticle r = rows.get(i);
+                articles[i] = r.article();
+                ids[i] = r.messageId() == null
+                        ? null
+                        : Poison.prefix(Poison.clean(r.messageId()), Poison.MESSAGE_ID_BYTES);
+                reasons[i] = Poison.prefix(Poison.clean(r.reason()), 500);
+                raws[i] = java.util.Base64.getEncoder()
+                        .encodeToString(
+                                Poison.prefix(r.excerpt(), Poison.RAW_BYTES).getBytes(StandardCharsets.UTF_8));
+            }
+            try (PreparedStatement ps = conn.prepareStatement(INSERT_REJECTED)) {
+                PGConnection pg = conn.unwrap(PGConnection.class);
+                ps.setString(1, e.getKey());
+                ps.setArray(2, pg.createArrayOf("int8", articles));
+                ps.setArray(3, pg.createArrayOf("text", ids));
+                ps.setArray(4, pg.createArrayOf("text", reasons));
+                ps.setArray(5, pg.createArrayOf("text", raws));
+                ps.executeUpdate();
+            } catch (SQLException ex) {
+                throw unknownGroup(ex);
+            }
+        }
+    }
+
+    /** Keeps the whole text of each bounded key ({@link Poison#bounded}); a key already kept is left as it is. */
+    public void recordLongNames(Connection conn, Map<String, String> longNames) throws SQLException {
+        if (longNames.isEmpty()) {
+            return;
+        }
+        String[] keys = longNames.keySet().toArray(new String[0]);
+        String[] texts = new String[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            texts[i] = longNames.get(keys[i]);
+        }
+        PGConnection pg = conn.unwrap(PGConnection.class);
+        try (PreparedStatement ps = conn.prepareStatement(INSERT_LONG_NAMES)) {
+            ps.setArray(1, pg.createArrayOf("text", keys));
+            ps.setArray(2, pg.createArrayOf("text", texts));
+            ps.executeUpdate();
+        }
+    }
+
+    /** The ledger of one group: article number to reason, in article order. */
+    public Map<Long, String> rejected(Connection conn, String group) throws SQLException {
+        Map<Long, String> out = new TreeMap<>();
+        try (PreparedStatement ps = conn.prepareStatement(SELECT_REJECTED)) {
+            ps.setString(1, group);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getLong(1), rs.getString(3));
+                }
+            }
+        }
+        return out;
     }
 
     /** Records several missing runs in one statement (the indexer's batch); each run as {@link #recordMissing}. */
@@ -275,6 +394,20 @@ public final class CatalogStore {
         try (Connection c = ds.getConnection()) {
             return Jdbc.first(c, SELECT_RELEASE, CatalogStore::release, group, poster, name);
         }
+    }
+
+    /**
+     * The releases named exactly {@code name}, or when there are none, those whose name equals it
+     * but for case; newest first, at most 1,000.
+     */
+    public List<Release> named(DataSource ds, String name) throws SQLException {
+        String literal = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+        List<Release> found;
+        try (Connection c = ds.getConnection()) {
+            found = Jdbc.list(c, NAMED_RELEASES, CatalogStore::release, literal);
+        }
+        List<Release> exact = found.stream().filter(r -> r.name().equals(name)).toList();
+        return exact.isEmpty() ? found : exact;
     }
 
     /** The binaries of a release with their segments in part order, ready for {@link headway.index.NzbWriter}. */
@@ -414,7 +547,14 @@ public final class CatalogStore {
         for (CompletedBinary b : chunk) {
             seen.put(List.of(b.group(), b.poster(), b.releaseName()), Boolean.TRUE);
         }
-        Categorized k = Categorized.of(new ArrayList<>(seen.keySet()), categories);
+        upsertReleaseKeys(conn, new ArrayList<>(seen.keySet()), categories, categoryVersion);
+    }
+
+    /** Recomputes the releases keyed (group, poster, name) from their binaries; a release without binaries is left as it is. */
+    private static void upsertReleaseKeys(
+            Connection conn, List<List<String>> keys, CategoryRules categories, int categoryVersion)
+            throws SQLException {
+        Categorized k = Categorized.of(keys, categories);
         int[] versions = new int[k.size()];
         java.util.Arrays.fill(versions, categoryVersion);
         PGConnection pg = conn.unwrap(PGConnection.class);

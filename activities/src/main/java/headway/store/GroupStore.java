@@ -26,6 +26,9 @@ public final class GroupStore {
     /** The most ranges one plan call writes, so a tiny range size cannot make a plan run for hours in one transaction. */
     public static final long MAX_RANGES_PER_PLAN = 1_000_000;
 
+    /** The longest group name: what a file name may be, and more than RFC 3977's 497-octet line leaves a GROUP command in practice. */
+    public static final int MAX_GROUP_NAME = 255;
+
     /** A newsgroup name as RFC 3977 allows it in practice: dot-separated components. */
     public static final Pattern GROUP_NAME = Pattern.compile("^[A-Za-z0-9+_-]+(\\.[A-Za-z0-9+_-]+)*$");
 
@@ -65,6 +68,24 @@ public final class GroupStore {
             select id, group_name, start_article, end_article, next_article, status, priority, node_id, attempts, rule_version
             from ranges where group_name = ? order by start_article
             """;
+
+    /**
+     * Plans again, from their start, the group's ranges that overlap [from, to] and are not leased
+     * now; returns the first and last article of each, because a re-index works on whole ranges.
+     */
+    private static final String REPLAN_FOR_REINDEX = """
+            update ranges
+            set status = 'planned', next_article = start_article, node_id = null, done_at = null
+            where group_name = ? and end_article >= ? and start_article <= ? and status <> 'leased'
+            returning start_article, end_article
+            """;
+
+    private static final String LEASED_IN_SPAN = """
+            select count(*) from ranges
+            where group_name = ? and end_article >= ? and start_article <= ? and status = 'leased'
+            """;
+
+    private static final String CURRENT_RULE_VERSION = "select coalesce(max(version), 0) from rule_sets";
 
     private static final String HIGHEST_PLANNED = "select max(end_article) from ranges where group_name = ?";
 
@@ -159,6 +180,40 @@ public final class GroupStore {
         });
     }
 
+    /**
+     * What {@link #reindex} did: the ranges planned again and the articles they span (first and
+     * last -1 when none), the ranges skipped because a holder leases them now, and the rule-set
+     * version the group's holder will index them with (0: the shipped defaults).
+     */
+    public record Reindex(String group, int ranges, long first, long last, long leasedSkipped, int ruleVersion) {}
+
+    /**
+     * Plans the group's ranges that overlap [from, to] again from their start, so the group's holder
+     * indexes them once more, fenced like any range, with the rule set it loaded when it took the
+     * group (the newest then; a holder that has held the group since before an import keeps the
+     * older set until it releases the group, e.g. once caught up). Idempotent: the same call again finds the same ranges planned from their start. A range a
+     * holder leases now is left to it and counted, because moving its cursor under it would race its
+     * commits; run the re-index again once it is done.
+     */
+    public Reindex reindex(String group, long from, long to) {
+        if (from < 1 || to < from || to > MAX_ARTICLE) {
+            throw new IllegalArgumentException("bad span --from " + from + " --to " + to + ": need 1 <= from <= to <= "
+                    + MAX_ARTICLE + " (article numbers start at 1)");
+        }
+        return Jdbc.inTransaction(dataSource, "re-planning ranges of " + group, c -> {
+            if (!exists(c, group)) {
+                throw new UnknownGroupException(group);
+            }
+            List<long[]> spans =
+                    Jdbc.list(c, REPLAN_FOR_REINDEX, rs -> new long[] {rs.getLong(1), rs.getLong(2)}, group, from, to);
+            long leased = Jdbc.one(c, LEASED_IN_SPAN, rs -> rs.getLong(1), group, from, to);
+            int version = Jdbc.one(c, CURRENT_RULE_VERSION, rs -> rs.getInt(1));
+            long first = spans.stream().mapToLong(r -> r[0]).min().orElse(-1);
+            long last = spans.stream().mapToLong(r -> r[1]).max().orElse(-1);
+            return new Reindex(group, spans.size(), first, last, leased, version);
+        });
+    }
+
     public List<RangeRow> ranges(String group) {
         return Jdbc.inTransaction(
                 dataSource, "listing ranges of " + group, c -> Jdbc.list(c, RANGES, RangeRow::read, group));
@@ -187,9 +242,16 @@ public final class GroupStore {
     }
 
     static void requireValidName(String name) {
+        if (name != null && name.length() > MAX_GROUP_NAME) {
+            throw new IllegalArgumentException("group name of " + name.length() + " characters ('"
+                    + name.substring(0, 40).replaceAll("\\p{Cntrl}", "?")
+                    + "...') is too long: a newsgroup name has at most "
+                    + MAX_GROUP_NAME + " (a file name's limit, and more than any news server carries)");
+        }
         if (name == null || !GROUP_NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("bad group name '" + name
-                    + "': use dot-separated letters, digits, '+', '_' or '-', e.g. alt.binaries.example");
+            throw new IllegalArgumentException(
+                    "bad group name '" + (name == null ? null : name.replaceAll("\\p{Cntrl}", "?"))
+                            + "': use dot-separated letters, digits, '+', '_' or '-', e.g. alt.binaries.example");
         }
     }
 }

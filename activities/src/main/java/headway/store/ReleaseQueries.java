@@ -31,6 +31,15 @@ public final class ReleaseQueries {
         return new ReleaseSearch(dataSource, Clock.systemUTC()).search(query);
     }
 
+    /** Releases named {@code name}: exactly when any is, else but for case (see {@link CatalogStore#named}). */
+    public List<Release> named(String name) {
+        try {
+            return catalog.named(dataSource, name);
+        } catch (SQLException e) {
+            throw new StoreException("looking up a release", e);
+        }
+    }
+
     /** The release's binaries with their segments in part order, ready for {@link headway.index.NzbWriter}. */
     public List<CompletedBinary> binaries(Release release) {
         try {

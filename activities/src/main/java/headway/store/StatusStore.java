@@ -7,7 +7,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 
 /** Read-only summaries for {@code headway status} and the demo: one row per group, and the conflict record. */
@@ -36,6 +38,10 @@ public final class StatusStore {
             group by g.name, g.priority, g.active, gl.lag, l.holder_node, l.epoch, l.heartbeat_at, l.headers, l.ranges_done,
                      l.snapshot_next, l.snapshot_at
             order by g.priority, g.name
+            """;
+
+    private static final String REJECTED = """
+            select group_name, count(*) from rejected_articles group by group_name
             """;
 
     private static final String CONFLICTS = """
@@ -98,6 +104,18 @@ public final class StatusStore {
                 dataSource,
                 "reading group status",
                 c -> Jdbc.list(c, GROUPS, StatusStore::groupStatus, leaseTtl.toMillis()));
+    }
+
+    /** How many articles of each group are in the {@code rejected_articles} ledger; groups with none are left out. */
+    public Map<String, Long> rejectedPerGroup() {
+        Map<String, Long> out = new TreeMap<>();
+        for (Map.Entry<String, Long> e : Jdbc.inTransaction(
+                dataSource,
+                "counting rejected articles",
+                c -> Jdbc.list(c, REJECTED, rs -> Map.entry(rs.getString(1), rs.getLong(2))))) {
+            out.put(e.getKey(), e.getValue());
+        }
+        return out;
     }
 
     /** The latest {@code limit} takeovers and refused stale writes, newest first. */

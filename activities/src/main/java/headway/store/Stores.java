@@ -54,6 +54,21 @@ public final class Stores implements AutoCloseable {
         return new ReleaseQueries(pool);
     }
 
+    /** Releases by newznab guid, and their grab counts (the front door). */
+    public ReleaseGuids guids() {
+        return new ReleaseGuids(pool);
+    }
+
+    /** The front door's API keys and their daily counts. */
+    public ApiKeyStore apiKeys() {
+        return new ApiKeyStore(pool);
+    }
+
+    /** What the index drops, per group ({@code headway rules misses}). */
+    public MissStore misses() {
+        return new MissStore(pool);
+    }
+
     /** Every node row, live or not, where "live" means a heartbeat within {@code nodeTtl}. */
     public List<NodeRegistry.Node> nodes(Duration nodeTtl) {
         return new NodeRegistry(pool, "status", "-", nodeTtl, Clock.systemUTC()).all();

@@ -282,7 +282,7 @@ class TakeoverCatalogTest {
         return ds;
     }
 
-    /** Every row of binaries, releases and missing_articles as text, in key order (these tables have no surrogate ids or timestamps). */
+    /** Every row of binaries, releases and missing_articles as text, in key order, without the binaries' surrogate ids. */
     private static String dump(DataSource ds) throws SQLException {
         StringBuilder sb = new StringBuilder();
         String[] queries = {
@@ -298,6 +298,10 @@ class TakeoverCatalogTest {
                     ResultSetMetaData md = rs.getMetaData();
                     while (rs.next()) {
                         for (int i = 1; i <= md.getColumnCount(); i++) {
+                            if (md.getColumnName(i).equals("id")) {
+                                continue; // a binary's surrogate id depends on the order of writes, not on what they
+                                // hold
+                            }
                             sb.append(md.getColumnName(i))
                                     .append('=')
                                     .append(rs.getString(i))

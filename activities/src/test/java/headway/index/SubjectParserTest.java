@@ -293,6 +293,131 @@ class SubjectParserTest {
                         "Troy.2004.Directors.Cut.1080p.BluRay.x264.DTS"));
     }
 
+    /**
+     * Forms from headway/index/subjects-holdout.tsv (sources there) that the parser's general rules
+     * read: quotes inside a quoted name, a name posted twice, uploader and request tags before a
+     * named file, a scene name after an advert or beside a remark, request ids glued to a name,
+     * credits, dates, an addressee, a gap of spaces, [x~y] counters.
+     */
+    static Stream<Arguments> holdoutForms() {
+        return Stream.of(
+                form(
+                        "[1/8] - \"TenPuru - No One Can Live on Loneliness v05 {+ \"Book of Earthly Desires\" pamphlet} (2021) (Digital) (KG Manga).cbz\" yEnc (1/230) 164676947",
+                        "TenPuru - No One Can Live on Loneliness v05 {+ \"Book of Earthly Desires\" pamphlet} (2021) (Digital) (KG Manga).cbz",
+                        "1/8",
+                        "1/230",
+                        "TenPuru - No One Can Live on Loneliness v05 {+ \"Book of Earthly Desires\" pamphlet} (2021) (Digital) (KG Manga)"),
+                form(
+                        "Glenn Miller-The Missing Chapters Vol. 6-Blue Champagne--Glenn Miller-The Missing Chapters Vol. 6-Blue Champagne.par2  yEnc",
+                        "Glenn Miller-The Missing Chapters Vol. 6-Blue Champagne.par2",
+                        "",
+                        "",
+                        "Glenn Miller-The Missing Chapters Vol. 6-Blue Champagne"),
+                form(
+                        "(011/107) - v2v  - \"0203114movie-eng-a.part10.rar\" - 1,26 GB - yEnc",
+                        "0203114movie-eng-a.part10.rar",
+                        "11/107",
+                        "",
+                        "0203114movie-eng-a"),
+                form(
+                        "[40860]-[#altbin@EFNet]-[FULL]-[ Heavenly.Creatures.1994.iNT.DVDRip.XViD-vRs ]-[106~106] - heavenly.creatures.dvdrip.xvid.vrs.subs.sfv yEnc",
+                        "heavenly.creatures.dvdrip.xvid.vrs.subs.sfv",
+                        "106/106",
+                        "",
+                        "Heavenly.Creatures.1994.iNT.DVDRip.XViD-vRs"),
+                form(
+                        "There are some sad ppl here on usenet..Watch out for crap reposters. Join us at u4all.eu Grown.Ups.R5.LiNE.DVDR-FiCODVDR[074/105] - \"ficodvdr-gupz.r71\" yEnc",
+                        "ficodvdr-gupz.r71",
+                        "74/105",
+                        "",
+                        "Grown.Ups.R5.LiNE.DVDR-FiCODVDR"),
+                form(
+                        "[Doomsday.Preppers.S03E11.720p.HDTV.x264-TTVa] - NOT ORIGINAL RARS, REPACKED. Sorry. - (18/35) \"Doomsday.Preppers.S03E11.720p.HDTV.x264-TTVa.r16\" - 1.31 GB - yEnc",
+                        "Doomsday.Preppers.S03E11.720p.HDTV.x264-TTVa.r16",
+                        "18/35",
+                        "",
+                        "Doomsday.Preppers.S03E11.720p.HDTV.x264-TTVa"),
+                form(
+                        "9943 - [085/110] - \"apathy-atvquadkings.r83\" yEnc yEnc",
+                        "apathy-atvquadkings.r83",
+                        "85/110",
+                        "",
+                        "apathy-atvquadkings"),
+                form(
+                        "[www.usenet4all.eu] Cor316 Post Nr 107 [09/10] - \"0023 - Star Wars Episode III - Revenge of the Sith (EU)(M5).rar.vol041+37.PAR2\" yEnc",
+                        "0023 - Star Wars Episode III - Revenge of the Sith (EU)(M5).rar.vol041+37.PAR2",
+                        "9/10",
+                        "",
+                        "0023 - Star Wars Episode III - Revenge of the Sith (EU)(M5)"),
+                form(
+                        "48 Unsorted E-books (03-12-2010) [49/52] - \"Zend Framework 1.8 Web Application Development.pdf\" yEnc",
+                        "Zend Framework 1.8 Web Application Development.pdf",
+                        "49/52",
+                        "",
+                        "48 Unsorted E-books (03-12-2010)"),
+                form(
+                        "Elysium  (AVCHD)  2013  (720p)  Untouched  (Postet by Edition50)    [01/169] - \"file.xyz\" yEnc",
+                        "file.xyz",
+                        "1/169",
+                        "",
+                        "Elysium  (AVCHD)  2013  (720p)  Untouched"),
+                form(
+                        "[REQ.9514.Myth_Makers_Orbs_Of_Doom-USA-WII-PreCiSiON]-[#alt.binaries.games.wii@efnet]-[104/104]-[\"REQ.9514.Myth_Makers_Orbs_Of_Doom-USA-WII-PreCiSiON.vol213+27.par2\"] yEnc",
+                        "REQ.9514.Myth_Makers_Orbs_Of_Doom-USA-WII-PreCiSiON.vol213+27.par2",
+                        "104/104",
+                        "",
+                        "Myth_Makers_Orbs_Of_Doom-USA-WII-PreCiSiON"),
+                form(
+                        "Alec Empire - Low On Ice  06 - Untitled.mp3  yEnc",
+                        "06 - Untitled.mp3",
+                        "",
+                        "",
+                        "Alec Empire - Low On Ice"),
+                form(
+                        "ATTN: Drake@Darkest air.com - Kurtz, Katherine - Heirs of Saint Camber 03 - The Bastard Prince [txt].zip yEnc",
+                        "Kurtz, Katherine - Heirs of Saint Camber 03 - The Bastard Prince [txt].zip",
+                        "",
+                        "",
+                        "Kurtz, Katherine - Heirs of Saint Camber 03 - The Bastard Prince [txt]"),
+                form(
+                        "Hot_Wheels_Battle_Force_5_PAL_WII-ZER0 JUST4FUN-TEAM.NL & FTACLUB.NET[003/110] - \"0-hwbf5.r00\"",
+                        "0-hwbf5.r00",
+                        "3/110",
+                        "",
+                        "Hot_Wheels_Battle_Force_5_PAL_WII-ZER0"),
+                form(
+                        "(FTN2DAY.NL-169116-Corel.WinDVD.Pro.2010.v10.0.5.536.Multilingual.Incl.Keymaker-CORE) [40/33] - \"cr-cw19k.zip\" yEnc",
+                        "cr-cw19k.zip",
+                        "40/33",
+                        "",
+                        "Corel.WinDVD.Pro.2010.v10.0.5.536.Multilingual.Incl.Keymaker-CORE"),
+                form(
+                        "===NEW=== CTP update [2|2] - PBP2020_MultiMedia_(CTP)_24.csv (1/1) - 1688 bytes",
+                        "PBP2020_MultiMedia_(CTP)_24.csv",
+                        "2/2",
+                        "1/1",
+                        "CTP update"),
+                form(
+                        "[ As requested ] Pawn.Stars.S07E15.Colt.To.The.Touch.720p.WEB-DL.AAC2.0.H.264.par2  yEnc",
+                        "Pawn.Stars.S07E15.Colt.To.The.Touch.720p.WEB-DL.AAC2.0.H.264.par2",
+                        "",
+                        "",
+                        "Pawn.Stars.S07E15.Colt.To.The.Touch.720p.WEB-DL.AAC2.0.H.264"),
+                form(
+                        "Shaq S01E01 Req [16/16] \"shaq.vs.s01e01.hdtv.xvid-fqm.vol102+96.PAR2\" yEnc",
+                        "shaq.vs.s01e01.hdtv.xvid-fqm.vol102+96.PAR2",
+                        "16/16",
+                        "",
+                        "Shaq S01E01"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("holdoutForms")
+    void readsFormsBeyondTheCorpusItWasTunedOn(
+            String subject, String file, String fileCounter, String articleCounter, String release) {
+        readsEachFormPostersUse(subject, file, fileCounter, articleCounter, release);
+    }
+
     private static Arguments form(
             String subject, String file, String fileCounter, String articleCounter, String release) {
         return Arguments.of(subject, file, fileCounter, articleCounter, release);

@@ -7,9 +7,13 @@ public final class Simulators {
 
     private Simulators() {}
 
-    /** The simulator's address, with the credentials it requires when it requires some. */
+    /**
+     * The simulator's address, with the credentials it requires when it requires some; the simulator
+     * speaks plain text on loopback, so the password may cross unencrypted.
+     */
     public static NntpServer server(NewsSimulator sim) {
-        NntpServer plain = NntpServer.plain(sim.host(), sim.port());
+        NntpServer plain = NntpServer.plain(sim.host(), sim.port())
+                .withSecurity(new NntpServer.Security(NntpServer.StartTls.AUTO, null, true, true));
         NewsSimulator.Credentials required = sim.requiredCredentials();
         return required == null
                 ? plain

@@ -148,8 +148,8 @@ class CatalogStoreTest {
             assertThat(b.firstArticle()).isEqualTo(1001);
             assertThat(b.lastArticle()).isEqualTo(2005);
             assertThat(b.ruleVersion())
-                    .as("fixed by the first write, with the release name")
-                    .isEqualTo(1);
+                    .as("the newest rule set that wrote it, which named it alike")
+                    .isEqualTo(2);
             assertThat(b.releaseName()).isEqualTo("Merge");
             assertThat(b.posted()).isEqualTo(POSTED.plusSeconds(1));
             assertThat(b.subject()).isEqualTo("subject of merge.mkv");

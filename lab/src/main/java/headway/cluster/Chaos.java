@@ -1,7 +1,9 @@
 package headway.cluster;
 
+import headway.index.Poison;
 import headway.index.RuleSet;
 import headway.index.SubjectMatch;
+import headway.index.SubjectParser;
 import headway.lab.GroupStates;
 import headway.nntp.NntpClient;
 import headway.nntp.OverviewLine;
@@ -32,20 +34,45 @@ import java.util.Set;
  * checksum per group), no write with a stale epoch landed (an audit trigger compares each catalog
  * and cursor write's epoch with the lease's) and at least one was refused, every group caught up,
  * no stuck record left open.
- * Loopback only; bounded in count and time; stops by itself.
+ * Loopback only; bounded in count and time; stops by itself. With {@code hostile}, the simulator
+ * also serves poison articles (NUL and control bytes, over-long posters, subjects and message-ids,
+ * garbage dates): the check then wants each one without a clean form in the rejected-articles
+ * ledger, and each with one cataloged.
  */
 public final class Chaos {
 
     /** How hard to shake, and for how long at most. */
     public record Settings(
-            int groups, long articles, int workers, int kills, Duration killEvery, long seed, Duration settleLimit) {
+            int groups,
+            long articles,
+            int workers,
+            int kills,
+            Duration killEvery,
+            long seed,
+            Duration settleLimit,
+            boolean hostile) {
         public Settings {
             if (groups < 1 || workers < 2 || kills < 1 || articles < 100) {
                 throw new IllegalArgumentException(
                         "chaos needs >= 1 group of >= 100 articles, >= 2 workers and >= 1 kill");
             }
         }
+
+        /** A run without poison articles. */
+        public Settings(
+                int groups,
+                long articles,
+                int workers,
+                int kills,
+                Duration killEvery,
+                long seed,
+                Duration settleLimit) {
+            this(groups, articles, workers, kills, killEvery, seed, settleLimit, false);
+        }
     }
+
+    /** The share of articles a hostile run serves as poison. */
+    static final double POISON_FRACTION = 0.002;
 
     /** What happened and what the check found. */
     public record Result(
@@ -58,6 +85,7 @@ public final class Chaos {
             long duplicated,
             long staleWrites,
             long refused,
+            long rejected,
             long stuckOpen,
             boolean caughtUp,
             double seconds) {
@@ -117,7 +145,9 @@ public final class Chaos {
         long t0 = System.nanoTime();
         List<NewsSimulator.GroupSpec> specs = new ArrayList<>();
         for (int i = 0; i < settings.groups(); i++) {
-            specs.add(NewsSimulator.GroupSpec.of("alt.binaries.chaos.g" + i, settings.seed() + i, settings.articles()));
+            NewsSimulator.GroupSpec spec =
+                    NewsSimulator.GroupSpec.of("alt.binaries.chaos.g" + i, settings.seed() + i, settings.articles());
+            specs.add(settings.hostile() ? spec.withPoison(POISON_FRACTION) : spec);
         }
         try (Cluster cluster =
                 Cluster.start("chaos", specs, NewsSimulator.Options.defaults().withOverLatency(OVER_LATENCY))) {
@@ -214,6 +244,7 @@ public final class Chaos {
                     check.duplicated,
                     stale,
                     refused,
+                    check.rejected,
                     stuckOpen,
                     caughtUp,
                     (System.nanoTime() - t0) / 1e9);
@@ -332,32 +363,46 @@ public final class Chaos {
         return open;
     }
 
-    private record Check(long articles, long lost, long duplicated) {}
+    private record Check(long articles, long lost, long duplicated, long rejected) {}
 
     /**
-     * Per group: the message-ids the simulator serves that the rules accept, against the
-     * catalog's; counts and a checksum (a sum of the ids' hashes) must match, no id twice.
+     * Per group: the message-ids the simulator serves that the rules accept and the catalog can
+     * take, against the catalog's; counts and a checksum (a sum of the ids' hashes) must match, no
+     * id twice; and the articles it cannot take (poison, malformed lines) against the ledger's.
      */
     private Check check(Cluster cluster, List<NewsSimulator.GroupSpec> specs) throws IOException {
         long articles = 0;
         long lost = 0;
         long duplicated = 0;
+        long rejected = 0;
         RuleSet rules = RuleSet.defaults(0);
         for (NewsSimulator.GroupSpec g : specs) {
             Set<String> served = new HashSet<>();
+            Set<Long> poison = new HashSet<>();
             try (NntpClient client =
                     NntpClient.connect(cluster.rig().nntpServer(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
                 long high = client.group(g.name()).high();
                 client.over(1, high, new OverviewSink() {
                     @Override
-                    public void header(OverviewLine line) {
-                        if (rules.match(g.name(), line.from(), line.subject()) instanceof SubjectMatch.Matched) {
-                            served.add(bare(line.messageId()));
+                    public void header(OverviewLine served0) {
+                        OverviewLine line = Poison.clean(served0);
+                        if (line.subject().strip().length() > SubjectParser.MAX_LENGTH) {
+                            poison.add(line.article());
+                        } else if (rules.match(g.name(), line.from(), line.subject()) instanceof SubjectMatch.Matched) {
+                            if (Poison.reason(line) != null) {
+                                poison.add(line.article());
+                            } else {
+                                served.add(bare(line.messageId()));
+                            }
                         }
                     }
 
                     @Override
-                    public void malformed(long article, String reason) {}
+                    public void malformed(long article, String reason) {
+                        if (article >= 0) {
+                            poison.add(article);
+                        }
+                    }
 
                     @Override
                     public void missing(long from, long to) {}
@@ -376,6 +421,12 @@ public final class Chaos {
                     .sum();
             long extra =
                     catalog.keySet().stream().filter(id -> !served.contains(id)).count();
+            Set<Long> ledger = new HashSet<>();
+            for (Map<String, Object> row :
+                    cluster.rows("select article from rejected_articles where group_name = ?", g.name())) {
+                ledger.add(((Number) row.get("article")).longValue());
+            }
+            long ledgerWrong = ledger.equals(poison) ? 0 : Math.max(1, symmetricDifference(ledger, poison));
             long servedSum = served.stream().mapToLong(Chaos::hash).sum();
             long catalogSum = catalog.keySet().stream().mapToLong(Chaos::hash).sum();
             out.printf(
@@ -388,10 +439,21 @@ public final class Chaos {
                     extra,
                     servedSum == catalogSum && extra == 0 ? "equal" : "DIFFERENT");
             articles += served.size();
-            lost += groupLost + extra;
+            if (ledgerWrong > 0) {
+                out.printf(
+                        "chaos: %s ledger=%d rejectable=%d: %d articles differ%n",
+                        g.name(), ledger.size(), poison.size(), ledgerWrong);
+            }
+            lost += groupLost + extra + ledgerWrong;
+            rejected += ledger.size();
             duplicated += groupDup;
         }
-        return new Check(articles, lost, duplicated);
+        return new Check(articles, lost, duplicated, rejected);
+    }
+
+    private static long symmetricDifference(Set<Long> a, Set<Long> b) {
+        return a.stream().filter(x -> !b.contains(x)).count()
+                + b.stream().filter(x -> !a.contains(x)).count();
     }
 
     private static long hash(String id) {

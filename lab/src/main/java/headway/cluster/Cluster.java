@@ -167,7 +167,20 @@ public final class Cluster implements AutoCloseable {
         return startWorker(id, extraEnv, List.of());
     }
 
+    /**
+     * Starts a worker whose class path begins with {@code classesFirst}: classes there replace this
+     * JVM's own (an upgrade test runs a second build of the workflow code this way).
+     */
+    public Worker startWorker(String id, Map<String, String> extraEnv, Path classesFirst) {
+        return startWorker(id, extraEnv, List.of(), classesFirst + java.io.File.pathSeparator);
+    }
+
     private Worker startWorker(String id, Map<String, String> extraEnv, List<String> jvmOptions) {
+        return startWorker(id, extraEnv, jvmOptions, "");
+    }
+
+    private Worker startWorker(
+            String id, Map<String, String> extraEnv, List<String> jvmOptions, String classPathPrefix) {
         if (workers.containsKey(id) && workers.get(id).process().isAlive()) {
             throw new IllegalStateException("worker " + id + " is already running");
         }
@@ -175,7 +188,7 @@ public final class Cluster implements AutoCloseable {
         List<String> cmd =
                 new ArrayList<>(List.of(javaBinary(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
+        cmd.addAll(List.of("-cp", classPathPrefix + System.getProperty("java.class.path")));
         var logback = Cluster.class.getClassLoader().getResource("logback.xml");
         if (logback != null) {
             cmd.add("-Dlogback.configurationFile=" + logback);

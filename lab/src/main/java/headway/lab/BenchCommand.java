@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
             BenchCommand.Overhead.class,
             BenchCommand.Scale.class,
             BenchCommand.Takeover.class,
-            BenchCommand.Subjects.class
+            BenchCommand.Subjects.class,
+            BenchCommand.Search.class
         })
 final class BenchCommand implements Runnable {
     @Spec
@@ -37,7 +38,7 @@ final class BenchCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(
-                spec.commandLine(), "name a benchmark: throughput, overhead, scale, takeover or subjects");
+                spec.commandLine(), "name a benchmark: throughput, overhead, scale, takeover, subjects or search");
     }
 
     /** The catalogue's default of the setting an option mirrors, which {@code ${DEFAULT-VALUE}} shows in the help. */
@@ -255,6 +256,57 @@ final class BenchCommand implements Runnable {
                     r.meanMicros(),
                     r.worstMicros(),
                     r.crafted());
+        }
+    }
+
+    @Command(
+            name = "search",
+            mixinStandardHelpOptions = true,
+            description = "Milliseconds per search (words, phrases, categories, newest first, paging) on a catalog of"
+                    + " synthetic releases bulk-loaded into embedded PostgreSQL.")
+    static final class Search implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--releases", defaultValue = "2000000", description = "releases loaded (default 2000000)")
+        int releases;
+
+        @Option(names = "--queries", defaultValue = "500", description = "timed searches (default 500)")
+        int queries;
+
+        @Option(
+                names = "--shared-buffers",
+                defaultValue = "2GB",
+                description = "PostgreSQL's shared_buffers for the run (default 2GB, room for 2,000,000 releases with"
+                        + " their indexes; the embedded default is 128MB)")
+        String sharedBuffers;
+
+        @Override
+        public void run() {
+            if (releases < 1_000 || releases > 50_000_000) {
+                throw CliException.badInput("--releases must be between 1000 and 50000000, was " + releases);
+            }
+            if (queries < 10 || queries > 100_000) {
+                throw CliException.badInput("--queries must be between 10 and 100000, was " + queries);
+            }
+            if (!sharedBuffers.matches("[0-9]{1,6}(kB|MB|GB)")) {
+                throw CliException.badInput(
+                        "--shared-buffers must be a size like 128MB or 1GB, was '" + sharedBuffers + "'");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            SearchBench.Result r;
+            try {
+                r = new SearchBench(releases, queries, sharedBuffers, out).run();
+            } catch (Exception e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
+            out.printf(
+                    java.util.Locale.ROOT,
+                    "search: releases=%d p50_ms=%.1f p95_ms=%.1f queries=%d%n",
+                    r.releases(),
+                    r.p50Ms(),
+                    r.p95Ms(),
+                    r.queries());
         }
     }
 }

@@ -15,8 +15,10 @@ import picocli.CommandLine.Spec;
  * {@code headway chaos}: worker JVMs index the simulator's groups while they are killed, frozen,
  * cut off from the news server and their database is restarted; then the catalog is checked. The
  * last line is {@code chaos: kills=<> freezes=<> db_restarts=<> nntp_drops=<> articles=<> lost=<>
- * duplicated=<> stale_writes=<> refused=<>}; the exit code is 1 on any loss, duplicate, stale write, open
- * stuck record or group not caught up, and when no stale write was attempted and refused.
+ * duplicated=<> stale_writes=<> refused=<>}, with {@code rejected=<>} (the rejected-articles
+ * ledger's rows) at its end under {@code --hostile}; the exit code is 1 on any loss, duplicate,
+ * stale write, open stuck record or group not caught up, and when no stale write was attempted
+ * and refused.
  */
 @Command(
         name = "chaos",
@@ -49,6 +51,12 @@ final class ChaosCommand implements Runnable {
     long seed;
 
     @Option(
+            names = "--hostile",
+            description =
+                    "the simulator also serves poison articles; the check wants each in the catalog or the ledger")
+    boolean hostile;
+
+    @Option(
             names = "--settle",
             defaultValue = "5m",
             description = "how long groups may take to catch up after the chaos (default 5m)")
@@ -74,7 +82,8 @@ final class ChaosCommand implements Runnable {
                                     kills,
                                     interval,
                                     seed,
-                                    Settings.parseDuration("--settle", settle)),
+                                    Settings.parseDuration("--settle", settle),
+                                    hostile),
                             out)
                     .run();
         } catch (Exception e) {
@@ -83,7 +92,7 @@ final class ChaosCommand implements Runnable {
         out.printf("chaos: caught_up=%s stuck_open=%d seconds=%.0f%n", r.caughtUp(), r.stuckOpen(), r.seconds());
         out.printf(
                 "chaos: kills=%d freezes=%d db_restarts=%d nntp_drops=%d articles=%d lost=%d duplicated=%d stale_writes=%d"
-                        + " refused=%d%n",
+                        + " refused=%d%s%n",
                 r.kills(),
                 r.freezes(),
                 r.dbRestarts(),
@@ -92,7 +101,8 @@ final class ChaosCommand implements Runnable {
                 r.lost(),
                 r.duplicated(),
                 r.staleWrites(),
-                r.refused());
+                r.refused(),
+                hostile ? " rejected=" + r.rejected() : "");
         if (!r.ok()) {
             throw new CliException(
                     Exit.FAILED,

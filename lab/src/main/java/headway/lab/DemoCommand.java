@@ -4,7 +4,11 @@ import headway.activity.Planner;
 import headway.simulator.NewsSimulator;
 import headway.starter.CliException;
 import headway.starter.Exit;
+import headway.store.Database;
 import headway.store.StatusStore;
+import headway.store.Stores;
+import headway.web.FrontDoor;
+import headway.web.ServeConfig;
 import headway.worker.HeadwayWorker;
 import headway.worker.Schedules;
 import headway.worker.Setting;
@@ -59,8 +63,16 @@ final class DemoCommand implements Runnable {
     @Option(names = "--out", defaultValue = "demo-out", description = "where the NZB goes (default ./demo-out)")
     Path out;
 
-    @Option(names = "--serve", description = "keep running after the groups are caught up (Ctrl-C stops)")
+    @Option(
+            names = "--serve",
+            description = "then serve the newznab API and the search page on the demo catalog until Ctrl-C")
     boolean serve;
+
+    @Option(
+            names = "--port",
+            defaultValue = "0",
+            description = "the port of --serve (default 0: a free one; the demo line shows it)")
+    int port;
 
     @Option(names = "--timeout", defaultValue = "10m", description = "give up when not caught up by then (default 10m)")
     String timeout;
@@ -71,6 +83,8 @@ final class DemoCommand implements Runnable {
     boolean inProcess;
 
     private Rig rig;
+    private Stores serving;
+    private FrontDoor door;
 
     @Override
     public void run() {
@@ -175,16 +189,36 @@ final class DemoCommand implements Runnable {
         o.printf(
                 "demo: caught up in %.1f s; %d binaries, %d releases in the catalog%n",
                 (System.nanoTime() - t0) / 1e9, summary.binaries(), summary.releases());
-        if (serve) {
-            o.println("demo: serving (--serve); Ctrl-C stops");
-            sleep(Duration.ofDays(365));
-        }
         o.printf(
                 "demo: groups=%d articles=%d releases=%d nzb=%s%n",
                 groups,
                 summary.articles(),
                 summary.releases(),
                 summary.nzb() == null ? "-" : summary.nzb().toAbsolutePath());
+        if (serve) {
+            serve(o);
+            sleep(Duration.ofDays(365));
+        }
+    }
+
+    /** Starts {@code serve} on the demo catalog with a fresh key and prints the line scripts read. */
+    private void serve(PrintWriter o) {
+        if (port < 0 || port > 65_535) {
+            throw CliException.badInput("--port must be between 0 and 65535, was " + port);
+        }
+        synchronized (this) {
+            serving = Stores.open(
+                    new Database.Settings(rig.dbUrl(), "postgres", null, 8, Duration.ofSeconds(10)), "demo-serve");
+            String key = serving.apiKeys().add("demo-" + Long.toHexString(System.nanoTime()), null, null);
+            try {
+                door = FrontDoor.start(
+                        serving, new ServeConfig("127.0.0.1", port, true, "headway demo"), HeadwayWorker.newRegistry());
+            } catch (IllegalStateException e) {
+                throw CliException.badInput(e.getMessage());
+            }
+            String base = "http://127.0.0.1:" + door.port();
+            o.println("demo: api=" + base + "/api apikey=" + key + " web=" + base + "/");
+        }
     }
 
     private static void sleep(Duration d) {
@@ -198,6 +232,14 @@ final class DemoCommand implements Runnable {
 
     /** Stops the rig (worker, Temporal, simulator, PostgreSQL), once. */
     private synchronized void closeRig() {
+        if (door != null) {
+            door.close();
+            door = null;
+        }
+        if (serving != null) {
+            serving.close();
+            serving = null;
+        }
         if (rig != null) {
             rig.close();
         }

@@ -27,7 +27,7 @@ record DemoSummary(long articles, long binaries, long releases, Path nzb) {
                 .orElse(null);
         Path nzb = best == null
                 ? null
-                : Releases.writeNzb(catalog, best, ensureDir(outDir).resolve(Releases.fileName(best)));
+                : Releases.writeNzb(catalog, best, ensureDir(outDir).resolve(Releases.fileName(best)), false);
         return new DemoSummary(totals.headers(), totals.binaries(), totals.releases(), nzb);
     }
 

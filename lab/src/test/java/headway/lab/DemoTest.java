@@ -74,6 +74,62 @@ class DemoTest {
                 .doesNotContain("demo: web ui");
     }
 
+    private static final Pattern SERVING = Pattern.compile(
+            "demo: api=(http://127\\.0\\.0\\.1:\\d+)/api apikey=([0-9a-f]{40}) web=(http://127\\.0\\.0\\.1:\\d+)/");
+
+    @Test
+    void demoServeServesTheDemoCatalogWithTheKeyItPrintsUntilStopped() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int[] code = {-1};
+        Thread demo = new Thread(
+                () -> code[0] = HeadwayLab.run(
+                        new String[] {
+                            "demo",
+                            "--articles",
+                            "3000",
+                            "--groups",
+                            "2",
+                            "--out",
+                            tmp.toString(),
+                            "--in-process-temporal",
+                            "--serve"
+                        },
+                        Map.of(),
+                        new PrintWriter(out, true),
+                        new PrintWriter(err, true)),
+                "demo-serve-test");
+        demo.start();
+        Matcher m = null;
+        for (int i = 0; i < 1200 && m == null && demo.isAlive(); i++) {
+            Matcher found = SERVING.matcher(out.toString());
+            if (found.find()) {
+                m = found;
+            } else {
+                Thread.sleep(250);
+            }
+        }
+        assertThat(m).as(out + "\n" + err).isNotNull();
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpResponse<String> feed = http.send(
+                java.net.http.HttpRequest.newBuilder(
+                                java.net.URI.create(m.group(1) + "/api?t=search&apikey=" + m.group(2)))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(feed.statusCode()).as(feed.body()).isEqualTo(200);
+        assertThat(feed.body()).contains("<item>", "application/x-nzb");
+        java.net.http.HttpResponse<String> page = http.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(m.group(3) + "/"))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("<table>", "NZB");
+        assertThat(demo.isAlive()).as("keeps serving").isTrue();
+        demo.interrupt();
+        demo.join(60_000);
+        assertThat(demo.isAlive()).isFalse();
+    }
+
     @Test
     void demoRejectsBadSizes() {
         Result groups = lab("demo", "--groups", "0");

@@ -50,6 +50,25 @@ public final class EmbeddedDatabase implements AutoCloseable {
     }
 
     /**
+     * Starts a server that also accepts TLS ({@code ssl=on}) with the given certificate and key
+     * (PEM; the key readable by its owner only), in a fresh temporary directory. Clients choose
+     * TLS with {@code sslmode=verify-full&sslrootcert=<CA file>} in the JDBC URL.
+     */
+    public static EmbeddedDatabase startWithTls(Path certFile, Path keyFile) {
+        try {
+            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("ssl", "on")
+                    .setServerConfig("ssl_cert_file", certFile.toAbsolutePath().toString())
+                    .setServerConfig("ssl_key_file", keyFile.toAbsolutePath().toString())
+                    .start();
+            return new EmbeddedDatabase(postgres, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start embedded PostgreSQL with TLS", e);
+        }
+    }
+
+    /**
      * Stops the server and starts it again on the same port and data directory, as a database
      * restart looks to its clients (chaos runs use it); needs a server started with a data directory.
      */

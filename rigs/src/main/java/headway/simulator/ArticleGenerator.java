@@ -40,6 +40,7 @@ final class ArticleGenerator {
     private static final long SALT_MALFORMED = 0x4c8fa7d1L;
     private static final long SALT_BYTES = 0x5e2d58d8L;
     private static final long SALT_NAME = 0x6a09e667L;
+    private static final long SALT_POISON = 0x7b3f1a2dL;
 
     final NewsSimulator.GroupSpec spec;
     private final long tag;
@@ -77,7 +78,16 @@ final class ArticleGenerator {
         if (spec.malformedFraction() > 0 && unit(SALT_MALFORMED, n) < spec.malformedFraction()) {
             return ArticleKind.MALFORMED;
         }
+        if (spec.poisonFraction() > 0 && unit(SALT_POISON, n) < spec.poisonFraction()) {
+            return ArticleKind.POISON;
+        }
         return ArticleKind.VALID;
+    }
+
+    /** How poison article {@code n} is served. */
+    PoisonKind poisonKind(long n) {
+        PoisonKind[] kinds = PoisonKind.values();
+        return kinds[(int) Long.remainderUnsigned(hash(SALT_POISON + 1, n), kinds.length)];
     }
 
     private int partsOf(long post) {
@@ -252,7 +262,7 @@ final class ArticleGenerator {
                     "(" + release.replace('.', ' ') + ") [" + (f + 1) + "/" + files + "] - \"" + base
                             + (f == 0 ? ".nfo" : f == 1 ? ".sfv" : ".7z." + pad(f - 1, 3)) + "\" yEnc (";
             };
-            subjectPrefix = s.getBytes(StandardCharsets.ISO_8859_1);
+            subjectPrefix = s.getBytes(StandardCharsets.UTF_8);
         }
 
         int part() {
@@ -264,7 +274,7 @@ final class ArticleGenerator {
         }
 
         String subject() {
-            return new String(subjectPrefix, StandardCharsets.ISO_8859_1) + part() + "/" + parts + ")";
+            return new String(subjectPrefix, StandardCharsets.UTF_8) + part() + "/" + parts + ")";
         }
 
         String messageId() {
@@ -298,6 +308,48 @@ final class ArticleGenerator {
                     .num(n)
                     .bytes(g.idSuffix)
                     .tab()
+                    .tab()
+                    .num(bytes)
+                    .tab()
+                    .num(bytes / 128 + 3)
+                    .tab()
+                    .bytes(g.xrefPrefix)
+                    .num(n)
+                    .crlf();
+        }
+
+        /** Appends this article's overview line served as poison of {@code kind}. */
+        void renderPoison(OverviewBuffer b, PoisonKind kind) {
+            b.num(n).tab();
+            if (kind == PoisonKind.NUL_SUBJECT) {
+                b.put((byte) 0);
+            }
+            b.bytes(subjectPrefix).num(part()).bytes(partSuffix);
+            if (kind == PoisonKind.LONG_SUBJECT) {
+                b.ascii(" " + "x".repeat(4000));
+            }
+            b.tab();
+            if (kind == PoisonKind.CONTROL_POSTER) {
+                b.put((byte) 1).put((byte) 0).put((byte) 0x7f);
+            }
+            b.bytes(from);
+            if (kind == PoisonKind.LONG_POSTER) {
+                b.ascii(" (" + "y".repeat(3000) + ")");
+            }
+            b.tab();
+            if (kind == PoisonKind.BAD_DATE) {
+                b.ascii("the day after tomorrow");
+            } else {
+                date(b);
+            }
+            b.tab();
+            if (kind == PoisonKind.LONG_MESSAGE_ID) {
+                b.put((byte) '<').ascii("z".repeat(300)).num(n).bytes(g.idSuffix);
+            } else if (kind != PoisonKind.NO_MESSAGE_ID) {
+                b.put((byte) '<').num(n).bytes(g.idSuffix);
+            }
+            long bytes = bytes();
+            b.tab()
                     .tab()
                     .num(bytes)
                     .tab()

@@ -8,6 +8,8 @@ public enum ArticleKind {
     GAP,
     /** Served with a broken overview line. */
     MALFORMED,
+    /** Served with a hostile overview line (see {@link PoisonKind}). */
+    POISON,
     /** Above the high-water mark (or below 1). */
     ABSENT
 }

@@ -60,6 +60,7 @@ public final class NewsSimulator implements AutoCloseable {
      * @param gapFraction         share of article numbers whose article does not exist
      * @param missingPartFraction share of parts never posted (no article number at all)
      * @param malformedFraction   share of existing articles served with a malformed overview line
+     * @param poisonFraction      share of existing articles served with a hostile line ({@link PoisonKind})
      */
     public record GroupSpec(
             String name,
@@ -70,7 +71,8 @@ public final class NewsSimulator implements AutoCloseable {
             int filesPerPost,
             double gapFraction,
             double missingPartFraction,
-            double malformedFraction) {
+            double malformedFraction,
+            double poisonFraction) {
         public GroupSpec {
             if (name == null || !name.matches("[A-Za-z0-9+_-]+(\\.[A-Za-z0-9+_-]+)*")) {
                 throw new IllegalArgumentException(
@@ -93,6 +95,46 @@ public final class NewsSimulator implements AutoCloseable {
             checkFraction("gapFraction", gapFraction);
             checkFraction("missingPartFraction", missingPartFraction);
             checkFraction("malformedFraction", malformedFraction);
+            checkFraction("poisonFraction", poisonFraction);
+        }
+
+        /** A group without poison articles. */
+        public GroupSpec(
+                String name,
+                long seed,
+                long initialArticles,
+                int minParts,
+                int maxParts,
+                int filesPerPost,
+                double gapFraction,
+                double missingPartFraction,
+                double malformedFraction) {
+            this(
+                    name,
+                    seed,
+                    initialArticles,
+                    minParts,
+                    maxParts,
+                    filesPerPost,
+                    gapFraction,
+                    missingPartFraction,
+                    malformedFraction,
+                    0);
+        }
+
+        /** This group with {@code fraction} of its existing articles served as poison. */
+        public GroupSpec withPoison(double fraction) {
+            return new GroupSpec(
+                    name,
+                    seed,
+                    initialArticles,
+                    minParts,
+                    maxParts,
+                    filesPerPost,
+                    gapFraction,
+                    missingPartFraction,
+                    malformedFraction,
+                    fraction);
         }
 
         /** A group with 20 files of 10..50 parts per post, 1% gaps, 1% missing parts and 0.1% malformed lines. */
@@ -222,6 +264,11 @@ public final class NewsSimulator implements AutoCloseable {
             return ArticleKind.ABSENT;
         }
         return g.kind(article);
+    }
+
+    /** How a poison article is served, or null when {@code article} is not poison. */
+    public PoisonKind poison(String group, long article) {
+        return kind(group, article) == ArticleKind.POISON ? group(group).poisonKind(article) : null;
     }
 
     /** The oracle: what OVER lo-hi serves now (see {@link Truth}). */
@@ -501,7 +548,9 @@ public final class NewsSimulator implements AutoCloseable {
                     c.advance();
                 }
                 ArticleKind k = g.kind(n);
-                if (k != ArticleKind.GAP) {
+                if (k == ArticleKind.POISON) {
+                    c.renderPoison(buf, g.poisonKind(n));
+                } else if (k != ArticleKind.GAP) {
                     c.render(buf, k == ArticleKind.MALFORMED);
                     if (buf.len >= FLUSH_AT) {
                         flush();

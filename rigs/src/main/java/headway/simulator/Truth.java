@@ -9,8 +9,9 @@ package headway.simulator;
  * @param gaps      numbers in the range whose article does not exist
  * @param malformed lines served broken
  * @param checksum  the sum of {@link #headerHash} over the well-formed lines
+ * @param poison    lines served as poison ({@link PoisonKind}), in none of the others
  */
-public record Truth(long valid, long gaps, long malformed, long checksum) {
+public record Truth(long valid, long gaps, long malformed, long checksum, long poison) {
 
     /** What OVER {@code lo}-{@code hi} serves now; numbers above high are not counted, as OVER omits them. */
     static Truth of(ArticleGenerator g, long lo, long hi) {
@@ -19,6 +20,7 @@ public record Truth(long valid, long gaps, long malformed, long checksum) {
         long valid = 0;
         long gaps = 0;
         long malformed = 0;
+        long poison = 0;
         long sum = 0;
         if (from <= to) {
             ArticleGenerator.Cursor c = g.cursorAt(from);
@@ -29,6 +31,7 @@ public record Truth(long valid, long gaps, long malformed, long checksum) {
                 switch (g.kind(n)) {
                     case GAP -> gaps++;
                     case MALFORMED -> malformed++;
+                    case POISON -> poison++;
                     default -> {
                         valid++;
                         sum += headerHash(c.messageId(), c.subject(), c.bytes());
@@ -36,7 +39,7 @@ public record Truth(long valid, long gaps, long malformed, long checksum) {
                 }
             }
         }
-        return new Truth(valid, gaps, malformed, sum);
+        return new Truth(valid, gaps, malformed, sum, poison);
     }
 
     /** The per-header hash that {@link #checksum()} sums, for checking what a client stored. */

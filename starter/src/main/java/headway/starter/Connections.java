@@ -1,17 +1,13 @@
 package headway.starter;
 
-import com.uber.m3.tally.RootScopeBuilder;
 import headway.store.Database;
 import headway.store.Stores;
 import headway.worker.Setting;
 import headway.worker.Settings;
+import headway.worker.TemporalConnection;
 import headway.worker.WorkerConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
-import io.temporal.common.reporter.MicrometerClientStatsReporter;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -42,7 +38,6 @@ final class Connections implements AutoCloseable {
     MeterRegistry metrics;
 
     private Stores stores;
-    private WorkflowServiceStubs stubs;
     private WorkflowClient client;
 
     /** The environment with the flags laid over it. */
@@ -75,9 +70,19 @@ final class Connections implements AutoCloseable {
                                 settings.jdbcUrl(), settings.user(), settings.password(), 2, Duration.ofSeconds(5)),
                         "headway-cli");
             } catch (RuntimeException e) {
+                String url = Database.redact(settings.jdbcUrl());
+                if (Database.loginRefused(e)) {
+                    throw new CliException(
+                            Exit.UNREACHABLE,
+                            "the database at " + url + " refused the login"
+                                    + (settings.user() == null ? "" : " of user " + settings.user()) + ": "
+                                    + Database.redact(rootMessage(e))
+                                    + " (check HEADWAY_DB_USER and HEADWAY_DB_PASSWORD)",
+                            e);
+                }
                 throw new CliException(
                         Exit.UNREACHABLE,
-                        "cannot reach the database at " + settings.jdbcUrl() + ": " + rootMessage(e)
+                        "cannot reach the database at " + url + ": " + Database.redact(rootMessage(e))
                                 + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)",
                         e);
             }
@@ -85,34 +90,22 @@ final class Connections implements AutoCloseable {
         return stores;
     }
 
-    /** A connected Temporal client; exit 3 when the server cannot be reached. */
+    /**
+     * A connected Temporal client (HEADWAY_TEMPORAL/--temporal, TEMPORAL_* and the profile file, as
+     * {@link TemporalConnection} resolves them); exit 2 for a bad setting, 3 when the server cannot
+     * be reached or refuses us.
+     */
     WorkflowClient temporal() {
         if (client == null) {
-            Settings s = new Settings(env());
-            String target = s.string(Setting.TEMPORAL);
-            String ns = s.string(Setting.NAMESPACE);
-            if (!target.matches(WorkerConfig.TEMPORAL_TARGET)) {
-                throw CliException.badInput("HEADWAY_TEMPORAL=" + target + " must be host:port, e.g. "
-                        + Setting.TEMPORAL.defaultValue() + " (set it or --temporal)");
-            }
+            TemporalConnection connection;
             try {
-                WorkflowServiceStubsOptions.Builder options =
-                        WorkflowServiceStubsOptions.newBuilder().setTarget(target);
-                if (metrics != null) {
-                    options.setMetricsScope(new RootScopeBuilder()
-                            .reporter(new MicrometerClientStatsReporter(metrics))
-                            .reportEvery(com.uber.m3.util.Duration.ofSeconds(10)));
-                }
-                stubs = WorkflowServiceStubs.newConnectedServiceStubs(options.build(), Duration.ofSeconds(5));
-            } catch (RuntimeException e) {
-                throw new CliException(
-                        Exit.UNREACHABLE,
-                        "cannot reach Temporal at " + target + ": " + rootMessage(e)
-                                + " (start it with `temporal server start-dev`, or set HEADWAY_TEMPORAL or --temporal)",
-                        e);
+                connection = TemporalConnection.fromEnv(env());
+                client = connection.connect(metrics, Duration.ofSeconds(5));
+            } catch (IllegalArgumentException e) {
+                throw CliException.badInput(e.getMessage());
+            } catch (TemporalConnection.Unreachable e) {
+                throw new CliException(Exit.UNREACHABLE, e.getMessage(), e);
             }
-            client = WorkflowClient.newInstance(
-                    stubs, WorkflowClientOptions.newBuilder().setNamespace(ns).build());
         }
         return client;
     }
@@ -127,8 +120,8 @@ final class Connections implements AutoCloseable {
 
     @Override
     public void close() {
-        if (stubs != null) {
-            stubs.shutdown();
+        if (client != null) {
+            client.getWorkflowServiceStubs().shutdown();
         }
         if (stores != null) {
             stores.close();

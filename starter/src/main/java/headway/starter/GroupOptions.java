@@ -22,6 +22,11 @@ final class GroupOptions {
     @Option(names = "--task-queue", descriptionKey = "HEADWAY_TASK_QUEUE")
     String taskQueue;
 
+    /** Reads every option once, so a bad one is reported before the database or Temporal is tried. */
+    void check(Map<String, String> env) {
+        config("alt.binaries.example", env);
+    }
+
     GroupConfig config(String group, Map<String, String> env) {
         Settings s = new Settings(env);
         Duration ttl =

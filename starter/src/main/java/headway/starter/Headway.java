@@ -1,5 +1,6 @@
 package headway.starter;
 
+import headway.store.Database;
 import headway.store.StoreException;
 import headway.worker.Setting;
 import java.io.OutputStreamWriter;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
             GroupsCommand.class,
             StartCommand.class,
             PlanCommand.class,
+            ReindexCommand.class,
             StatusCommand.class,
             SignalCommands.Pause.class,
             SignalCommands.Resume.class,
@@ -33,6 +35,8 @@ import picocli.CommandLine.Command;
             RulesCommand.class,
             SearchCommand.class,
             NzbCommand.class,
+            ServeCommand.class,
+            ApiKeyCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
@@ -100,19 +104,21 @@ public final class Headway implements Runnable {
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof CliException c) {
-                commandLine.getErr().println("headway: " + c.getMessage());
+                commandLine.getErr().println("headway: " + Database.redact(c.getMessage()));
                 return c.exitCode();
             }
             if (e instanceof IllegalArgumentException) {
-                commandLine.getErr().println("headway: " + e.getMessage());
+                commandLine.getErr().println("headway: " + Database.redact(e.getMessage()));
                 return Exit.BAD_INPUT;
             }
             if (e instanceof StoreException) {
-                commandLine.getErr().println("headway: " + e.getMessage());
+                commandLine.getErr().println("headway: " + Database.redact(e.getMessage()));
                 return Exit.FAILED;
             }
-            commandLine.getErr().println("headway: " + e);
-            e.printStackTrace(commandLine.getErr());
+            commandLine.getErr().println("headway: " + Database.redact(e.toString()));
+            java.io.StringWriter trace = new java.io.StringWriter();
+            e.printStackTrace(new PrintWriter(trace));
+            commandLine.getErr().print(Database.redact(trace.toString()));
             return Exit.FAILED;
         });
         return cli;

@@ -5,20 +5,36 @@ import headway.store.Release;
 import headway.store.ReleaseQueries;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.text.Normalizer;
+import java.util.HexFormat;
 import java.util.List;
 
-/** Finding releases by name and writing their NZB files (the {@code nzb} command and the demo). */
+/**
+ * Finding releases by name and writing their NZB files (the {@code nzb} command and the demo).
+ * A file is written whole or not at all: into a temporary file beside it, renamed over it, and the
+ * temporary file removed on any failure. Only a regular file (or a new one) is replaced, because
+ * a rename over {@code /dev/null} or over a symlink replaces the node itself.
+ */
 public final class Releases {
+
+    /** UTF-8 bytes of a file name made from a release name, with room for the hash and ".nzb" under 255. */
+    static final int NAME_BYTES = 200;
 
     private Releases() {}
 
-    /** The one release named {@code name} (optionally in {@code group}, by {@code poster}); bad input when none or several match. */
+    /**
+     * The one release named {@code name} (optionally in {@code group}, by {@code poster}); bad input when none or
+     * several match. Exact names first, so that a release is found however many newer names contain it.
+     */
     static Release find(ReleaseQueries catalog, String name, String group, String poster) {
-        List<Release> exact = catalog.search(name, 1000).stream()
-                .filter(r -> r.name().equalsIgnoreCase(name))
+        List<Release> exact = catalog.named(name).stream()
                 .filter(r -> group == null || r.group().equals(group))
                 .filter(r -> poster == null || r.poster().equals(poster))
                 .toList();
@@ -37,24 +53,123 @@ public final class Releases {
         return exact.get(0);
     }
 
-    /** Writes the release's NZB to {@code file} whole (a temporary file renamed into place). */
-    public static Path writeNzb(ReleaseQueries catalog, Release release, Path file) {
+    /** Writes the release's NZB to {@code file} whole; see {@link #checkTarget} for what {@code force} allows. */
+    public static Path writeNzb(ReleaseQueries catalog, Release release, Path file, boolean force) {
+        return write(file, force, out -> NzbWriter.write(out, release.name(), catalog.binaries(release)));
+    }
+
+    /** What writes a file's bytes. */
+    @FunctionalInterface
+    interface Body {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Writes {@code file} whole from {@code body}: a temporary file beside it, renamed into place, removed on failure. */
+    static Path write(Path file, boolean force, Body body) {
+        checkTarget(file, force);
+        Path dir = file.toAbsolutePath().getParent();
+        Path tmp = null;
         try {
-            Path dir = file.toAbsolutePath().getParent();
             Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, ".nzb-", ".tmp");
+            tmp = Files.createTempFile(dir, ".nzb-", ".tmp");
             try (OutputStream out = Files.newOutputStream(tmp)) {
-                NzbWriter.write(out, release.name(), catalog.binaries(release));
+                body.writeTo(out);
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            tmp = null;
             return file;
         } catch (IOException e) {
             throw CliException.badInput("cannot write " + file + ": " + e.getMessage() + " (give -o a writable path)");
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException e) {
+                    System.err.println("headway: could not remove the temporary file " + tmp + ": " + e.getMessage());
+                }
+            }
         }
     }
 
-    /** A file name for a release: its name with anything unsafe replaced, plus .nzb. */
+    /**
+     * Refuses a target that is a directory, or a symlink, device or other non-regular file unless
+     * {@code force}; a directory is refused even then, because the NZB needs a file name.
+     */
+    static void checkTarget(Path file, boolean force) {
+        if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw CliException.badInput(
+                    file + " is a directory: give -o a file path such as " + file.resolve("release.nzb"));
+        }
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS) || force) {
+            return;
+        }
+        if (Files.isSymbolicLink(file)) {
+            throw CliException.badInput(file + " is a symbolic link; the NZB would replace the link, not write"
+                    + " through it: give -o another path, or --force to replace the link");
+        }
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw CliException.badInput(file + " is not a regular file (a device, socket or pipe): give -o a file"
+                    + " path, or --force to replace it");
+        }
+    }
+
+    /** A file name for a release: see {@link #fileName(String)}. */
     public static String fileName(Release release) {
-        return release.name().replaceAll("[^A-Za-z0-9._ -]", "_") + ".nzb";
+        return fileName(release.name());
+    }
+
+    /**
+     * A file name for a release name: letters, marks and digits of any script (NFC, so {@code Über}
+     * stays {@code Über}), {@code . _ -} and spaces are kept, anything else becomes {@code _}, at
+     * most {@value #NAME_BYTES} bytes; when that changed the name, a short hash of the whole name
+     * follows, so two releases never share a file.
+     */
+    static String fileName(String releaseName) {
+        String name = Normalizer.normalize(releaseName, Normalizer.Form.NFC);
+        StringBuilder sb = new StringBuilder(name.length());
+        int bytes = 0;
+        boolean changed = false;
+        for (int i = 0; i < name.length(); ) {
+            int cp = name.codePointAt(i);
+            i += Character.charCount(cp);
+            int type = Character.getType(cp);
+            boolean keep = Character.isLetterOrDigit(cp)
+                    || type == Character.NON_SPACING_MARK
+                    || type == Character.COMBINING_SPACING_MARK
+                    || type == Character.ENCLOSING_MARK
+                    || cp == '.'
+                    || cp == '_'
+                    || cp == '-'
+                    || cp == ' ';
+            if (sb.length() == 0 && cp == '.') {
+                keep = false;
+            }
+            String piece = keep ? new String(Character.toChars(cp)) : "_";
+            changed |= !keep;
+            int n = piece.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes + n > NAME_BYTES) {
+                changed = true;
+                break;
+            }
+            sb.append(piece);
+            bytes += n;
+        }
+        if (sb.length() == 0) {
+            changed = true;
+            sb.append("release");
+        }
+        if (changed) {
+            sb.append('-').append(hash(name));
+        }
+        return sb + ".nzb";
+    }
+
+    private static String hash(String name) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
     }
 }

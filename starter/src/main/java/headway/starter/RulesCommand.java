@@ -12,7 +12,9 @@ import headway.index.ParsedSubject;
 import headway.index.RuleSet;
 import headway.index.RuleSetException;
 import headway.index.SubjectMatch;
+import headway.store.MissStore;
 import headway.store.RuleSetInfo;
+import headway.store.UnknownGroupException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,8 +34,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code headway rules import FILE | list | defaults | classify | categories | test}: versioned subject and category
- * rule sets.
+ * {@code headway rules import FILE | list | defaults | classify | categories | test | misses GROUP}: versioned
+ * subject and category rule sets, and what they drop.
  */
 @Command(
         name = "rules",
@@ -45,7 +47,8 @@ import picocli.CommandLine.Spec;
             RulesCommand.Defaults.class,
             RulesCommand.Classify.class,
             RulesCommand.Categories.class,
-            RulesCommand.Test.class
+            RulesCommand.Test.class,
+            RulesCommand.Misses.class
         })
 final class RulesCommand implements Runnable {
     /** Releases re-categorized per transaction after an import. */
@@ -57,7 +60,7 @@ final class RulesCommand implements Runnable {
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(
-                spec.commandLine(), "name a subcommand: import, list, defaults, classify, categories or test");
+                spec.commandLine(), "name a subcommand: import, list, defaults, classify, categories, test or misses");
     }
 
     @Command(
@@ -96,6 +99,55 @@ final class RulesCommand implements Runnable {
                 spec.commandLine().getOut().println("recategorized " + changed + " releases");
             } catch (RuleSetException e) {
                 throw CliException.badInput("rule file " + file + ": " + e.getMessage());
+            }
+        }
+    }
+
+    @Command(
+            name = "misses",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Show what the index drops in GROUP: how many headers no rule or the parser matched",
+                "(unmatched) or a list rejected (rejected), and the most frequent subject shapes",
+                "(digits as #, letters as a), each with its count, verdict and an example."
+            })
+    static final class Misses implements Runnable {
+        @Mixin
+        Connections connections;
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--limit", paramLabel = "N", description = "shapes to show (default: ${DEFAULT-VALUE})")
+        int limit = 50;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Parameters(paramLabel = "GROUP")
+        String group;
+
+        @Override
+        public void run() {
+            if (limit < 1 || limit > MissStore.SHAPES_KEPT) {
+                throw CliException.badInput(
+                        "--limit must be between 1 and " + MissStore.SHAPES_KEPT + " (the shapes kept), was " + limit);
+            }
+            try (Connections open = connections) {
+                MissStore.Report r = connections.database().misses().report(group, limit);
+                PrintWriter out = spec.commandLine().getOut();
+                if (json) {
+                    Json.print(out, r);
+                    return;
+                }
+                out.printf("%s: unmatched=%d rejected=%d%n", r.group(), r.unmatched(), r.rejected());
+                for (MissStore.ShapeCount s : r.shapes()) {
+                    out.printf(
+                            "%10d  %-9s %s%n           e.g. %s%n",
+                            s.headers(), s.reason().isEmpty() ? "unmatched" : "rejected", s.shape(), s.example());
+                }
+            } catch (UnknownGroupException e) {
+                throw CliException.badInput(e.getMessage());
             }
         }
     }

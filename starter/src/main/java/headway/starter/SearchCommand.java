@@ -31,7 +31,7 @@ final class SearchCommand implements Runnable {
     @Override
     public void run() {
         if (query.isBlank()) {
-            throw CliException.badInput("the search query is empty: give part of a release name");
+            throw CliException.badInput("the search query is empty: give a word of a release name");
         }
         if (limit < 1 || limit > 10_000) {
             throw CliException.badInput("--limit must be between 1 and 10000, was " + limit);

@@ -31,6 +31,7 @@ final class StartCommand implements Runnable {
     @Override
     public void run() {
         GroupSelection.check(all, groups);
+        options.check(connections.env());
         try (Connections open = connections) {
             GroupStore store = connections.database().groups();
             List<String> names = GroupSelection.resolve(store, all, groups);

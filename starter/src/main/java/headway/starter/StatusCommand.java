@@ -57,11 +57,15 @@ final class StatusCommand implements Runnable {
             double articlesPerSecond,
             Long snapshot,
             long epoch,
-            boolean stuck) {}
+            boolean stuck,
+            long rejected) {}
 
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
+        if (limit < 1 || limit > 100_000) {
+            throw CliException.badInput("--limit must be between 1 and 100000, was " + limit);
+        }
         try (Connections open = connections) {
             Settings s = new Settings(connections.env());
             Duration leaseTtl = s.duration(Setting.LEASE_TTL);
@@ -91,6 +95,7 @@ final class StatusCommand implements Runnable {
                 return;
             }
             List<StatusStore.GroupStatus> groups = store.groups(leaseTtl);
+            Map<String, Long> rejected = store.rejectedPerGroup();
             WorkflowClient client = null;
             String temporalProblem = null;
             try {
@@ -115,7 +120,8 @@ final class StatusCommand implements Runnable {
                         g.articlesPerSecond(),
                         g.snapshotNext(),
                         g.epoch(),
-                        g.openStuck() > 0));
+                        g.openStuck() > 0,
+                        rejected.getOrDefault(g.name(), 0L)));
             }
             FleetQueries fleet = connections.database().fleet();
             List<FleetQueries.NodeStatus> nodes = fleet.nodes(nodeTtl, leaseTtl);
@@ -137,11 +143,22 @@ final class StatusCommand implements Runnable {
                 return;
             }
             out.printf(
-                    "%-32s %-28s %-10s %10s %10s %5s %5s %5s %10s %9s %5s%n",
-                    "GROUP", "HOLDER", "STATE", "CURSOR", "LAG", "PLAN", "LEASE", "DONE", "HEADERS", "ART/S", "STUCK");
+                    "%-32s %-28s %-10s %10s %10s %5s %5s %5s %10s %9s %5s %8s%n",
+                    "GROUP",
+                    "HOLDER",
+                    "STATE",
+                    "CURSOR",
+                    "LAG",
+                    "PLAN",
+                    "LEASE",
+                    "DONE",
+                    "HEADERS",
+                    "ART/S",
+                    "STUCK",
+                    "REJECTED");
             for (GroupLine l : lines) {
                 out.printf(
-                        "%-32s %-28s %-10s %10s %10d %5d %5d %5d %10d %9.0f %5s%n",
+                        "%-32s %-28s %-10s %10s %10d %5d %5d %5d %10d %9.0f %5s %8d%n",
                         l.group(),
                         l.holder() == null ? "-" : l.holder(),
                         l.state(),
@@ -152,7 +169,8 @@ final class StatusCommand implements Runnable {
                         l.done(),
                         l.headers(),
                         l.articlesPerSecond(),
-                        l.stuck() ? "yes" : "-");
+                        l.stuck() ? "yes" : "-",
+                        l.rejected());
             }
             out.println(leaseOrderLine(order));
             out.println();

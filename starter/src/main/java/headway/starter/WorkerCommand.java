@@ -1,5 +1,6 @@
 package headway.starter;
 
+import headway.store.Database;
 import headway.store.Stores;
 import headway.worker.HeadwayWorker;
 import headway.worker.Setting;
@@ -16,8 +17,10 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code headway worker}: runs a worker until SIGTERM or Ctrl-C (or an interrupt of the calling
- * thread), then stops polling, hands back the groups it holds (snapshot, release) and leaves the
- * node registry.
+ * thread), then stops polling, gives activities in flight HEADWAY_SHUTDOWN_GRACE, interrupts the
+ * rest (an index activity stops after its current batch commits), hands back the groups it holds
+ * (snapshot, release) and leaves the node registry. With {@code --versioning} it polls as version
+ * {@code --build-id} of Worker Deployment {@code --deployment} (docs/deploy.md).
  */
 @Command(name = "worker", mixinStandardHelpOptions = true, description = "Run a worker (until SIGTERM).")
 final class WorkerCommand implements Runnable {
@@ -42,6 +45,18 @@ final class WorkerCommand implements Runnable {
     @Option(names = "--metrics-port", descriptionKey = "HEADWAY_METRICS_PORT")
     Integer metricsPort;
 
+    @Option(names = "--versioning", arity = "0..1", fallbackValue = "true", descriptionKey = "HEADWAY_VERSIONING")
+    Boolean versioning;
+
+    @Option(names = "--deployment", descriptionKey = "HEADWAY_DEPLOYMENT")
+    String deployment;
+
+    @Option(names = "--build-id", descriptionKey = "HEADWAY_BUILD_ID")
+    String buildId;
+
+    @Option(names = "--shutdown-grace", descriptionKey = "HEADWAY_SHUTDOWN_GRACE")
+    String shutdownGrace;
+
     @Override
     public void run() {
         Map<String, String> env = connections.env();
@@ -50,6 +65,10 @@ final class WorkerCommand implements Runnable {
         putIf(env, Setting.ACTIVITY_CONCURRENCY, concurrency);
         putIf(env, Setting.MAX_GROUPS, maxGroups);
         putIf(env, Setting.METRICS_PORT, metricsPort);
+        putIf(env, Setting.VERSIONING, versioning);
+        putIf(env, Setting.DEPLOYMENT, deployment);
+        putIf(env, Setting.BUILD_ID, buildId);
+        putIf(env, Setting.SHUTDOWN_GRACE, shutdownGrace);
         WorkerConfig config;
         try {
             config = WorkerConfig.fromEnv(env);
@@ -94,8 +113,12 @@ final class WorkerCommand implements Runnable {
         } catch (RuntimeException e) {
             throw new CliException(
                     Exit.UNREACHABLE,
-                    "cannot reach the database at " + config.database().jdbcUrl() + ": " + Connections.rootMessage(e)
-                            + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)",
+                    "cannot reach the database at "
+                            + Database.redact(config.database().jdbcUrl()) + ": "
+                            + Database.redact(Connections.rootMessage(e))
+                            + (Database.loginRefused(e)
+                                    ? " (the login was refused: check HEADWAY_DB_USER and HEADWAY_DB_PASSWORD)"
+                                    : " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)"),
                     e);
         }
     }

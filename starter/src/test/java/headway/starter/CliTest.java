@@ -182,7 +182,7 @@ class CliTest {
         assertFails(
                 cli().env("HEADWAY_TEMPORAL", "temporal:frontend").run("worker", "--temporal", "temporal:frontend"),
                 Exit.BAD_INPUT,
-                "headway: HEADWAY_TEMPORAL=temporal:frontend must be host:port, e.g. 127.0.0.1:7233\n");
+                "headway: HEADWAY_TEMPORAL=temporal:frontend must be host:port, e.g. 127.0.0.1:7233 (set it or --temporal)\n");
     }
 
     @Test
@@ -310,6 +310,69 @@ class CliTest {
         assertOk(
                 cli.run("plan", "--all", "--from", "1", "--to", "25000", "--size", "10000", "--no-signal"),
                 "alt.binaries.cli.byhand: planned 0 range(s) in [1, 25000]\n");
+    }
+
+    @Test
+    void reindexPlansWholeRangesAgainAndIsIdempotent() {
+        Cli cli = cli();
+        cli.run("groups", "add", "alt.binaries.cli.reindex");
+        assertThat(cli.run(
+                                "plan",
+                                "alt.binaries.cli.reindex",
+                                "--from",
+                                "1",
+                                "--to",
+                                "25000",
+                                "--size",
+                                "10000",
+                                "--no-signal")
+                        .code())
+                .isZero();
+        String once =
+                "reindex: group=alt.binaries.cli.reindex ranges=2 articles=1-20000 rule_version=0 leased_skipped=0\n";
+        assertOk(cli.run("reindex", "alt.binaries.cli.reindex", "--from", "500", "--to", "12000", "--no-signal"), once);
+        assertOk(cli.run("reindex", "alt.binaries.cli.reindex", "--from", "500", "--to", "12000", "--no-signal"), once);
+        assertOk(
+                cli.run("reindex", "alt.binaries.cli.reindex", "--from", "20001"),
+                "reindex: group=alt.binaries.cli.reindex ranges=1 articles=20001-25000 rule_version=0 leased_skipped=0\n"
+                        + "alt.binaries.cli.reindex: no running workflow to signal (headway start alt.binaries.cli.reindex)\n");
+        assertFails(
+                cli.run("reindex", "alt.binaries.cli.nope"),
+                Exit.BAD_INPUT,
+                "headway: unknown group 'alt.binaries.cli.nope': add it first with `headway groups add alt.binaries.cli.nope`\n");
+        assertFails(
+                cli.run("reindex", "alt.binaries.cli.reindex", "--from", "9", "--to", "3"),
+                Exit.BAD_INPUT,
+                "headway: bad span --from 9 --to 3: need 1 <= from <= to <= 1000000000000000 (article numbers start at 1)\n");
+    }
+
+    @Test
+    void rulesMissesShowsAGroupsCountsAndRejectsABadLimit() throws Exception {
+        Cli cli = cli();
+        cli.run("groups", "add", "alt.binaries.cli.misses");
+        assertOk(
+                cli.run("rules", "misses", "alt.binaries.cli.misses"),
+                "alt.binaries.cli.misses: unmatched=0 rejected=0\n");
+        JsonNode report = json.readTree(
+                cli.run("rules", "misses", "alt.binaries.cli.misses", "--json").out());
+        assertThat(report.get("unmatched").asLong()).isZero();
+        assertThat(report.get("shapes").size()).isZero();
+        assertFails(
+                cli.run("rules", "misses", "alt.binaries.cli.misses", "--limit", "0"),
+                Exit.BAD_INPUT,
+                "headway: --limit must be between 1 and 200 (the shapes kept), was 0\n");
+        assertFails(
+                cli.run("rules", "misses", "alt.binaries.cli.nope"),
+                Exit.BAD_INPUT,
+                "headway: unknown group 'alt.binaries.cli.nope': add it first with `headway groups add alt.binaries.cli.nope`\n");
+    }
+
+    @Test
+    void anNzbFileNameKeepsLettersOfAnyScript() {
+        // the unsafe characters were replaced, so a short hash of the whole name follows (a/b and a_b differ)
+        assertThat(Releases.fileName("City.Nord.Über.2020/..\\x:y"))
+                .isEqualTo("City.Nord.Über.2020_.._x_y-271a6e45.nzb");
+        assertThat(Releases.fileName("東京物語.1953")).isEqualTo("東京物語.1953.nzb");
     }
 
     @Test
@@ -770,7 +833,7 @@ class CliTest {
         assertFails(
                 cli.run("search", " "),
                 Exit.BAD_INPUT,
-                "headway: the search query is empty: give part of a release name\n");
+                "headway: the search query is empty: give a word of a release name\n");
         assertFails(
                 cli.run("search", "x", "--limit", "0"),
                 Exit.BAD_INPUT,
@@ -831,6 +894,10 @@ class CliTest {
             JsonNode found = json.readTree(
                     cli.run("search", ".", "--json", "--limit", "100").out());
             assertThat(found.size()).as("releases in the catalog").isPositive();
+            assertThat(found.findValuesAsText("name"))
+                    .as("the simulator's UTF-8 subjects, as the characters posted")
+                    .anyMatch(n -> n.matches(".*(Über|über|Déjà|déjà|Café|café|Crème|crème|Señor|señor|Fjörd|fjörd).*"))
+                    .noneMatch(n -> n.contains("Ã"));
             String release = found.get(0).get("name").asText();
             Cli.Result search = cli.run("search", release);
             assertThat(search.lines()).anyMatch(l -> l.startsWith(release) && l.contains(group));

@@ -27,6 +27,7 @@ class HelpTest {
                 "groups",
                 "start",
                 "plan",
+                "reindex",
                 "status",
                 "pause",
                 "resume",

@@ -1,7 +1,5 @@
 package headway.worker;
 
-import com.uber.m3.tally.RootScopeBuilder;
-import com.uber.m3.tally.Scope;
 import headway.activity.ConflictReporter;
 import headway.activity.FleetShare;
 import headway.activity.GroupActivitiesImpl;
@@ -36,15 +34,13 @@ import headway.workflow.PlannerWorkflowImpl;
 import headway.workflow.RegistryPruneWorkflowImpl;
 import headway.workflow.TaskQueues;
 import headway.workflow.WatchmanWorkflowImpl;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
-import io.temporal.common.reporter.MicrometerClientStatsReporter;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.common.VersioningBehavior;
+import io.temporal.common.WorkerDeploymentVersion;
 import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerDeploymentOptions;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
 import java.sql.SQLException;
@@ -53,6 +49,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -98,22 +95,6 @@ public final class HeadwayWorker implements AutoCloseable {
         this.owned = owned;
     }
 
-    /** A Temporal client for {@code config}, reporting the SDK's metrics into {@code registry}. */
-    public static WorkflowClient connect(WorkerConfig config, MeterRegistry registry) {
-        Scope scope = new RootScopeBuilder()
-                .reporter(new MicrometerClientStatsReporter(registry))
-                .reportEvery(com.uber.m3.util.Duration.ofSeconds(10));
-        WorkflowServiceStubs stubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder()
-                .setTarget(config.temporalTarget())
-                .setMetricsScope(scope)
-                .build());
-        return WorkflowClient.newInstance(
-                stubs,
-                WorkflowClientOptions.newBuilder()
-                        .setNamespace(config.namespace())
-                        .build());
-    }
-
     /** Starts a worker on the stores' database; the caller keeps ownership of {@code client} and {@code stores}. */
     public static HeadwayWorker start(
             WorkerConfig config, WorkflowClient client, Stores stores, PrometheusMeterRegistry registry) {
@@ -155,8 +136,9 @@ public final class HeadwayWorker implements AutoCloseable {
         holdings.sharedBy(new FleetShare(registryRow, config.maxGroups(), FleetShare.SLACK));
         NodeHeartbeat heartbeat = NodeHeartbeat.start(registryRow, config.nodeHeartbeat(), holdings::recheck);
 
-        MetricsServer metricsServer =
-                config.metricsPort() == 0 ? null : MetricsServer.start(registry, config.metricsPort());
+        MetricsServer metricsServer = config.metricsPort() == 0
+                ? null
+                : MetricsServer.start(registry, config.metricsBind(), config.metricsPort());
 
         WorkerFactory factory = WorkerFactory.newInstance(client);
         WorkerOptions options = WorkerOptions.newBuilder()
@@ -164,7 +146,11 @@ public final class HeadwayWorker implements AutoCloseable {
                 .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2))
                 .setStickyQueueScheduleToStartTimeout(stickyTimeout(config.leaseTtl()))
                 .build();
-        Worker shared = factory.newWorker(config.taskQueue(), options);
+        Worker shared = factory.newWorker(
+                config.taskQueue(),
+                WorkerOptions.newBuilder(options)
+                        .setDeploymentOptions(deploymentOptions(config.deployment()))
+                        .build());
         shared.registerWorkflowImplementationTypes(
                 GroupWorkflowImpl.class,
                 PlannerWorkflowImpl.class,
@@ -199,6 +185,7 @@ public final class HeadwayWorker implements AutoCloseable {
                 WorkerOptions.newBuilder()
                         .setMaxConcurrentActivityExecutionSize(1)
                         .setMaxConcurrentActivityTaskPollers(1)
+                        .setDeploymentOptions(deploymentOptions(config.deployment()))
                         .build());
         leasing.registerActivitiesImplementations(leaseActivities);
         holdings.onChange(size -> {
@@ -213,11 +200,15 @@ public final class HeadwayWorker implements AutoCloseable {
                 new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics, conflicts));
         factory.start();
         log.info(
-                "worker {} polling {} and {} (max {} groups), NNTP {}, metrics {}",
+                "worker {} polling {} and {} (max {} groups), {}, NNTP {}, metrics {}",
                 config.nodeId(),
                 config.taskQueue(),
                 config.ownTaskQueue(),
                 config.maxGroups(),
+                config.deployment().versioning()
+                        ? "deployment " + config.deployment().name() + " build "
+                                + config.deployment().buildId()
+                        : "unversioned",
                 config.nntp(),
                 metricsServer == null ? "off" : "http://0.0.0.0:" + metricsServer.port() + "/metrics");
         return new HeadwayWorker(
@@ -260,6 +251,25 @@ public final class HeadwayWorker implements AutoCloseable {
     }
 
     /**
+     * The Worker Deployment Version of the shared and the lease queue's workers, or null when
+     * unversioned. Workflows default to PINNED: a run never replays on another build's code, so a
+     * change to workflow code needs no patch markers; runs move to the current build at their next
+     * continue-as-new (GroupWorkflowImpl asks for AUTO_UPGRADE as the new run's initial behaviour).
+     * A node's own queue stays unversioned, because the window activities there must reach the node
+     * that holds the group whichever build the group's run is on.
+     */
+    static WorkerDeploymentOptions deploymentOptions(WorkerConfig.Deployment deployment) {
+        if (!deployment.versioning()) {
+            return null;
+        }
+        return WorkerDeploymentOptions.newBuilder()
+                .setUseVersioning(true)
+                .setVersion(new WorkerDeploymentVersion(deployment.name(), deployment.buildId()))
+                .setDefaultVersioningBehavior(VersioningBehavior.PINNED)
+                .build();
+    }
+
+    /**
      * How long a workflow task waits on a worker's sticky queue before any worker may take it:
      * half a lease TTL, at most the SDK's 5 s, because a group whose last workflow task ran on a
      * worker that died would otherwise wait that long before it can lease again.
@@ -281,10 +291,7 @@ public final class HeadwayWorker implements AutoCloseable {
     }
 
     public static NntpPool.Config nntpConfig(WorkerConfig.NntpServer s) {
-        NntpServer server = NntpServer.plain(s.host(), s.port());
-        if (s.tls()) {
-            server = new NntpServer(s.host(), s.port(), true, null);
-        }
+        NntpServer server = new NntpServer(s.host(), s.port(), s.tls(), null, s.security());
         if (s.user() != null) {
             server = server.withCredentials(new NntpServer.Credentials(s.user(), s.password()));
         }
@@ -308,13 +315,25 @@ public final class HeadwayWorker implements AutoCloseable {
     }
 
     /**
-     * Stops polling, snapshots (as the snapshot activity does, open binaries first) and releases
-     * every held group, deregisters, and closes what it opened.
+     * Stops polling and lets activities in flight finish for HEADWAY_SHUTDOWN_GRACE; then
+     * interrupts them (an index activity stops after the batch it is on commits, so its window
+     * matches its cursor) and waits at most the NNTP timeout for that. Then snapshots (as the
+     * snapshot activity does, open binaries first) and releases every held group, deregisters,
+     * and closes what it opened.
      */
     @Override
     public void close() {
         factory.shutdown();
-        factory.awaitTermination(Math.max(5, config.leaseTtl().toSeconds()), java.util.concurrent.TimeUnit.SECONDS);
+        if (!awaitTermination(config.deployment().shutdownGrace())) {
+            log.info(
+                    "worker {}: activities still running after {}, interrupting them",
+                    config.nodeId(),
+                    Settings.show(config.deployment().shutdownGrace()));
+            factory.shutdownNow();
+            if (!awaitTermination(config.nntp().timeout())) {
+                log.warn("worker {}: activities still running; handing back anyway", config.nodeId());
+            }
+        }
         for (Holdings.Held held : holdings.all()) {
             Holder holder = held.holder();
             try {
@@ -343,6 +362,11 @@ public final class HeadwayWorker implements AutoCloseable {
                 log.warn("closing {}: {}", c, e.toString());
             }
         }
+    }
+
+    private boolean awaitTermination(Duration limit) {
+        factory.awaitTermination(limit.toMillis(), TimeUnit.MILLISECONDS);
+        return factory.isTerminated();
     }
 
     /** Opens the configured database and migrates it; the caller closes it. */

@@ -25,8 +25,21 @@ public enum Setting {
             "200",
             "connections per worker (a held group uses up to two: its activity and its catalog writer)"),
     DB_CONNECT_TIMEOUT(Type.DURATION, "10s", null, "1ms", null, "give up connecting after"),
-    TEMPORAL(Type.TEXT, "127.0.0.1:7233", null, null, null, "Temporal frontend host:port"),
-    NAMESPACE(Type.TEXT, "default", null, null, null, "Temporal namespace"),
+    TEMPORAL(
+            Type.TEXT,
+            "127.0.0.1:7233",
+            null,
+            null,
+            null,
+            "Temporal frontend host:port; wins over `TEMPORAL_ADDRESS` and the profile file (TLS, mTLS and API"
+                    + " keys: the `TEMPORAL_*` variables, see docs/deploy.md)"),
+    NAMESPACE(
+            Type.TEXT,
+            "default",
+            null,
+            null,
+            null,
+            "Temporal namespace; wins over `TEMPORAL_NAMESPACE` and the profile"),
     TASK_QUEUE(
             Type.TEXT,
             TaskQueues.SHARED,
@@ -55,9 +68,40 @@ public enum Setting {
     MAX_GROUPS(Type.INTEGER, "8", null, "1", "10000", "groups one worker holds at once"),
     ACTIVITY_CONCURRENCY(Type.INTEGER, "16", null, "1", "1000", "activity slots per task queue"),
     METRICS_PORT(Type.INTEGER, "9464", null, "0", "65535", "Prometheus endpoint (`/metrics`), 0 = off"),
+    METRICS_BIND(
+            Type.TEXT,
+            "127.0.0.1",
+            null,
+            null,
+            null,
+            "the address the metrics endpoint listens on; `0.0.0.0` for every interface (docker/compose.yaml sets it"
+                    + " inside its network)"),
     NNTP_HOST(Type.TEXT, "127.0.0.1", null, null, null, "the news server's host"),
     NNTP_PORT(Type.INTEGER, "119", null, "1", "65535", "the news server's port"),
-    NNTP_TLS(Type.BOOLEAN, "false", null, null, null, "connect with TLS"),
+    NNTP_TLS(Type.BOOLEAN, "false", null, null, null, "connect with TLS (NNTPS, usually port 563)"),
+    NNTP_STARTTLS(
+            Type.TEXT,
+            "auto",
+            null,
+            null,
+            null,
+            "on a plain connection: `auto` upgrades with STARTTLS when the server offers it, `require` fails"
+                    + " when it does not, `off` never upgrades"),
+    NNTP_CA(
+            Type.TEXT,
+            null,
+            "the JVM's trust store",
+            null,
+            null,
+            "a PEM file of the CA certificates to trust for the news server's TLS certificate"),
+    NNTP_PLAIN_AUTH(
+            Type.BOOLEAN,
+            "false",
+            null,
+            null,
+            null,
+            "allow AUTHINFO to send the password over a connection that is not encrypted"),
+    NNTP_COMPRESS(Type.BOOLEAN, "true", null, null, null, "use RFC 8054 COMPRESS DEFLATE when the server offers it"),
     NNTP_USER(Type.TEXT, null, "none", null, null, "AUTHINFO user (never logged)"),
     NNTP_PASSWORD(Type.TEXT, null, "none", null, null, "AUTHINFO password (never logged)"),
     NNTP_CONNECTIONS(Type.INTEGER, "4", null, "1", "64", "connections per worker, shared by all its groups"),
@@ -134,6 +178,53 @@ public enum Setting {
             "1s",
             null,
             "a caught-up group looks for work again after this (set on `start`)"),
+    HTTP_PORT(
+            Type.INTEGER,
+            "8080",
+            null,
+            "0",
+            "65535",
+            "`serve`: the port of the newznab API and the search page (0 picks a free one)"),
+    HTTP_BIND(
+            Type.TEXT,
+            "127.0.0.1",
+            null,
+            null,
+            null,
+            "`serve`: the address to listen on (0.0.0.0 for every interface, e.g. behind a load balancer)"),
+    HTTP_PAGE(
+            Type.BOOLEAN,
+            "true",
+            null,
+            null,
+            null,
+            "`serve`: serve the search page and its NZB links without a key; set false when others can reach the"
+                    + " port (the API always needs a key)"),
+    SHUTDOWN_GRACE(
+            Type.DURATION,
+            "10s",
+            null,
+            "1ms",
+            null,
+            "on SIGTERM, activities in flight get this long to finish; then an index activity stops after its"
+                    + " current batch commits, the groups are handed back and the node leaves (give the orchestrator"
+                    + " this plus HEADWAY_NNTP_TIMEOUT and ~10 s)"),
+    VERSIONING(
+            Type.BOOLEAN,
+            "false",
+            null,
+            null,
+            null,
+            "poll as a Worker Deployment Version (rolling upgrades: docs/deploy.md); such a worker gets workflow"
+                    + " tasks only once its version is current or ramping"),
+    DEPLOYMENT(Type.TEXT, "headway", null, null, null, "the Worker Deployment's name (with HEADWAY_VERSIONING)"),
+    BUILD_ID(
+            Type.TEXT,
+            null,
+            "the jar's version",
+            null,
+            null,
+            "this build's id in the Worker Deployment (with HEADWAY_VERSIONING); use the image tag"),
     LOG_LEVEL(Type.TEXT, "INFO", null, null, null, "headway's log level");
 
     /** How the README shows the default of a setting that has to be set. */

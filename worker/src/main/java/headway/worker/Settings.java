@@ -67,25 +67,46 @@ public final class Settings {
         return s.check(n);
     }
 
-    /** Parses {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601; the error names {@code name}. */
+    /** The longest duration any setting takes: longer ones are typos, and would overflow in milliseconds. */
+    public static final Duration MAX_DURATION = Duration.ofDays(3650);
+
+    /** Parses {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601, up to {@link #MAX_DURATION}; the error names {@code name}. */
     public static Duration parseDuration(String name, String value) {
         String v = value.trim().toLowerCase(Locale.ROOT);
-        Matcher m = SIMPLE_DURATION.matcher(v);
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            };
-        }
+        Duration d;
         try {
-            return Duration.parse(value.trim().toUpperCase(Locale.ROOT));
+            Matcher m = SIMPLE_DURATION.matcher(v);
+            if (m.matches()) {
+                if (m.group(1).length() > 18) {
+                    throw outOfRange(name, value);
+                }
+                long n = Long.parseLong(m.group(1));
+                d = switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    default -> Duration.ofHours(n);
+                };
+            } else {
+                d = Duration.parse(value.trim().toUpperCase(Locale.ROOT));
+            }
+        } catch (ArithmeticException e) {
+            throw outOfRange(name, value);
+        } catch (IllegalArgumentException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(
                     name + "=" + value + " is not a duration: write e.g. 500ms, 30s, 5m, 1h or PT30S");
         }
+        if (d.isNegative() || d.compareTo(MAX_DURATION) > 0) {
+            throw outOfRange(name, value);
+        }
+        return d;
+    }
+
+    private static IllegalArgumentException outOfRange(String name, String value) {
+        return new IllegalArgumentException(name + "=" + value + " is out of range: give a duration between 0 and "
+                + show(MAX_DURATION) + ", e.g. 30s or 5m");
     }
 
     /** A duration as a person writes it ({@code 1s}, {@code 5m}, {@code 500ms}), so errors echo the form that was set. */

@@ -1,10 +1,14 @@
 package headway.worker;
 
+import headway.nntp.NntpServer.Security;
+import headway.nntp.NntpServer.StartTls;
+import headway.nntp.TrustedCertificates;
 import headway.store.Database;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -30,6 +34,7 @@ public record WorkerConfig(
         int maxGroups,
         int activityConcurrency,
         int metricsPort,
+        String metricsBind,
         NntpServer nntp,
         Path snapshotDir,
         long catalogCapBytes,
@@ -39,11 +44,96 @@ public record WorkerConfig(
         long backfill,
         long planMaxJump,
         Duration stuckRange,
-        Duration stuckGroup) {
+        Duration stuckGroup,
+        Deployment deployment) {
 
     /**
-     * An NNTP server, how many connections this worker may open to it, and how many the provider
-     * allows the whole fleet (0: not known). Credentials are never logged.
+     * How this worker takes part in a rolling deployment: whether it polls as a Worker Deployment
+     * Version (HEADWAY_VERSIONING, HEADWAY_DEPLOYMENT, HEADWAY_BUILD_ID), and how long SIGTERM
+     * lets activities in flight finish (HEADWAY_SHUTDOWN_GRACE).
+     */
+    public record Deployment(boolean versioning, String name, String buildId, Duration shutdownGrace) {
+        public Deployment {
+            if (name == null || !name.matches("[A-Za-z0-9._-]{1,200}")) {
+                throw new IllegalArgumentException(
+                        Setting.DEPLOYMENT.key() + "=" + name + " must be 1-200 letters, digits, '.', '_' or '-'");
+            }
+            if (buildId == null || !buildId.matches("[A-Za-z0-9._+-]{1,200}")) {
+                throw new IllegalArgumentException(Setting.BUILD_ID.key() + "=" + buildId
+                        + " must be 1-200 letters, digits, '.', '_', '+' or '-'");
+            }
+            requirePositive(Setting.SHUTDOWN_GRACE, shutdownGrace);
+        }
+
+        /** Unversioned, the default grace: what a worker is unless told otherwise. */
+        public static Deployment unversioned() {
+            return new Deployment(
+                    false, Setting.DEPLOYMENT.defaultValue(), jarVersion(), Setting.SHUTDOWN_GRACE.durationDefault());
+        }
+
+        /** The version of the jar this class was loaded from ({@code dev} when run from classes). */
+        public static String jarVersion() {
+            String v = WorkerConfig.class.getPackage().getImplementationVersion();
+            return v == null || v.isBlank() ? "dev" : v;
+        }
+    }
+
+    /** A worker with the given settings, unversioned, with the default shutdown grace. */
+    public WorkerConfig(
+            String temporalTarget,
+            String namespace,
+            String taskQueue,
+            String nodeId,
+            String advertiseAddress,
+            Database.Settings database,
+            Duration leaseTtl,
+            Duration nodeTtl,
+            Duration nodeHeartbeat,
+            int maxGroups,
+            int activityConcurrency,
+            int metricsPort,
+            String metricsBind,
+            NntpServer nntp,
+            Path snapshotDir,
+            long catalogCapBytes,
+            int batchArticles,
+            long windowMaxAge,
+            long rangeSize,
+            long backfill,
+            long planMaxJump,
+            Duration stuckRange,
+            Duration stuckGroup) {
+        this(
+                temporalTarget,
+                namespace,
+                taskQueue,
+                nodeId,
+                advertiseAddress,
+                database,
+                leaseTtl,
+                nodeTtl,
+                nodeHeartbeat,
+                maxGroups,
+                activityConcurrency,
+                metricsPort,
+                metricsBind,
+                nntp,
+                snapshotDir,
+                catalogCapBytes,
+                batchArticles,
+                windowMaxAge,
+                rangeSize,
+                backfill,
+                planMaxJump,
+                stuckRange,
+                stuckGroup,
+                Deployment.unversioned());
+    }
+
+    /**
+     * An NNTP server, how many connections this worker may open to it, how it is secured, and how
+     * many connections the provider allows the whole fleet (0: not known). Credentials are never
+     * logged.
      */
     public record NntpServer(
             String host,
@@ -53,12 +143,28 @@ public record WorkerConfig(
             String password,
             int maxConnections,
             Duration timeout,
+            Security security,
             int providerLimit) {
         public NntpServer {
             Objects.requireNonNull(host, Setting.NNTP_HOST.key());
             Setting.NNTP_PORT.check(port);
             Setting.NNTP_CONNECTIONS.check(maxConnections);
             requirePositive(Setting.NNTP_TIMEOUT, timeout);
+            if ((user == null) != (password == null)) {
+                throw new IllegalArgumentException((user == null ? Setting.NNTP_PASSWORD : Setting.NNTP_USER).key()
+                        + " is set but " + (user == null ? Setting.NNTP_USER : Setting.NNTP_PASSWORD).key()
+                        + " is not: set both for AUTHINFO, or neither");
+            }
+            if (user != null
+                    && (user.isEmpty()
+                            || user.contains("\r")
+                            || user.contains("\n")
+                            || password.contains("\r")
+                            || password.contains("\n"))) {
+                throw new IllegalArgumentException(Setting.NNTP_USER.key() + " must not be empty, and neither it nor "
+                        + Setting.NNTP_PASSWORD.key() + " may hold a line break");
+            }
+            Objects.requireNonNull(security, "security");
             Setting.NNTP_PROVIDER_LIMIT.check(providerLimit);
         }
 
@@ -70,8 +176,21 @@ public record WorkerConfig(
                 String user,
                 String password,
                 int maxConnections,
+                Duration timeout,
+                Security security) {
+            this(host, port, tls, user, password, maxConnections, timeout, security, 0);
+        }
+
+        /** A server with the default security: STARTTLS where offered, the JVM's trust store, compression where offered. */
+        public NntpServer(
+                String host,
+                int port,
+                boolean tls,
+                String user,
+                String password,
+                int maxConnections,
                 Duration timeout) {
-            this(host, port, tls, user, password, maxConnections, timeout, 0);
+            this(host, port, tls, user, password, maxConnections, timeout, Security.DEFAULT, 0);
         }
 
         @Override
@@ -81,8 +200,8 @@ public record WorkerConfig(
         }
     }
 
-    /** What HEADWAY_TEMPORAL must look like: host:port. */
-    public static final String TEMPORAL_TARGET = "[^:/\\s]+:\\d{1,5}";
+    /** What the Temporal address must look like: host:port. */
+    public static final String TEMPORAL_TARGET = TemporalConnection.ADDRESS;
 
     public WorkerConfig {
         Objects.requireNonNull(temporalTarget, Setting.TEMPORAL.key());
@@ -113,6 +232,10 @@ public record WorkerConfig(
         Setting.MAX_GROUPS.check(maxGroups);
         Setting.ACTIVITY_CONCURRENCY.check(activityConcurrency);
         Setting.METRICS_PORT.check(metricsPort);
+        if (metricsBind == null || metricsBind.isBlank() || metricsBind.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException(Setting.METRICS_BIND.key() + "='" + metricsBind
+                    + "' is not an address: use an IP address such as 127.0.0.1 (the default) or 0.0.0.0");
+        }
         Objects.requireNonNull(nntp, "nntp");
         Setting.CATALOG_CAP.check(catalogCapBytes);
         Setting.BATCH.check(batchArticles);
@@ -122,6 +245,7 @@ public record WorkerConfig(
         Setting.PLAN_MAX_JUMP.check(planMaxJump);
         requirePositive(Setting.STUCK_RANGE, stuckRange);
         requirePositive(Setting.STUCK_GROUP, stuckGroup);
+        Objects.requireNonNull(deployment, "deployment");
     }
 
     /** The task queue of this worker's own: the groups it holds run their window activities there. */
@@ -129,16 +253,20 @@ public record WorkerConfig(
         return taskQueue + "/node/" + nodeId;
     }
 
-    /** Reads the configuration from environment variables. */
+    /**
+     * Reads the configuration from environment variables; the Temporal address and namespace as
+     * {@link TemporalConnection} resolves them (HEADWAY_*, then TEMPORAL_*, then the profile file).
+     */
     public static WorkerConfig fromEnv(Map<String, String> env) {
         Settings s = new Settings(env);
+        TemporalConnection temporal = TemporalConnection.fromEnv(env);
         int metricsPort = s.integer(Setting.METRICS_PORT);
         String nodeId = s.string(Setting.NODE_ID);
         String advertise = s.string(Setting.ADVERTISE);
         String snapshotDir = s.string(Setting.SNAPSHOT_DIR);
         return new WorkerConfig(
-                s.string(Setting.TEMPORAL),
-                s.string(Setting.NAMESPACE),
+                temporal.address(),
+                temporal.namespace(),
                 s.string(Setting.TASK_QUEUE),
                 nodeId != null ? nodeId : defaultNodeId(),
                 advertise != null ? advertise : hostName() + ":" + metricsPort,
@@ -149,6 +277,7 @@ public record WorkerConfig(
                 s.integer(Setting.MAX_GROUPS),
                 s.integer(Setting.ACTIVITY_CONCURRENCY),
                 metricsPort,
+                s.string(Setting.METRICS_BIND),
                 fromEnvNntp(env),
                 snapshotDir == null ? null : Path.of(snapshotDir),
                 s.longValue(Setting.CATALOG_CAP),
@@ -158,7 +287,18 @@ public record WorkerConfig(
                 s.longValue(Setting.BACKFILL),
                 s.longValue(Setting.PLAN_MAX_JUMP),
                 s.duration(Setting.STUCK_RANGE),
-                s.duration(Setting.STUCK_GROUP));
+                s.duration(Setting.STUCK_GROUP),
+                deploymentFromEnv(s));
+    }
+
+    /** The deployment settings from HEADWAY_VERSIONING, _DEPLOYMENT, _BUILD_ID (default: the jar's version) and _SHUTDOWN_GRACE. */
+    public static Deployment deploymentFromEnv(Settings s) {
+        String buildId = s.string(Setting.BUILD_ID);
+        return new Deployment(
+                s.bool(Setting.VERSIONING),
+                s.string(Setting.DEPLOYMENT),
+                buildId != null ? buildId : Deployment.jarVersion(),
+                s.duration(Setting.SHUTDOWN_GRACE));
     }
 
     /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS, _TIMEOUT and _PROVIDER_LIMIT. */
@@ -172,7 +312,37 @@ public record WorkerConfig(
                 s.string(Setting.NNTP_PASSWORD),
                 s.integer(Setting.NNTP_CONNECTIONS),
                 s.duration(Setting.NNTP_TIMEOUT),
+                new Security(
+                        startTls(s.string(Setting.NNTP_STARTTLS)),
+                        caFile(s.string(Setting.NNTP_CA)),
+                        s.bool(Setting.NNTP_PLAIN_AUTH),
+                        s.bool(Setting.NNTP_COMPRESS)),
                 s.integer(Setting.NNTP_PROVIDER_LIMIT));
+    }
+
+    private static StartTls startTls(String value) {
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "auto" -> StartTls.AUTO;
+            case "require" -> StartTls.REQUIRE;
+            case "off" -> StartTls.OFF;
+            default ->
+                throw new IllegalArgumentException(
+                        Setting.NNTP_STARTTLS.key() + "=" + value + " is not one of auto, require, off");
+        };
+    }
+
+    /** The CA file, read now so that a bad one is reported with its setting before anything connects. */
+    private static Path caFile(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        Path file = Path.of(value.strip());
+        try {
+            TrustedCertificates.check(file);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Setting.NNTP_CA.key() + "=" + value + ": " + e.getMessage(), e);
+        }
+        return file;
     }
 
     /** The shared task queue of HEADWAY_TASK_QUEUE (what the CLI starts workflows and installs schedules on). */

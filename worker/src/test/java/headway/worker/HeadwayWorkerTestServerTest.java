@@ -71,6 +71,7 @@ class HeadwayWorkerTestServerTest {
                     2,
                     4,
                     0,
+                    "127.0.0.1",
                     new WorkerConfig.NntpServer("127.0.0.1", sim.port(), false, null, null, 2, Duration.ofSeconds(10)),
                     null,
                     0,

@@ -88,6 +88,7 @@ class LeasePriorityTest {
                     CAPACITY,
                     8,
                     0,
+                    "127.0.0.1",
                     new WorkerConfig.NntpServer("127.0.0.1", sim.port(), false, null, null, 4, Duration.ofSeconds(10)),
                     null,
                     0,

@@ -12,6 +12,7 @@ import headway.activity.RangeLease;
 import headway.activity.RangeResult;
 import headway.activity.SnapshotInfo;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.common.InitialVersioningBehavior;
 import io.temporal.common.SearchAttributeKey;
 import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.failure.ActivityFailure;
@@ -19,6 +20,7 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TimeoutFailure;
 import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.ContinueAsNewOptions;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
@@ -352,36 +354,50 @@ public class GroupWorkflowImpl implements GroupWorkflow {
         timer.get(0).getFailure();
     }
 
-    /** Due once this run did some work (so a tiny budget cannot loop on continue-as-new) and the server suggests it or the budget is spent. */
+    /**
+     * Due once this run did some work (so a tiny budget cannot loop on continue-as-new) and the
+     * server suggests it or the budget is spent; or at once when a new build became the Worker
+     * Deployment's current version, because this run is pinned to its build and only its next run
+     * can move (docs/deploy.md).
+     */
     private boolean continueAsNewDue() {
         WorkflowInfo info = Workflow.getInfo();
-        return workedThisRun
-                && (info.isContinueAsNewSuggested() || info.getHistoryLength() >= config.historyEventBudget());
+        return (workedThisRun
+                        && (info.isContinueAsNewSuggested() || info.getHistoryLength() >= config.historyEventBudget()))
+                || info.isTargetWorkerDeploymentVersionChanged();
     }
 
-    /** Waits for signal handlers first, because a signal taken after the carry is built would be lost. */
+    /**
+     * Waits for signal handlers first, because a signal taken after the carry is built would be
+     * lost. The next run starts on the Worker Deployment's current build (AUTO_UPGRADE for its
+     * first task), then stays pinned to it; unversioned workers ignore that.
+     */
     private void continueAsNew() {
         Workflow.await(Workflow::isEveryHandlerFinished);
         log.info(
                 "group {} continues as new at {} events",
                 config.group(),
                 Workflow.getInfo().getHistoryLength());
-        Workflow.continueAsNew(new GroupRun(
-                config,
-                new GroupRun.Carry(
-                        rangesDone,
-                        headers,
-                        missing,
-                        malformed,
-                        lastSnapshot,
-                        cursor,
-                        lag,
-                        epoch,
-                        failedCycles,
-                        parked,
-                        paused,
-                        planned,
-                        drain)));
+        Workflow.continueAsNew(
+                ContinueAsNewOptions.newBuilder()
+                        .setInitialVersioningBehavior(InitialVersioningBehavior.AUTO_UPGRADE)
+                        .build(),
+                new GroupRun(
+                        config,
+                        new GroupRun.Carry(
+                                rangesDone,
+                                headers,
+                                missing,
+                                malformed,
+                                lastSnapshot,
+                                cursor,
+                                lag,
+                                epoch,
+                                failedCycles,
+                                parked,
+                                paused,
+                                planned,
+                                drain)));
     }
 
     private void become(GroupState next, String nextHolder) {

@@ -1,0 +1,158 @@
+package headway.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import headway.index.CompletedBinary;
+import headway.index.Segment;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** A message-id is in a group's catalog at most once, whatever rule set keyed the writes. */
+class PlacementTest {
+
+    private static final String POSTER = "Joe <joe@example.com>";
+    private static final Instant POSTED = Instant.parse("2026-12-01T10:00:00Z");
+
+    private static CatalogTestDatabase db;
+    private final CatalogStore store = new CatalogStore();
+
+    @BeforeAll
+    static void start() throws Exception {
+        db = CatalogTestDatabase.start(
+                "alt.binaries.v1v2", "alt.binaries.older", "alt.binaries.dup", "alt.binaries.same");
+    }
+
+    @AfterAll
+    static void stop() {
+        db.close();
+    }
+
+    /** A binary whose part k is article {@code idBase + k}. */
+    private static CompletedBinary binary(
+            String group, String release, String file, int total, int ruleVersion, int idBase, int... parts) {
+        List<Segment> segments = new ArrayList<>();
+        for (int p : parts) {
+            segments.add(new Segment(p, 1000 + p, (idBase + p) + "@sim.test"));
+        }
+        return new CompletedBinary(
+                group,
+                POSTER,
+                file,
+                total,
+                release,
+                -1,
+                "subject of " + file,
+                POSTED,
+                idBase + parts[0],
+                idBase + parts[parts.length - 1],
+                ruleVersion,
+                segments);
+    }
+
+    @Test
+    void aNewerRuleSetMovesEachArticleAndDeletesWhatItEmptied() throws Exception {
+        String g = "alt.binaries.v1v2";
+        // v1 names the post's files one way, into two releases
+        db.inTransaction(c -> store.writeBinaries(
+                c,
+                List.of(
+                        binary(g, "Old.Name", "old.part1.rar", 3, 1, 100, 1, 2, 3),
+                        binary(g, "Old.Name", "old.part2.rar", 2, 1, 200, 1, 2),
+                        binary(g, "Other", "other.nfo", 1, 1, 300, 1))));
+        // v2 keys the same articles differently: another file name, another release
+        db.inTransaction(c -> store.writeBinaries(
+                c,
+                List.of(
+                        binary(g, "New.Name", "new.part1.rar", 3, 2, 100, 1, 2, 3),
+                        binary(g, "New.Name", "new.part2.rar", 2, 2, 200, 1, 2))));
+
+        Map<String, Integer> ids = messageIds(g);
+        assertThat(ids).hasSize(6).allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
+        assertThat(rows("select file_name from binaries where group_name = '" + g + "' order by 1"))
+                .containsExactly("new.part1.rar", "new.part2.rar", "other.nfo");
+        assertThat(rows("select name || ':' || rule_version || ':' || files_present from releases where group_name = '"
+                        + g + "' order by 1"))
+                .containsExactly("New.Name:2:2", "Other:1:1");
+        assertThat(db.count("article_placements")).isGreaterThanOrEqualTo(6);
+
+        // the same v2 write again changes nothing
+        String once = db.dump();
+        db.inTransaction(
+                c -> store.writeBinaries(c, List.of(binary(g, "New.Name", "new.part1.rar", 3, 2, 100, 1, 2, 3))));
+        assertThat(db.dump()).isEqualTo(once);
+    }
+
+    @Test
+    void anOlderRuleSetNeverMovesAnArticleANewerOnePlaced() throws Exception {
+        String g = "alt.binaries.older";
+        db.inTransaction(c -> store.writeBinaries(c, List.of(binary(g, "New", "new.rar", 2, 2, 100, 1, 2))));
+        db.inTransaction(c -> store.writeBinaries(c, List.of(binary(g, "Old", "old.rar", 2, 1, 100, 1, 2))));
+
+        assertThat(messageIds(g)).hasSize(2).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+        assertThat(rows("select file_name from binaries where group_name = '" + g + "'"))
+                .containsExactly("new.rar");
+        assertThat(rows("select name from releases where group_name = '" + g + "'"))
+                .containsExactly("New");
+    }
+
+    @Test
+    void oneWriteThatPlacesAnArticleTwiceKeepsTheFirst() throws Exception {
+        String g = "alt.binaries.dup";
+        db.inTransaction(c -> store.writeBinaries(
+                c, List.of(binary(g, "A", "a.rar", 2, 1, 100, 1, 2), binary(g, "B", "b.rar", 2, 1, 100, 1, 2))));
+
+        assertThat(messageIds(g)).hasSize(2).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+        assertThat(rows("select file_name from binaries where group_name = '" + g + "'"))
+                .containsExactly("a.rar");
+    }
+
+    @Test
+    void aNewerRuleSetThatKeysABinaryAlikeRenamesItsReleaseAndRecordsItsVersion() throws Exception {
+        String g = "alt.binaries.same";
+        db.inTransaction(c -> store.writeBinaries(
+                c,
+                List.of(
+                        binary(g, "first.name", "x.rar", 2, 1, 100, 1, 2),
+                        binary(g, "first.name", "x.nfo", 1, 1, 300, 1))));
+        db.inTransaction(c -> store.writeBinaries(c, List.of(binary(g, "Better.Name", "x.rar", 2, 3, 100, 1, 2))));
+
+        assertThat(rows("select name || ':' || rule_version || ':' || files_present from releases where group_name = '"
+                        + g + "' order by 1"))
+                .containsExactly("Better.Name:3:1", "first.name:1:1");
+        db.inTransaction(c -> store.writeBinaries(c, List.of(binary(g, "Better.Name", "x.nfo", 1, 3, 300, 1))));
+        assertThat(rows("select name || ':' || rule_version || ':' || files_present from releases where group_name = '"
+                        + g + "' order by 1"))
+                .as("the release left empty is deleted")
+                .containsExactly("Better.Name:3:2");
+    }
+
+    private static Map<String, Integer> messageIds(String group) throws SQLException {
+        Map<String, Integer> ids = new TreeMap<>();
+        for (String id : rows("select m from binaries, unnest(message_ids) as m where group_name = '" + group + "'")) {
+            ids.merge(id, 1, Integer::sum);
+        }
+        return ids;
+    }
+
+    private static List<String> rows(String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = db.ds.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+}

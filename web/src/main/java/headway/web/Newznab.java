@@ -1,0 +1,441 @@
+package headway.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import headway.category.Category;
+import headway.category.CategoryTree;
+import headway.index.CompletedBinary;
+import headway.index.NzbWriter;
+import headway.store.ApiKeyStore;
+import headway.store.ApiKeyStore.ApiKey;
+import headway.store.Release;
+import headway.store.ReleaseGuids;
+import headway.store.ReleaseSearch;
+import headway.store.Stores;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The newznab API ({@code /api}) as a function of the request's parameters: caps, the searches,
+ * get and details, with the nZEDb newznab API v0.4 wording and codes, answered as RSS 2.0 (or the
+ * JSON that clients read: {@code channel.item[].attr[].@attributes}). Every function but caps
+ * needs a key; each counts against the key's daily limits before it reads the catalog.
+ */
+final class Newznab {
+
+    static final String NEWZNAB_NS = "http://www.newznab.com/DTD/2010/feeds/attributes/";
+    static final String NZB_TYPE = "application/x-nzb";
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 100;
+
+    /** RFC 822 dates as RSS 2.0 and the clients read them: {@code Tue, 01 Dec 2026 10:00:01 +0000}. */
+    static final DateTimeFormatter RFC_822 = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss Z", Locale.ENGLISH)
+            .withZone(ZoneOffset.UTC);
+
+    /** The parameters each search function honours, exactly as caps states them. */
+    static final Map<String, String> SEARCHING = new LinkedHashMap<>();
+
+    static {
+        SEARCHING.put("search", "q");
+        SEARCHING.put("tv-search", "q,season,ep");
+        SEARCHING.put("movie-search", "q");
+        SEARCHING.put("audio-search", "q");
+        SEARCHING.put("book-search", "q");
+    }
+
+    /** Parameters of searches by external ids; not honoured, so a request with one is a 203, not wrong results. */
+    private static final List<String> ID_PARAMETERS =
+            List.of("imdbid", "tvdbid", "rid", "tvmazeid", "tmdbid", "traktid", "tvrageid");
+
+    /** Functions of the spec that headway does not offer. */
+    private static final Set<String> NOT_OFFERED =
+            Set.of("register", "cartadd", "cartdel", "comments", "commentadd", "user", "getnfo", "nfo", "info");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What goes back: status, type, extra headers, and a body written to the response. */
+    record Reply(int status, String contentType, Map<String, String> headers, byte[] body) {
+        static Reply xml(byte[] body) {
+            return new Reply(200, "application/rss+xml; charset=utf-8", Map.of(), body);
+        }
+    }
+
+    private final Stores stores;
+    private final CategoryTree tree = CategoryTree.standard();
+    private final String title;
+
+    Newznab(Stores stores, String title) {
+        this.stores = stores;
+        this.title = title;
+    }
+
+    /** Answers one request; {@code base} is the URL the client reached this server at, without a trailing slash. */
+    Reply handle(Params p, String base) {
+        try {
+            String t = p.required("t").toLowerCase(Locale.ROOT);
+            return switch (t) {
+                case "caps" -> caps(p.json(), base);
+                case "search" -> search(p, base, List.of(), false);
+                case "tvsearch" -> search(p, base, List.of(5000), true);
+                case "movie" -> search(p, base, List.of(2000), false);
+                case "music" -> search(p, base, List.of(3000), false);
+                case "book" -> search(p, base, List.of(7000), false);
+                case "get" -> get(p);
+                case "details" -> details(p, base);
+                default ->
+                    throw NOT_OFFERED.contains(t)
+                            ? NewznabException.notAvailable("t=" + t + " is not offered")
+                            : NewznabException.noSuchFunction();
+            };
+        } catch (NewznabException e) {
+            return error(e);
+        }
+    }
+
+    /** The {@code <error code description/>} reply of {@code e}, with its HTTP status (and Retry-After for limits). */
+    static Reply error(NewznabException e) {
+        byte[] body = new Xml()
+                .empty("error", "code", Integer.toString(e.code), "description", e.description())
+                .bytes();
+        Map<String, String> headers =
+                e.retryAfterSeconds > 0 ? Map.of("Retry-After", Long.toString(e.retryAfterSeconds)) : Map.of();
+        return new Reply(e.httpStatus, "application/xml; charset=utf-8", headers, body);
+    }
+
+    /** A request's key as stored, and its text (for the links in the feed, which carry it); never printed. */
+    private record Caller(ApiKey key, String text) {
+        @Override
+        public String toString() {
+            return "Caller[" + key.name() + "]";
+        }
+    }
+
+    private Caller authenticate(Params p) {
+        String key = p.text("apikey");
+        if (key == null) {
+            throw NewznabException.missing("apikey");
+        }
+        ApiKey found = stores.apiKeys().authenticate(key).orElseThrow(NewznabException::badKey);
+        if (found.revoked()) {
+            throw NewznabException.suspended();
+        }
+        return new Caller(found, key);
+    }
+
+    private ApiKeyStore.Usage countRequest(Caller caller) {
+        ApiKeyStore keys = stores.apiKeys();
+        ApiKeyStore.Usage usage = keys.countRequest(caller.key());
+        if (!usage.allowed()) {
+            throw NewznabException.requestLimit(keys.untilReset().toSeconds());
+        }
+        return usage;
+    }
+
+    private Reply caps(boolean json, String base) {
+        int retention = stores.guids().oldestDays();
+        if (json) {
+            ObjectNode caps = JSON.createObjectNode();
+            attrs(
+                    caps.putObject("server"),
+                    "version",
+                    "0.4",
+                    "title",
+                    title,
+                    "strapline",
+                    strapline(),
+                    "url",
+                    base + "/");
+            attrs(
+                    caps.putObject("limits"),
+                    "max",
+                    Integer.toString(MAX_LIMIT),
+                    "default",
+                    Integer.toString(DEFAULT_LIMIT));
+            attrs(caps.putObject("retention"), "days", Integer.toString(retention));
+            attrs(caps.putObject("registration"), "available", "no", "open", "no");
+            ObjectNode searching = caps.putObject("searching");
+            SEARCHING.forEach((k, v) -> attrs(searching.putObject(k), "available", "yes", "supportedParams", v));
+            ArrayNode cats = caps.putObject("categories").putArray("category");
+            for (Category parent : tree.parents()) {
+                ObjectNode c = cats.addObject();
+                attrs(c, "id", Integer.toString(parent.id()), "name", parent.name());
+                ArrayNode subs = c.putArray("subcat");
+                for (Category sub : tree.subcategories(parent.id())) {
+                    attrs(subs.addObject(), "id", Integer.toString(sub.id()), "name", sub.shortName());
+                }
+            }
+            return json(caps);
+        }
+        Xml x = new Xml().open("caps");
+        x.empty("server", "version", "0.4", "title", title, "strapline", strapline(), "url", base + "/");
+        x.empty("limits", "max", Integer.toString(MAX_LIMIT), "default", Integer.toString(DEFAULT_LIMIT));
+        x.empty("retention", "days", Integer.toString(retention));
+        x.empty("registration", "available", "no", "open", "no");
+        x.open("searching");
+        SEARCHING.forEach((k, v) -> x.empty(k, "available", "yes", "supportedParams", v));
+        x.close().open("categories");
+        for (Category parent : tree.parents()) {
+            x.open("category", "id", Integer.toString(parent.id()), "name", parent.name());
+            for (Category sub : tree.subcategories(parent.id())) {
+                x.empty("subcat", "id", Integer.toString(sub.id()), "name", sub.shortName());
+            }
+            x.close();
+        }
+        x.close().close();
+        return new Reply(200, "application/xml; charset=utf-8", Map.of(), x.bytes());
+    }
+
+    private static String strapline() {
+        return "a Usenet indexer; categories: newznab standard (Prowlarr/Jackett numbering)";
+    }
+
+    private Reply search(Params p, String base, List<Integer> defaultCategories, boolean tv) {
+        Caller key = authenticate(p);
+        for (String id : ID_PARAMETERS) {
+            if (p.text(id) != null) {
+                throw NewznabException.notAvailable(
+                        id + " is not supported: search by q (t=caps lists supportedParams)");
+            }
+        }
+        boolean json = p.json();
+        boolean extended = p.extended();
+        ReleaseSearch.Query query = p.search(DEFAULT_LIMIT, MAX_LIMIT, defaultCategories, tv);
+        ApiKeyStore.Usage usage = countRequest(key);
+        ReleaseSearch.Page page = stores.releases().search(query);
+        return feed(page.releases(), query.offset(), page.total(), key, usage, base, extended, json);
+    }
+
+    private Reply details(Params p, String base) {
+        Caller key = authenticate(p);
+        String id = p.text("id") != null ? p.text("id") : p.required("guid");
+        boolean json = p.json();
+        ApiKeyStore.Usage usage = countRequest(key);
+        Release r = stores.guids().find(id.toLowerCase(Locale.ROOT)).orElseThrow(NewznabException::noSuchItem);
+        return feed(List.of(r), 0, 1, key, usage, base, true, json);
+    }
+
+    private Reply get(Params p) {
+        Caller key = authenticate(p);
+        String id = p.required("id").toLowerCase(Locale.ROOT);
+        ReleaseGuids guids = stores.guids();
+        Release r = guids.find(id).orElseThrow(NewznabException::noSuchItem);
+        ApiKeyStore keys = stores.apiKeys();
+        if (!keys.countGrab(key.key()).allowed()) {
+            throw NewznabException.grabLimit(keys.untilReset().toSeconds());
+        }
+        Reply nzb = nzb(r);
+        guids.grabbed(id);
+        return nzb;
+    }
+
+    /** The NZB of {@code r} with the headers downloaders read (a safe file name, X-DNZB-Name, X-DNZB-Category). */
+    Reply nzb(Release r) {
+        List<CompletedBinary> binaries = stores.releases().binaries(r);
+        if (binaries.isEmpty()) {
+            throw NewznabException.noSuchItem();
+        }
+        ByteArrayOutputStream nzb = new ByteArrayOutputStream(64 * 1024);
+        try {
+            NzbWriter.write(nzb, r.name(), binaries);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Category c = category(r);
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Disposition", "attachment; filename=\"" + fileName(r.name()) + "\"");
+        headers.put("X-DNZB-Name", headerSafe(r.name()));
+        headers.put("X-DNZB-Category", c.name().replace("/", " > "));
+        return new Reply(200, NZB_TYPE, headers, nzb.toByteArray());
+    }
+
+    /** A file name a downloader and a shell both take: the release name with anything else replaced, plus .nzb. */
+    static String fileName(String name) {
+        String safe = name.replaceAll("[^A-Za-z0-9._ -]", "_").replaceAll("^[. ]+", "");
+        if (safe.isEmpty()) {
+            safe = "release";
+        }
+        return (safe.length() > 200 ? safe.substring(0, 200) : safe) + ".nzb";
+    }
+
+    /** A header value: printable ASCII only, because a header with a line break would split the response. */
+    static String headerSafe(String s) {
+        String v = s.replaceAll("[^\\x20-\\x7E]", "_");
+        return v.length() > 400 ? v.substring(0, 400) : v;
+    }
+
+    Category category(Release r) {
+        Integer id = r.category();
+        return id == null
+                ? tree.byId(8010).orElseThrow()
+                : tree.byId(id).orElseGet(() -> tree.byId(8010).orElseThrow());
+    }
+
+    /** One result item, rendered the same way as XML or JSON. */
+    private record Item(
+            String title,
+            String guid,
+            String link,
+            String comments,
+            String pubDate,
+            String category,
+            long size,
+            List<String[]> attrs) {}
+
+    private Item item(Release r, String base, String apiKey, Map<String, Long> grabs, boolean extended) {
+        String guid = ReleaseGuids.of(r);
+        Category c = category(r);
+        String link = base + "/api?t=get&id=" + guid + "&apikey=" + URLEncoder.encode(apiKey, StandardCharsets.UTF_8);
+        String date = RFC_822.format(r.posted() == null ? Instant.EPOCH : r.posted());
+        List<String[]> attrs = new ArrayList<>();
+        attrs.add(new String[] {"category", Integer.toString(c.parentId())});
+        if (!c.isParent()) {
+            attrs.add(new String[] {"category", Integer.toString(c.id())});
+        }
+        attrs.add(new String[] {"size", Long.toString(r.bytes())});
+        attrs.add(new String[] {"guid", guid});
+        if (extended) {
+            attrs.add(new String[] {"files", Integer.toString(r.filesPresent())});
+            attrs.add(new String[] {"poster", r.poster()});
+            attrs.add(new String[] {"group", r.group()});
+            attrs.add(new String[] {"usenetdate", date});
+            attrs.add(new String[] {"grabs", Long.toString(grabs.getOrDefault(guid, 0L))});
+            attrs.add(new String[] {
+                "completion", r.completionPercent().stripTrailingZeros().toPlainString()
+            });
+            if (r.season() != null) {
+                attrs.add(new String[] {"season", Integer.toString(r.season())});
+            }
+            if (r.episode() != null) {
+                attrs.add(new String[] {"episode", r.episode()});
+            }
+            if (r.year() != null) {
+                attrs.add(new String[] {"year", Integer.toString(r.year())});
+            }
+            if (r.resolution() != null) {
+                attrs.add(new String[] {"resolution", r.resolution()});
+            }
+        }
+        return new Item(
+                r.name(),
+                guid,
+                link,
+                base + "/release/" + guid + "#comments",
+                date,
+                c.name().replace("/", " > "),
+                r.bytes(),
+                attrs);
+    }
+
+    /** The current key's API limits as {@code <newznab:apilimits>} states them. */
+    private static List<String> apiLimits(ApiKey key, ApiKeyStore.Usage usage) {
+        List<String> a = new ArrayList<>(List.of("apicurrent", Integer.toString(usage.requests())));
+        if (key.apiPerDay() != null) {
+            a.addAll(List.of("apimax", Integer.toString(key.apiPerDay())));
+        }
+        a.addAll(List.of("grabcurrent", Integer.toString(usage.grabs())));
+        if (key.grabsPerDay() != null) {
+            a.addAll(List.of("grabmax", Integer.toString(key.grabsPerDay())));
+        }
+        return a;
+    }
+
+    private Reply feed(
+            List<Release> releases,
+            int offset,
+            long total,
+            Caller key,
+            ApiKeyStore.Usage usage,
+            String base,
+            boolean extended,
+            boolean json) {
+        Map<String, Long> grabs = extended
+                ? stores.guids().grabs(releases.stream().map(ReleaseGuids::of).toList())
+                : Map.of();
+        List<Item> items = releases.stream()
+                .map(r -> item(r, base, key.text(), grabs, extended))
+                .toList();
+        List<String> limits = apiLimits(key.key(), usage);
+        if (json) {
+            ObjectNode root = JSON.createObjectNode();
+            attrs(root, "version", "2.0");
+            ObjectNode ch = root.putObject("channel");
+            ch.put("title", title);
+            ch.put("description", title + " newznab feed");
+            ch.put("link", base + "/");
+            ch.put("language", "en-gb");
+            attrs(ch.putObject("response"), "offset", Integer.toString(offset), "total", Long.toString(total));
+            attrs(ch.putObject("apilimits"), limits.toArray(String[]::new));
+            ArrayNode arr = ch.putArray("item");
+            for (Item it : items) {
+                ObjectNode o = arr.addObject();
+                o.put("title", it.title());
+                o.put("guid", it.guid());
+                o.put("link", it.link());
+                o.put("comments", it.comments());
+                o.put("pubDate", it.pubDate());
+                o.put("category", it.category());
+                o.put("description", it.title());
+                attrs(o.putObject("enclosure"), "url", it.link(), "length", Long.toString(it.size()), "type", NZB_TYPE);
+                ArrayNode as = o.putArray("attr");
+                for (String[] a : it.attrs()) {
+                    attrs(as.addObject(), "name", a[0], "value", a[1]);
+                }
+            }
+            return json(root);
+        }
+        Xml x = new Xml().open("rss", "version", "2.0");
+        x.namespace("atom", "http://www.w3.org/2005/Atom").namespace("newznab", NEWZNAB_NS);
+        x.open("channel");
+        x.empty("atom:link", "href", base + "/api", "rel", "self", "type", "application/rss+xml");
+        x.element("title", title).element("description", title + " newznab feed");
+        x.element("link", base + "/").element("language", "en-gb");
+        x.empty("newznab:response", "offset", Integer.toString(offset), "total", Long.toString(total));
+        x.empty("newznab:apilimits", limits.toArray(String[]::new));
+        for (Item it : items) {
+            x.open("item");
+            x.element("title", it.title());
+            x.element("guid", it.guid(), "isPermaLink", "false");
+            x.element("link", it.link());
+            x.element("comments", it.comments());
+            x.element("pubDate", it.pubDate());
+            x.element("category", it.category());
+            x.element("description", it.title());
+            x.empty("enclosure", "url", it.link(), "length", Long.toString(it.size()), "type", NZB_TYPE);
+            for (String[] a : it.attrs()) {
+                x.empty("newznab:attr", "name", a[0], "value", a[1]);
+            }
+            x.close();
+        }
+        x.close().close();
+        return Reply.xml(x.bytes());
+    }
+
+    /** Puts {@code kv} (name, value, ...) into the node's {@code @attributes}, as the clients' JSON has XML attributes. */
+    private static void attrs(ObjectNode node, String... kv) {
+        ObjectNode a = node.putObject("@attributes");
+        for (int i = 0; i + 1 < kv.length; i += 2) {
+            a.put(kv[i], Xml.clean(kv[i + 1]));
+        }
+    }
+
+    private static Reply json(ObjectNode root) {
+        try {
+            return new Reply(200, "application/json; charset=utf-8", Map.of(), JSON.writeValueAsBytes(root));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package headway.web;
+
+import headway.store.ReleaseSearch;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The newznab request parameters, read from what a client sent: each is checked here and a bad one
+ * is a {@link NewznabException} (201) that names the parameter and the fix.
+ */
+final class Params {
+
+    /** The longest {@code q} served; longer is a 201, not a scan for dozens of terms. */
+    static final int MAX_QUERY = 500;
+
+    /** The deepest page served: past it paging is a scan of the whole catalog. */
+    static final int MAX_OFFSET = 100_000;
+
+    private static final Pattern SEASON = Pattern.compile("(?i)s?(\\d{1,4})");
+    private static final Pattern EPISODE = Pattern.compile("(?i)e?(\\d{1,4})");
+    private static final Pattern DAY = Pattern.compile("(\\d{1,2})[/-](\\d{1,2})");
+    private static final Pattern CATEGORY = Pattern.compile("\\d{1,6}");
+
+    private final Function<String, String> source;
+
+    Params(Function<String, String> source) {
+        this.source = source;
+    }
+
+    /** The parameter as sent, or null when absent. */
+    String raw(String name) {
+        return source.apply(name);
+    }
+
+    /** The parameter, stripped; null when absent or blank. */
+    String text(String name) {
+        String v = source.apply(name);
+        return v == null || v.isBlank() ? null : v.strip();
+    }
+
+    String required(String name) {
+        String v = text(name);
+        if (v == null) {
+            throw NewznabException.missing(name);
+        }
+        return v;
+    }
+
+    /** {@code q}: at most {@link #MAX_QUERY} characters. */
+    String query() {
+        String q = text("q");
+        if (q != null && q.length() > MAX_QUERY) {
+            throw NewznabException.bad("q", "at most " + MAX_QUERY + " characters");
+        }
+        return q == null ? "" : q;
+    }
+
+    int integer(String name, int fallback, int min, int max) {
+        String v = text(name);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw NewznabException.bad(name, "a whole number from " + min + " to " + max);
+    }
+
+    /** {@code cat}: a comma list of category ids; empty entries are skipped. */
+    List<Integer> categories() {
+        String v = text("cat");
+        List<Integer> ids = new ArrayList<>();
+        if (v == null) {
+            return ids;
+        }
+        for (String part : v.split(",", 200)) {
+            String p = part.strip();
+            if (p.isEmpty()) {
+                continue;
+            }
+            if (!CATEGORY.matcher(p).matches()) {
+                throw NewznabException.bad("cat", "a comma list of category ids such as 5030,5040 (t=caps lists them)");
+            }
+            ids.add(Integer.parseInt(p));
+        }
+        return ids;
+    }
+
+    /** {@code maxage}: days, or null when absent (0 is also no limit, as clients send it). */
+    Duration maxAge() {
+        int days = integer("maxage", 0, 0, 100_000);
+        return days == 0 ? null : Duration.ofDays(days);
+    }
+
+    /** {@code season}: {@code 13}, {@code S13} or a year for daily shows. */
+    Integer season() {
+        String v = text("season");
+        if (v == null) {
+            return null;
+        }
+        Matcher m = SEASON.matcher(v);
+        if (!m.matches()) {
+            throw NewznabException.bad("season", "a number such as 13, S13 or a year");
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** {@code ep}: {@code 13} or {@code E13} as stored ({@code "13"}), or a daily show's {@code MM/DD} as {@code "MM-DD"}. */
+    String episode() {
+        String v = text("ep");
+        if (v == null) {
+            return null;
+        }
+        Matcher day = DAY.matcher(v);
+        if (day.matches()) {
+            int month = Integer.parseInt(day.group(1));
+            int dom = Integer.parseInt(day.group(2));
+            if (month < 1 || month > 12 || dom < 1 || dom > 31) {
+                throw NewznabException.bad("ep", "a month/day such as 04/12");
+            }
+            return String.format(Locale.ROOT, "%02d-%02d", month, dom);
+        }
+        Matcher m = EPISODE.matcher(v);
+        if (!m.matches()) {
+            throw NewznabException.bad("ep", "a number such as 13, E13 or a month/day such as 04/12");
+        }
+        return Integer.toString(Integer.parseInt(m.group(1)));
+    }
+
+    /** {@code o}: xml (default) or json. */
+    boolean json() {
+        String v = text("o");
+        if (v == null || v.equalsIgnoreCase("xml")) {
+            return false;
+        }
+        if (v.equalsIgnoreCase("json")) {
+            return true;
+        }
+        throw NewznabException.bad("o", "xml or json");
+    }
+
+    boolean extended() {
+        String v = text("extended");
+        return v != null && v.equals("1");
+    }
+
+    /** The search these parameters ask for, with {@code defaultCategories} when {@code cat} is absent. */
+    ReleaseSearch.Query search(int defaultLimit, int maxLimit, List<Integer> defaultCategories, boolean tv) {
+        String q = query();
+        List<Integer> cats = categories();
+        int limit = integer("limit", defaultLimit, 1, maxLimit);
+        int offset = integer("offset", 0, 0, MAX_OFFSET);
+        Duration maxAge = maxAge();
+        Integer season = tv ? season() : null;
+        String episode = tv ? episode() : null;
+        return new ReleaseSearch.Query(
+                q, cats.isEmpty() ? defaultCategories : cats, season, episode, maxAge, null, limit, offset);
+    }
+}

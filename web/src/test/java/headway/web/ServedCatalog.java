@@ -1,0 +1,135 @@
+package headway.web;
+
+import headway.index.CompletedBinary;
+import headway.index.Segment;
+import headway.store.CatalogStore;
+import headway.store.Database;
+import headway.store.Stores;
+import headway.store.TestDatabase;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A served catalog for the front door's tests: a fresh migrated database on the shared embedded
+ * PostgreSQL with a few releases (TV, a movie, a daily show, a hostile name), and {@code serve} on
+ * a free loopback port.
+ */
+final class ServedCatalog implements AutoCloseable {
+
+    static final String G = "alt.binaries.test";
+    static final String POSTER = "Joe <joe@example.com>";
+    static final Instant POSTED = Instant.parse("2026-12-01T10:00:00Z");
+
+    final Stores stores;
+    final FrontDoor door;
+    final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private ServedCatalog(Stores stores, FrontDoor door) {
+        this.stores = stores;
+        this.door = door;
+    }
+
+    static ServedCatalog start() throws Exception {
+        String url = TestDatabase.emptyDatabase("web");
+        Stores stores =
+                Stores.open(new Database.Settings(url, "postgres", null, 8, Duration.ofSeconds(10)), "web-test");
+        TestDatabase.execute(stores.dataSource(), "insert into groups (name) values ('" + G + "')");
+        List<CompletedBinary> binaries = new ArrayList<>();
+        String[] releases = {
+            "Some.Show.S01E01.720p.WEB-GRP",
+            "Some.Show.S01E02.720p.WEB-GRP",
+            "Daily.Talk.2026.04.12.720p.HDTV-GRP",
+            "A.Movie.2026.1080p.BluRay.x264-GRP",
+            "Weird <&\"'> name\u0001 100%"
+        };
+        for (int i = 0; i < releases.length; i++) {
+            for (int f = 1; f <= 2; f++) {
+                List<Segment> segments = new ArrayList<>();
+                for (int p = 1; p <= 3; p++) {
+                    segments.add(new Segment(p, 500_000 + p, "r" + i + "f" + f + "p" + p + "@news.example"));
+                }
+                binaries.add(new CompletedBinary(
+                        G,
+                        POSTER,
+                        "r" + i + "file" + f + ".rar",
+                        3,
+                        releases[i],
+                        2,
+                        releases[i] + " [" + f + "/2] \"file" + f + ".rar\" yEnc",
+                        POSTED.plusSeconds(60L * i),
+                        1000 + 10 * i,
+                        1002 + 10 * i,
+                        1,
+                        segments));
+            }
+        }
+        write(stores, binaries);
+        FrontDoor door = FrontDoor.start(
+                stores,
+                new ServeConfig("127.0.0.1", 0, true, "headway"),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        return new ServedCatalog(stores, door);
+    }
+
+    /** Writes binaries (and so their releases) into the catalog, categorized by the default rules. */
+    static void write(Stores stores, List<CompletedBinary> binaries) throws Exception {
+        try (Connection c = stores.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            new CatalogStore().writeBinaries(c, binaries);
+            c.commit();
+        }
+    }
+
+    /** One binary of one part: a release of one file, posted {@code posted}. */
+    static CompletedBinary single(String release, long bytes, Instant posted) {
+        return new CompletedBinary(
+                G,
+                POSTER,
+                release + ".mkv",
+                1,
+                release,
+                1,
+                release + " [1/1] \"" + release + ".mkv\" yEnc",
+                posted,
+                1,
+                1,
+                1,
+                List.of(new Segment(1, (int) Math.min(bytes, Integer.MAX_VALUE), release + "@news.example")));
+    }
+
+    String base() {
+        return "http://127.0.0.1:" + door.port();
+    }
+
+    HttpResponse<String> get(String pathAndQuery) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create(base() + pathAndQuery))
+                        .timeout(Duration.ofSeconds(20))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<byte[]> getBytes(String pathAndQuery) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create(base() + pathAndQuery))
+                        .timeout(Duration.ofSeconds(20))
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    @Override
+    public void close() {
+        door.close();
+        stores.close();
+    }
+}
