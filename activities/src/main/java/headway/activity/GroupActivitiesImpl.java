@@ -13,13 +13,16 @@ import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The window activities of the groups this worker holds, on its own task queue. Each first
  * finds the group's window at the token's epoch (WindowLost when this worker has none), and maps
  * a stale epoch to the non-retryable LeaseLost so the workflow leases again at once. A failed
  * fetch (the news server unreachable, or breaking a reply bound) is the retryable NewsServer,
- * which the workflow backs off from without counting it toward parking the group.
+ * which the workflow backs off from without counting it toward parking the group. While a range
+ * is indexed or a snapshot written, a {@link LeaseKeeper} renews the database lease and beats the
+ * Temporal heartbeat every third of the lease TTL, so slow work keeps a live lease.
  */
 public final class GroupActivitiesImpl implements GroupActivities {
 
@@ -29,6 +32,8 @@ public final class GroupActivitiesImpl implements GroupActivities {
     private final RangeIndexer indexer;
     private final WindowSnapshots windowSnapshots;
     private final IndexMetrics metrics;
+    private final LeaseKeeper keeper;
+    private final ConflictReporter conflicts;
 
     public GroupActivitiesImpl(
             LeaseStore leases,
@@ -37,12 +42,26 @@ public final class GroupActivitiesImpl implements GroupActivities {
             Holdings holdings,
             RangeIndexer indexer,
             IndexMetrics metrics) {
+        this(leases, ranges, snapshots, holdings, indexer, metrics, ConflictReporter.NONE);
+    }
+
+    /** As above, telling the group's workflow of every refused stale write through {@code conflicts}. */
+    public GroupActivitiesImpl(
+            LeaseStore leases,
+            RangeStore ranges,
+            SnapshotStore snapshots,
+            Holdings holdings,
+            RangeIndexer indexer,
+            IndexMetrics metrics,
+            ConflictReporter conflicts) {
         this.leases = Objects.requireNonNull(leases, "leases");
         this.ranges = Objects.requireNonNull(ranges, "ranges");
         this.windowSnapshots = new WindowSnapshots(leases.fence(), snapshots, new CatalogStore(), metrics);
         this.holdings = Objects.requireNonNull(holdings, "holdings");
         this.indexer = Objects.requireNonNull(indexer, "indexer");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.keeper = new LeaseKeeper(leases);
+        this.conflicts = Objects.requireNonNull(conflicts, "conflicts");
     }
 
     @Override
@@ -74,8 +93,9 @@ public final class GroupActivitiesImpl implements GroupActivities {
                 token.node(),
                 0,
                 range.ruleVersion());
+        AtomicReference<IndexProgress> latest = new AtomicReference<>(resumed.orElse(null));
         return fenced(token, () -> {
-            try {
+            try (LeaseKeeper.Renewal renewal = keeper.keep(held, () -> context.heartbeat(latest.get()))) {
                 RangeIndexer.Outcome outcome = indexer.index(
                         held,
                         row,
@@ -83,8 +103,10 @@ public final class GroupActivitiesImpl implements GroupActivities {
                         resumed.map(IndexProgress::headers).orElse(0L),
                         resumed.map(IndexProgress::missing).orElse(0L),
                         resumed.map(IndexProgress::malformed).orElse(0L),
-                        (cursor, headers, missing, malformed) ->
-                                context.heartbeat(new IndexProgress(range.id(), cursor, headers, missing, malformed)));
+                        (cursor, headers, missing, malformed) -> {
+                            latest.set(new IndexProgress(range.id(), cursor, headers, missing, malformed));
+                            context.heartbeat(latest.get());
+                        });
                 SnapshotInfo snapshot = snapshotAfter ? snapshot(held) : null;
                 Optional<RangeRow> next = ranges.nextRange(held.holder(), held.rules.version());
                 return new RangeResult(
@@ -109,7 +131,12 @@ public final class GroupActivitiesImpl implements GroupActivities {
     @Override
     public SnapshotInfo putSnapshot(HolderToken token) {
         Holdings.Held held = held(token);
-        return fenced(token, () -> snapshot(held));
+        ActivityExecutionContext context = Activity.getExecutionContext();
+        return fenced(token, () -> {
+            try (LeaseKeeper.Renewal renewal = keeper.keep(held, () -> context.heartbeat(null))) {
+                return snapshot(held);
+            }
+        });
     }
 
     private SnapshotInfo snapshot(Holdings.Held held) {
@@ -140,6 +167,15 @@ public final class GroupActivitiesImpl implements GroupActivities {
         } catch (LeaseLostException e) {
             metrics.leaseLost.increment();
             holdings.remove(token.group(), token.epoch());
+            conflicts.tell(
+                    token.group(),
+                    new ClaimConflict(
+                            "lease_lost",
+                            token.node(),
+                            token.epoch(),
+                            e.currentHolder(),
+                            e.currentEpoch(),
+                            "stale write refused"));
             throw ApplicationFailure.newNonRetryableFailure(
                     e.getMessage(), Failures.LEASE_LOST, e.currentHolder(), e.currentEpoch());
         } catch (WindowLostException e) {

@@ -3,6 +3,8 @@ package headway.activity;
 import headway.index.RuleSet;
 import headway.index.Window;
 import headway.store.Holder;
+import headway.store.LeaseLostException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,23 +12,49 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The groups this worker holds, with their windows in memory, bounded by the worker's capacity.
- * A held group is keyed by its lease epoch: an activity that names another epoch finds no window
+ * The bound is the smaller of the capacity and the worker's share of the live fleet, when one is
+ * set. A held group is keyed by its lease epoch: an activity that names another epoch finds no window
  * (WindowLost), so two leases of one group never share a window.
  */
 public final class Holdings {
 
-    /** One held group: its lease, its window and the cursor the window has seen up to (exclusive; -1 before the first range). */
+    /**
+     * One held group: its lease, the lease's TTL, its window and the cursor the window has seen up
+     * to (exclusive; -1 before the first range). A refused lease renewal is noted here, so the work
+     * in flight (a fetch feeding the window) stops at its next header instead of at its next write.
+     */
     public static final class Held {
         final Holder holder;
         final Window window;
         final RuleSet rules;
+        final Duration ttl;
         volatile long cursor;
+        private volatile LeaseLostException lost;
 
-        Held(Holder holder, Window window, RuleSet rules, long cursor) {
+        Held(Holder holder, Window window, RuleSet rules, long cursor, Duration ttl) {
             this.holder = holder;
             this.window = window;
             this.rules = rules;
             this.cursor = cursor;
+            this.ttl = ttl;
+        }
+
+        /** The lease TTL the group was taken with: the database lease and the workflow's timeouts both use it. */
+        public Duration ttl() {
+            return ttl;
+        }
+
+        /** Notes that a renewal was refused: the lease is lost and no more work may be done for it. */
+        void lost(LeaseLostException e) {
+            lost = e;
+        }
+
+        /** Throws the refused renewal's LeaseLost, if there was one. */
+        void checkLease() {
+            LeaseLostException e = lost;
+            if (e != null) {
+                throw e;
+            }
         }
 
         public Holder holder() {
@@ -42,9 +70,13 @@ public final class Holdings {
         }
     }
 
+    /** The lease TTL of a group put without one (tools and tests): HEADWAY_LEASE_TTL's default. */
+    public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+
     private final int capacity;
     private final Map<String, Held> held = new ConcurrentHashMap<>();
     private volatile java.util.function.IntConsumer onChange = size -> {};
+    private volatile java.util.function.IntSupplier share = () -> Integer.MAX_VALUE;
 
     public Holdings(int capacity) {
         if (capacity < 1) {
@@ -67,8 +99,26 @@ public final class Holdings {
         listener.accept(held.size());
     }
 
+    /**
+     * Bounds this worker's groups by {@code share} as well as its capacity (the worker's share of
+     * the live fleet, {@link FleetShare}); the share may throw when it cannot be known.
+     */
+    public void sharedBy(java.util.function.IntSupplier share) {
+        this.share = java.util.Objects.requireNonNull(share, "share");
+    }
+
+    /** How many groups this worker may hold now: its capacity, or its share of the fleet when that is less. */
+    public int limit() {
+        return Math.min(capacity, share.getAsInt());
+    }
+
+    /** Calls the change listener again, because the limit may have moved (the fleet changed) without a held group changing. */
+    public void recheck() {
+        onChange.accept(held.size());
+    }
+
     public boolean full() {
-        return held.size() >= capacity;
+        return held.size() >= limit();
     }
 
     /** Waits up to {@code limit} until this worker may take {@code group}; false when it is still full. */
@@ -86,12 +136,17 @@ public final class Holdings {
 
     /** Whether this worker may take {@code group}: it holds it already, or has room for one more. */
     public synchronized boolean hasRoomFor(String group) {
-        return held.containsKey(group) || held.size() < capacity;
+        return held.containsKey(group) || held.size() < limit();
     }
 
     /** Keeps the window of a newly taken group; a window of an older lease of it is dropped. */
-    public synchronized void put(Holder holder, Window window, RuleSet rules, long cursor) {
-        held.put(holder.group(), new Held(holder, window, rules, cursor));
+    public void put(Holder holder, Window window, RuleSet rules, long cursor) {
+        put(holder, window, rules, cursor, DEFAULT_TTL);
+    }
+
+    /** Keeps the window of a newly taken group, taken with a lease of {@code ttl}; a window of an older lease of it is dropped. */
+    public synchronized void put(Holder holder, Window window, RuleSet rules, long cursor, Duration ttl) {
+        held.put(holder.group(), new Held(holder, window, rules, cursor, ttl));
         onChange.accept(held.size());
     }
 

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * worker's memory and answers with this worker's own task queue, where the group's window
  * activities then run. Lease tasks come from the lease queue, which a full worker stops polling;
  * one that arrives anyway waits a little for room, then refuses with the retryable AtCapacity so
- * that another worker takes the group.
+ * that another worker takes the group. A worker with room takes the group only in its turn in the
+ * leasing order ({@link LeaseStore#leaseInTurn}); out of turn the workflow is told to ask again
+ * shortly, so the slot goes to the group the order puts first.
  */
 public final class LeaseActivitiesImpl implements LeaseActivities {
 
@@ -40,9 +42,12 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     private final Supplier<RuleSet> rules;
     private final String node;
     private final String ownTaskQueue;
+    /** The worker's HEADWAY_LEASE_TTL, for a lease call that names no TTL (a workflow started before it carried one). */
     private final Duration ttl;
+
     private final long windowMaxAge;
     private final IndexMetrics metrics;
+    private final ConflictReporter conflicts;
 
     public LeaseActivitiesImpl(
             LeaseStore leases,
@@ -54,6 +59,22 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
             Duration ttl,
             long windowMaxAge,
             IndexMetrics metrics) {
+        this(leases, snapshots, holdings, rules, node, ownTaskQueue, ttl, windowMaxAge, metrics, ConflictReporter.NONE);
+    }
+
+    /** As above, telling the group's workflow of every takeover through {@code conflicts}. */
+    public LeaseActivitiesImpl(
+            LeaseStore leases,
+            SnapshotStore snapshots,
+            Holdings holdings,
+            Supplier<RuleSet> rules,
+            String node,
+            String ownTaskQueue,
+            Duration ttl,
+            long windowMaxAge,
+            IndexMetrics metrics,
+            ConflictReporter conflicts) {
+        this.conflicts = Objects.requireNonNull(conflicts, "conflicts");
         this.leases = Objects.requireNonNull(leases, "leases");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
         this.holdings = Objects.requireNonNull(holdings, "holdings");
@@ -69,15 +90,25 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     public GroupOutlook outlook(String group) {
         try {
             Outlook o = leases.outlook(group);
-            return new GroupOutlook(
+            GroupOutlook outlook = new GroupOutlook(
                     group, o.active(), o.plannedRanges(), o.lag(), o.urgency(), temporalPriority(o.urgency()));
+            if (outlook.hasWork()) {
+                leases.want(group);
+            }
+            return outlook;
         } catch (UnknownGroupException e) {
             throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.BAD_INPUT);
         }
     }
 
-    @Override
+    /** Takes the group with this worker's HEADWAY_LEASE_TTL, as a lease call that names no TTL does. */
     public LeaseGrant lease(String group) {
+        return lease(group, null);
+    }
+
+    @Override
+    public LeaseGrant lease(String group, Duration groupTtl) {
+        Duration ttl = groupTtl != null ? groupTtl : this.ttl;
         boolean room;
         try {
             room = holdings.awaitRoomFor(group, ROOM_WAIT);
@@ -87,13 +118,13 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
         }
         if (!room) {
             throw ApplicationFailure.newFailure(
-                    "worker " + node + " holds " + holdings.size() + " of " + holdings.capacity()
+                    "worker " + node + " holds " + holdings.size() + " of its share of " + holdings.limit()
                             + " groups; another worker should take " + group,
                     Failures.AT_CAPACITY);
         }
         LeaseOutcome outcome;
         try {
-            outcome = leases.lease(group, node, ttl);
+            outcome = leases.leaseInTurn(group, node, ttl);
         } catch (UnknownGroupException e) {
             throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.BAD_INPUT);
         }
@@ -103,6 +134,15 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
         metrics.leaseTakes.increment();
         if (outcome.takeover()) {
             metrics.takeovers.increment();
+            conflicts.tell(
+                    group,
+                    new ClaimConflict(
+                            "takeover",
+                            outcome.previousHolder(),
+                            outcome.holder().epoch() - 1,
+                            node,
+                            outcome.holder().epoch(),
+                            "taken from a holder quiet past the lease TTL"));
         }
         RuleSet ruleSet = rules.get();
         Window window = new Window(group, windowMaxAge);
@@ -129,7 +169,7 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
                     replanned,
                     from);
         }
-        holdings.put(outcome.holder(), window, ruleSet, cursor);
+        holdings.put(outcome.holder(), window, ruleSet, cursor, ttl);
         log.info(
                 "node {} took {} at epoch {}{}; window from {} ({} binaries), {} ranges re-planned",
                 node,

@@ -39,6 +39,8 @@ import java.util.concurrent.Executors;
  * go into the {@code rejected_articles} ledger in the same transaction that moves the cursor over
  * them, so a poison article is recorded once and never stops the group. The headers nothing
  * cataloged are counted with the batch's commit ({@link MissStore}).
+ * A lease renewal refused while a batch is fetched ({@link LeaseKeeper}) stops the batch at its
+ * next header with that LeaseLost: nothing of the batch is written.
  */
 public final class RangeIndexer {
 
@@ -112,6 +114,7 @@ public final class RangeIndexer {
                         + totals.cursor + ", the batches before it committed");
             }
             long batchEnd = range.end() - cursor < batchArticles ? range.end() : cursor + batchArticles - 1;
+            held.checkLease();
             Batch batch = new Batch(held);
             try {
                 source.fetch(range.group(), cursor, batchEnd, batch);
@@ -241,6 +244,7 @@ public final class RangeIndexer {
 
         @Override
         public void header(OverviewLine line) {
+            held.checkLease();
             held.window().accept(line, held.rules);
             headers++;
         }

@@ -44,7 +44,8 @@ public final class WatchmanActivitiesImpl implements WatchmanActivities {
                 List.copyOf(unstuck),
                 r.pulses().size(),
                 r.presenceChanges().size(),
-                r.writeFailures());
+                r.writeFailures(),
+                r.conflicts());
     }
 
     private static Set<String> groups(Collection<Watchman.StuckMove> moves) {

@@ -219,6 +219,11 @@ public final class NntpPool implements AutoCloseable {
         }
     }
 
+    /** Connections open now: borrowed (or being opened) and idle; at most the configured maximum. */
+    public int openConnections() {
+        return Math.min(config.maxConnections(), config.maxConnections() - permits.availablePermits() + idle.size());
+    }
+
     /** Number of connections idle in the pool. */
     public int idleCount() {
         return idle.size();

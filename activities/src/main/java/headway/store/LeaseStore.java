@@ -35,10 +35,47 @@ public final class LeaseStore {
             from group_leases where group_name = ? for update
             """;
 
+    private static final String WANT = "update group_leases set wanted_at = hw_now() where group_name = ?";
+
+    /**
+     * Where the group stands in the leasing order among the groups that want a lease now (asked
+     * within the want window), the group first in that order, how many of those ahead have a more
+     * urgent range, and the fleet's free slots (the
+     * live nodes' capacities less the live leases, at least 1). No row: the group has no work
+     * that the order counts.
+     */
+    private static final String TURN = """
+            with waiting as (
+                select g.name, min(r.priority) as urgency, g.priority,
+                       case when l.holder_node is null then l.free_since else l.heartbeat_at end as unheld_since
+                from groups g
+                join ranges r on r.group_name = g.name
+                             and ((r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased')
+                join group_leases l on l.group_name = g.name
+                where g.active
+                  and (l.holder_node is null or l.heartbeat_at <= hw_now() - ? * interval '1 millisecond')
+                  and (g.name = ? or l.wanted_at > hw_now() - ? * interval '1 millisecond')
+                group by g.name, g.priority, l.holder_node, l.free_since, l.heartbeat_at
+            ), ranked as (
+                select name, urgency,
+                       row_number() over (order by urgency, unheld_since asc nulls first, priority, name) as place
+                from waiting
+            )
+            select r.place,
+                   (select name from ranked where place = 1),
+                   (select count(*) from ranked a where a.urgency < r.urgency),
+                   greatest(1,
+                       coalesce((select sum(max_groups) from nodes
+                                 where heartbeat_at > hw_now() - ? * interval '1 millisecond'), 0)
+                       - (select count(*) from group_leases
+                          where holder_node is not null and heartbeat_at > hw_now() - ? * interval '1 millisecond'))
+            from ranked r where r.name = ?
+            """;
+
     private static final String TAKE = """
             update group_leases
             set holder_node = ?, epoch = epoch + 1, leased_at = hw_now(), heartbeat_at = hw_now(),
-                free_since = null, current_range_id = null
+                free_since = null, current_range_id = null, wanted_at = null
             where group_name = ?
             returning epoch
             """;
@@ -64,8 +101,11 @@ public final class LeaseStore {
             """;
 
     private static final String CLEAR_HOLDER = """
-            update group_leases set holder_node = null, free_since = hw_now(), current_range_id = null where group_name = ?
+            update group_leases set holder_node = null, free_since = hw_now(), current_range_id = null, wanted_at = null
+            where group_name = ?
             """;
+
+    private static final String RENEW = "update group_leases set heartbeat_at = hw_now() where group_name = ?";
 
     private static final String RECORD_SNAPSHOT = """
             update group_leases set snapshot_next = ?, snapshot_at = hw_now() where group_name = ?
@@ -112,6 +152,66 @@ public final class LeaseStore {
         });
     }
 
+    /**
+     * Takes {@code group} for {@code node} as {@link #lease} does, but only in its turn: among the
+     * groups whose workflows want a lease (asked within two TTLs), the group must be one of the
+     * first n in the leasing order, n being the fleet's free slots, with no group of a more urgent
+     * range ahead of it. Otherwise it is refused with
+     * the group first in the order and {@link #TURN_WAIT}, and its want is recorded, so a worker's
+     * slot goes to the most urgent waiting group whichever lease task reached it first.
+     */
+    public LeaseOutcome leaseInTurn(String group, String node, Duration ttl) {
+        return Jdbc.inTransaction(dataSource, "leasing " + group + " in its turn", c -> {
+            lockLeasing(c);
+            if (Jdbc.first(c, GROUP_ACTIVE, rs -> true, group).isEmpty()) {
+                throw new UnknownGroupException(group);
+            }
+            Jdbc.update(c, ENSURE_LEASE_ROW, group);
+            Jdbc.update(c, WANT, group);
+            long window = ttl.multipliedBy(2).toMillis();
+            Optional<Turn> turn = Jdbc.first(
+                    c,
+                    TURN,
+                    rs -> new Turn(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4)),
+                    cap.reached(c),
+                    ttl.toMillis(),
+                    group,
+                    window,
+                    ttl.toMillis(),
+                    ttl.toMillis(),
+                    group);
+            if (turn.isPresent() && !turn.get().mine()) {
+                return LeaseOutcome.notYourTurn(turn.get().first(), turn.get().place(), TURN_WAIT);
+            }
+            return take(c, group, node, ttl);
+        });
+    }
+
+    /**
+     * Records that the group's workflow is about to ask for a lease (its outlook found work), so
+     * the leasing order counts it before its lease task reaches a worker.
+     */
+    public void want(String group) {
+        Jdbc.inTransaction(dataSource, "recording that " + group + " wants a lease", c -> {
+            Jdbc.update(c, ENSURE_LEASE_ROW, group);
+            return Jdbc.update(c, WANT, group);
+        });
+    }
+
+    /** How long a group refused for its turn waits before it asks again. */
+    public static final Duration TURN_WAIT = Duration.ofSeconds(2);
+
+    /**
+     * A group's turn: its place must be within the free slots, and no group with a more urgent
+     * range may be waiting ahead of it, because tail work is served before history whatever the
+     * slots (a tail group between two of its asks must not lose its slot to a history group).
+     */
+    private record Turn(long place, String first, long moreUrgentAhead, long freeSlots) {
+        boolean mine() {
+            return place <= freeSlots && moreUrgentAhead == 0;
+        }
+    }
+
     /** Takes the first group in the leasing order for {@code node}, if any is free. */
     public Optional<LeaseOutcome> leaseNext(String node, Duration ttl) {
         return Jdbc.inTransaction(dataSource, "leasing the next group", c -> {
@@ -138,6 +238,15 @@ public final class LeaseStore {
             RangeStore.releaseLeased(c, holder);
             return Jdbc.update(c, CLEAR_HOLDER, holder.group());
         });
+    }
+
+    /**
+     * Renews the holder's lease (its heartbeat) in a fenced transaction, so a holder busy in a slow
+     * fetch or a long snapshot keeps its group; a stale holder gets {@link LeaseLostException},
+     * recorded as a refused write like any other.
+     */
+    public void renew(Holder holder) {
+        fence.run(holder, "renewing the lease of " + holder.group(), c -> Jdbc.update(c, RENEW, holder.group()));
     }
 
     /**

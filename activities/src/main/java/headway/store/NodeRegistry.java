@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,8 +22,11 @@ public final class NodeRegistry {
     private static final Logger log = LoggerFactory.getLogger(NodeRegistry.class);
 
     private static final String UPSERT = """
-            insert into nodes (id, address, started_at, heartbeat_at) values (?, ?, hw_now(), hw_now())
-            on conflict (id) do update set address = excluded.address, heartbeat_at = excluded.heartbeat_at
+            insert into nodes (id, address, started_at, heartbeat_at, max_groups, connections, max_connections, provider_limit)
+            values (?, ?, hw_now(), hw_now(), ?, ?, ?, ?)
+            on conflict (id) do update set address = excluded.address, heartbeat_at = excluded.heartbeat_at,
+                max_groups = excluded.max_groups, connections = excluded.connections,
+                max_connections = excluded.max_connections, provider_limit = excluded.provider_limit
             """;
 
     private static final String PEERS = """
@@ -40,6 +44,17 @@ public final class NodeRegistry {
 
     private static final String DELETE = "delete from nodes where id = ?";
 
+    private static final String ACTIVE_GROUPS = "select count(*) from groups where active";
+
+    /**
+     * What a node reports with each heartbeat: how many groups it may hold, its open NNTP
+     * connections, how many it may open, and the provider's connection limit for the whole fleet
+     * (null: not reported or not known).
+     */
+    public record Report(Integer maxGroups, Integer connections, Integer maxConnections, Integer providerLimit) {
+        public static final Report NONE = new Report(null, null, null, null);
+    }
+
     /** A node row: its id, advertise address, last heartbeat (database time) and whether it is fresher than the TTL. */
     public record Node(String id, String address, Instant heartbeatAt, boolean live) {}
 
@@ -49,6 +64,7 @@ public final class NodeRegistry {
     private final Duration ttl;
     private final Clock clock;
 
+    private volatile Supplier<Report> report = () -> Report.NONE;
     private List<Node> cachedPeers = List.of();
     private Instant cachedAt = Instant.MIN;
     private boolean everLoaded;
@@ -77,12 +93,34 @@ public final class NodeRegistry {
         heartbeat();
     }
 
-    /** Upserts this node's row with the database's time. */
-    public void heartbeat() {
-        Jdbc.inTransaction(dataSource, "heartbeat of node " + nodeId, c -> Jdbc.update(c, UPSERT, nodeId, address));
+    /** Reports {@code report}'s answer with every heartbeat from now on. */
+    public NodeRegistry reporting(Supplier<Report> report) {
+        this.report = Objects.requireNonNull(report, "report");
+        return this;
     }
 
-    /** The other live nodes, cached for the TTL; the last known list when the database fails. */
+    /** Upserts this node's row with the database's time and what it reports. */
+    public void heartbeat() {
+        Report r = report.get();
+        Jdbc.inTransaction(
+                dataSource,
+                "heartbeat of node " + nodeId,
+                c -> Jdbc.update(
+                        c,
+                        UPSERT,
+                        nodeId,
+                        address,
+                        r.maxGroups(),
+                        r.connections(),
+                        r.maxConnections(),
+                        r.providerLimit()));
+    }
+
+    /**
+     * The other live nodes, cached for the TTL; the last known list when the database fails, and
+     * StoreException when it fails before any read succeeded (an empty list would claim the node
+     * is alone).
+     */
     public synchronized List<Node> peers() {
         Instant now = clock.instant();
         if (everLoaded && now.isBefore(cachedAt.plus(ttl))) {
@@ -101,6 +139,9 @@ public final class NodeRegistry {
             cachedAt = now;
             everLoaded = true;
         } catch (StoreException e) {
+            if (!everLoaded) {
+                throw new StoreException("reading peers of node " + nodeId + " (no list read yet to fall back on)", e);
+            }
             log.warn(
                     "node {}: reading peers failed, serving the last known {} peer(s): {}",
                     nodeId,
@@ -108,6 +149,12 @@ public final class NodeRegistry {
                     e.getMessage());
         }
         return cachedPeers;
+    }
+
+    /** The number of active groups, which the fleet shares out. */
+    public int activeGroups() {
+        return Jdbc.inTransaction(
+                dataSource, "counting active groups", c -> Jdbc.one(c, ACTIVE_GROUPS, rs -> rs.getInt(1)));
     }
 
     /** Every node row with whether it is live (fresher than the TTL), for status. */

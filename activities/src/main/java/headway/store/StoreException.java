@@ -8,4 +8,9 @@ public final class StoreException extends RuntimeException {
     public StoreException(String doing, SQLException cause) {
         super(doing + ": " + cause.getMessage(), cause);
     }
+
+    /** The same failure, said with more context. */
+    public StoreException(String doing, StoreException cause) {
+        super(doing + ": " + cause.getMessage(), cause);
+    }
 }

@@ -46,6 +46,10 @@ public final class Stores implements AutoCloseable {
         return new StatusStore(pool);
     }
 
+    public FleetQueries fleet() {
+        return new FleetQueries(pool);
+    }
+
     public ReleaseQueries releases() {
         return new ReleaseQueries(pool);
     }

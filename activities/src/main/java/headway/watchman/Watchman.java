@@ -33,6 +33,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class Watchman {
 
+    /** Counts the conflicts recorded since the last counted one and moves the mark past them, under the mark's row lock. */
+    private static final String COUNT_NEW_CONFLICTS = """
+            with mark as (select conflicts_seen from watchman_marks where one for update),
+                 fresh as (select e.id from lease_events e, mark
+                           where e.kind in ('takeover', 'lease_lost') and e.id > mark.conflicts_seen),
+                 moved as (update watchman_marks set conflicts_seen = (select max(id) from fresh)
+                           where one and exists (select 1 from fresh))
+            select count(*) from fresh
+            """;
+
     private static final Logger log = LoggerFactory.getLogger(Watchman.class);
 
     private static final String KIND_RANGE = "range";
@@ -230,8 +240,8 @@ public final class Watchman {
 
     /**
      * What one scan saw and did: the stuck records it opened and closed, every open record after
-     * it, the pulses still alive, the presence changes, and how many writes failed (logged and
-     * skipped). {@code at} is the database time of the open records, read after the scan's writes
+     * it, the pulses still alive, the presence changes, how many writes failed (logged and
+     * skipped), and the claim conflicts recorded since the last scan that counted them. {@code at} is the database time of the open records, read after the scan's writes
      * in the same transaction, so of two overlapping scans the one with the later {@code at} saw
      * the later state; the watchman's signals carry it because they reach group workflows in any
      * order.
@@ -243,7 +253,8 @@ public final class Watchman {
             List<StuckMove> open,
             List<Pulse> pulses,
             List<Presence> presenceChanges,
-            int writeFailures) {
+            int writeFailures,
+            int conflicts) {
         public ScanResult {
             opened = List.copyOf(opened);
             closed = List.copyOf(closed);
@@ -276,10 +287,19 @@ public final class Watchman {
         closeMoved(scan, MOVED_GROUPS, "group");
         openStuck(scan, groupPulses, OPEN_GROUP, bounds.group());
         scanPresence(scan, bounds.nodeTtl());
+        int conflicts = write(scan, "counting new conflicts", c -> Jdbc.one(c, COUNT_NEW_CONFLICTS, rs -> rs.getInt(1)))
+                .orElse(0);
         return read("reading open stuck records", c -> {
             Instant at = Jdbc.one(c, SCAN_AT, rs -> Jdbc.instant(rs, 1));
             return new ScanResult(
-                    at, scan.opened, scan.closed, stuckMoves(c, OPEN_STUCK), scan.pulses, scan.presence, scan.failures);
+                    at,
+                    scan.opened,
+                    scan.closed,
+                    stuckMoves(c, OPEN_STUCK),
+                    scan.pulses,
+                    scan.presence,
+                    scan.failures,
+                    conflicts);
         });
     }
 

@@ -139,7 +139,7 @@ class HostileServerIndexingTest {
                     TTL,
                     1000,
                     metrics);
-            LeaseGrant grant = leaseActivities.lease(GROUP);
+            LeaseGrant grant = leaseActivities.lease(GROUP, TTL);
             held = holdings.get(GROUP, grant.token().epoch()).orElseThrow();
             range = ranges.nextRange(held.holder(), 0).orElseThrow();
         }

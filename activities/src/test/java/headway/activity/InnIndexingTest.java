@@ -106,7 +106,7 @@ class InnIndexingTest {
             LeaseOutcome outcome = leases.lease(GROUP, "node-inn", T);
             Holder holder = outcome.holder();
             Window window = new Window(GROUP, 1000);
-            holdings.put(holder, window, RuleSet.defaults(0), -1);
+            holdings.put(holder, window, RuleSet.defaults(0), -1, java.time.Duration.ofSeconds(30));
             Holdings.Held held = holdings.get(GROUP, holder.epoch()).orElseThrow();
             RangeIndexer indexer = new RangeIndexer(
                     source, leases.fence(), ranges, new CatalogStore(), 16, IndexMetrics.discard(holdings));

@@ -217,7 +217,7 @@ class TakeoverCatalogTest {
         }
 
         LeaseGrant lease() {
-            LeaseGrant grant = leaseActivities.lease(GROUP);
+            LeaseGrant grant = leaseActivities.lease(GROUP, TTL);
             assertThat(grant.granted()).as("lease granted").isTrue();
             held = holdings.get(GROUP, grant.token().epoch()).orElseThrow();
             return grant;

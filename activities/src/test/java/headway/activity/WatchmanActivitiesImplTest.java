@@ -70,11 +70,12 @@ class WatchmanActivitiesImplTest {
                 new Watchman.StuckMove(2, "range", "8", "alt.binaries.y", "cursor", t, t, null, null, "leased");
 
         WatchmanSummary summary = WatchmanActivitiesImpl.summarize(new Watchman.ScanResult(
-                t.plusSeconds(1), List.of(opened, other), List.of(), List.of(other), List.of(), List.of(), 0));
+                t.plusSeconds(1), List.of(opened, other), List.of(), List.of(other), List.of(), List.of(), 0, 3));
 
         assertThat(summary.newlyStuckGroups()).containsExactly("alt.binaries.y");
         assertThat(summary.stuckGroups()).containsExactly("alt.binaries.y");
         assertThat(summary.unstuckGroups()).isEmpty();
         assertThat(summary.at()).isEqualTo(t.plusSeconds(1));
+        assertThat(summary.conflicts()).isEqualTo(3);
     }
 }

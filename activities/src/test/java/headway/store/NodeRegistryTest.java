@@ -1,6 +1,7 @@
 package headway.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
@@ -98,6 +99,16 @@ class NodeRegistryTest {
         own.close();
         clock.now = clock.now.plus(TTL.multipliedBy(2));
         assertThat(a.peers()).extracting(NodeRegistry.Node::id).containsExactly("b");
+    }
+
+    @Test
+    void aDatabaseErrorBeforeTheFirstReadIsAnError() {
+        HikariDataSource own = TestDatabase.pool(ds.getJdbcUrl(), 2);
+        NodeRegistry a = new NodeRegistry(own, "a", "x", TTL, new ManualClock());
+        own.close();
+        assertThatThrownBy(a::peers)
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("no list read yet to fall back on");
     }
 
     @Test

@@ -54,6 +54,25 @@ class WatchmanTest {
     }
 
     @Test
+    void everyConflictIsCountedByExactlyOneScan() {
+        Watchman watchman = new Watchman(ds);
+        watchman.scan(BOUNDS);
+        groups.add("alt.binaries.claimed", 0);
+        Holder stale = leases.lease("alt.binaries.claimed", "n1", LEASE_TTL).holder();
+        TestDatabase.setClockSkew(ds, LEASE_TTL.plusSeconds(1));
+        leases.lease("alt.binaries.claimed", "n2", LEASE_TTL);
+        TestDatabase.setClockSkew(ds, Duration.ZERO);
+        assertThatThrownBy(() -> leases.renew(stale)).isInstanceOf(headway.store.LeaseLostException.class);
+
+        assertThat(watchman.scan(BOUNDS).conflicts())
+                .as("the takeover and the refused renewal")
+                .isEqualTo(2);
+        assertThat(watchman.scan(BOUNDS).conflicts()).as("counted once").isZero();
+        assertThatThrownBy(() -> leases.renew(stale)).isInstanceOf(headway.store.LeaseLostException.class);
+        assertThat(watchman.scan(BOUNDS).conflicts()).isEqualTo(1);
+    }
+
+    @Test
     void aLeasedRangeIsStuckOnceItsPulseRunsOut() {
         Leased r = leasedRange("alt.binaries.x");
         Watchman watchman = new Watchman(ds);

@@ -26,11 +26,14 @@ import java.util.Set;
 /**
  * The chaos run: three worker JVMs index the simulator's groups (with gaps, missing parts and
  * malformed lines, new articles posted all along, a little latency per OVER) while a driver kills
- * a random worker that holds a group with SIGKILL every few seconds and starts a new one, freezes one with SIGSTOP for longer than the lease TTL, restarts PostgreSQL once and
+ * a random worker that holds a group with SIGKILL every few seconds and starts a new one, freezes
+ * one in the middle of a range with SIGSTOP until another worker has taken its group (past the
+ * lease TTL), so that it attempts stale writes when it wakes, restarts PostgreSQL once and
  * drops the simulator's connections. Then everything is allowed to settle, and the catalog is
  * checked against what the simulator served: every valid article exactly once (count and a
  * checksum per group), no write with a stale epoch landed (an audit trigger compares each catalog
- * and cursor write's epoch with the lease's), every group caught up, no stuck record left open.
+ * and cursor write's epoch with the lease's) and at least one was refused, every group caught up,
+ * no stuck record left open.
  * Loopback only; bounded in count and time; stops by itself. With {@code hostile}, the simulator
  * also serves poison articles (NUL and control bytes, over-long posters, subjects and message-ids,
  * garbage dates): the check then wants each one without a clean form in the rejected-articles
@@ -81,12 +84,14 @@ public final class Chaos {
             long lost,
             long duplicated,
             long staleWrites,
+            long refused,
             long rejected,
             long stuckOpen,
             boolean caughtUp,
             double seconds) {
+        /** Nothing lost or twice, no stale write landed and at least one was attempted and refused, all caught up. */
         public boolean ok() {
-            return lost == 0 && duplicated == 0 && staleWrites == 0 && stuckOpen == 0 && caughtUp;
+            return lost == 0 && duplicated == 0 && staleWrites == 0 && refused > 0 && stuckOpen == 0 && caughtUp;
         }
     }
 
@@ -116,6 +121,14 @@ public final class Chaos {
             drop trigger if exists audit_ranges on ranges;
             create trigger audit_ranges before update on ranges for each row execute function audit_epoch();
             """;
+
+    /**
+     * The longest freeze. A takeover of a frozen holder's group can take several times the lease
+     * TTL, because the frozen JVM still holds open long polls and swallows the workflow, outlook
+     * and lease tasks handed to them, each retried elsewhere only after its 10 s timeout (measured:
+     * no takeover within 20 s of a freeze with a 5 s TTL).
+     */
+    private static final Duration FREEZE_LIMIT = Duration.ofSeconds(60);
 
     /** Each OVER reply waits this long, like a server across a network, so that kills land mid-range. */
     private static final Duration OVER_LATENCY = Duration.ofMillis(15);
@@ -190,12 +203,8 @@ public final class Chaos {
                     cluster.simulator().dropConnections();
                 }
                 if (kills == freezeAt) {
-                    String frozen = live.get(random.nextInt(live.size()));
-                    cluster.freeze(frozen);
+                    freezeAZombie(cluster, live, random);
                     freezes++;
-                    Cluster.sleep(Cluster.LEASE_TTL.plusSeconds(2).toMillis());
-                    cluster.thaw(frozen);
-                    out.printf("chaos: froze %s for %s%n", frozen, Cluster.LEASE_TTL.plusSeconds(2));
                 }
                 if (kills == restartAt) {
                     cluster.restartPostgres();
@@ -234,6 +243,7 @@ public final class Chaos {
                     check.lost,
                     check.duplicated,
                     stale,
+                    refused,
                     check.rejected,
                     stuckOpen,
                     caughtUp,
@@ -246,6 +256,69 @@ public final class Chaos {
         cluster.client()
                 .newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(group))
                 .planned();
+    }
+
+    /**
+     * Freezes (SIGSTOP) a worker in the middle of a range, keeps it frozen past the lease TTL until
+     * another worker has taken one of its groups (at most {@link #FREEZE_LIMIT}), then thaws it: its lease
+     * renewal and its batch commit in flight are stale writes, which the fence must refuse. Waits
+     * (at most a TTL) for that refusal, so the run shows fencing at work.
+     */
+    private void freezeAZombie(Cluster cluster, List<String> live, Random random) {
+        String frozen = midRangeHolder(cluster, live).orElseGet(() -> pickVictim(cluster, live, random));
+        long eventsBefore = cluster.queryLong("select coalesce(max(id), 0) from lease_events");
+        long t = System.nanoTime();
+        cluster.freeze(frozen);
+        Cluster.sleep(Cluster.LEASE_TTL.plusSeconds(1).toMillis());
+        long deadline = t + FREEZE_LIMIT.toNanos();
+        while (System.nanoTime() < deadline && takeoversFrom(cluster, frozen, eventsBefore) == 0) {
+            Cluster.sleep(200);
+        }
+        cluster.thaw(frozen);
+        Duration frozenFor = Duration.ofMillis((System.nanoTime() - t) / 1_000_000);
+        long refusedDeadline = System.nanoTime() + Cluster.LEASE_TTL.toNanos();
+        long refused = 0;
+        while (System.nanoTime() < refusedDeadline && refused == 0) {
+            refused = cluster.queryLong(
+                    "select count(*) from lease_events where kind = 'lease_lost' and node_id = ? and id > ?",
+                    frozen,
+                    eventsBefore);
+            Cluster.sleep(200);
+        }
+        out.printf(
+                "chaos: froze %s mid-range for %.1fs (lease TTL %s); %d of its groups taken meanwhile, %d of its writes"
+                        + " refused after it woke%n",
+                frozen,
+                frozenFor.toMillis() / 1000.0,
+                Cluster.LEASE_TTL,
+                takeoversFrom(cluster, frozen, eventsBefore),
+                refused);
+    }
+
+    /** A live worker with a leased range whose cursor has moved (it is in the middle of the range), if any turns up within 10 s. */
+    private static java.util.Optional<String> midRangeHolder(Cluster cluster, List<String> live) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (Map<String, Object> row :
+                    cluster.rows("select r.node_id from ranges r join group_leases l on l.group_name = r.group_name"
+                            + " and l.holder_node = r.node_id"
+                            + " where r.status = 'leased' and r.next_article > r.start_article and r.next_article <= r.end_article"
+                            + " order by r.node_id")) {
+                String node = (String) row.get("node_id");
+                if (live.contains(node)) {
+                    return java.util.Optional.of(node);
+                }
+            }
+            Cluster.sleep(100);
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static long takeoversFrom(Cluster cluster, String node, long afterEvent) {
+        return cluster.queryLong(
+                "select count(*) from lease_events where kind = 'takeover' and other_node = ? and id > ?",
+                node,
+                afterEvent);
     }
 
     /** A random worker among those holding a group right now (a kill there interrupts work), else any live one. */

@@ -15,9 +15,10 @@ import picocli.CommandLine.Spec;
  * {@code headway chaos}: worker JVMs index the simulator's groups while they are killed, frozen,
  * cut off from the news server and their database is restarted; then the catalog is checked. The
  * last line is {@code chaos: kills=<> freezes=<> db_restarts=<> nntp_drops=<> articles=<> lost=<>
- * duplicated=<> stale_writes=<>}, with {@code rejected=<>} (the rejected-articles ledger's rows) at
- * its end under {@code --hostile}; the exit code is 1 on any loss, duplicate, stale write, open
- * stuck record or group not caught up.
+ * duplicated=<> stale_writes=<> refused=<>}, with {@code rejected=<>} (the rejected-articles
+ * ledger's rows) at its end under {@code --hostile}; the exit code is 1 on any loss, duplicate,
+ * stale write, open stuck record or group not caught up, and when no stale write was attempted
+ * and refused.
  */
 @Command(
         name = "chaos",
@@ -90,7 +91,8 @@ final class ChaosCommand implements Runnable {
         }
         out.printf("chaos: caught_up=%s stuck_open=%d seconds=%.0f%n", r.caughtUp(), r.stuckOpen(), r.seconds());
         out.printf(
-                "chaos: kills=%d freezes=%d db_restarts=%d nntp_drops=%d articles=%d lost=%d duplicated=%d stale_writes=%d%s%n",
+                "chaos: kills=%d freezes=%d db_restarts=%d nntp_drops=%d articles=%d lost=%d duplicated=%d stale_writes=%d"
+                        + " refused=%d%s%n",
                 r.kills(),
                 r.freezes(),
                 r.dbRestarts(),
@@ -99,12 +101,17 @@ final class ChaosCommand implements Runnable {
                 r.lost(),
                 r.duplicated(),
                 r.staleWrites(),
+                r.refused(),
                 hostile ? " rejected=" + r.rejected() : "");
         if (!r.ok()) {
             throw new CliException(
                     Exit.FAILED,
                     "chaos found a problem: lost=" + r.lost() + " duplicated=" + r.duplicated() + " stale_writes="
-                            + r.staleWrites() + " stuck_open=" + r.stuckOpen() + " caught_up=" + r.caughtUp());
+                            + r.staleWrites() + " refused=" + r.refused()
+                            + (r.refused() == 0
+                                    ? " (no stale write was attempted and refused: fencing went unshown)"
+                                    : "")
+                            + " stuck_open=" + r.stuckOpen() + " caught_up=" + r.caughtUp());
         }
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The short chaos run CI does: a few kills, a freeze past the TTL, a PostgreSQL restart and NNTP
  * drops while groups are indexed and new articles arrive; nothing lost, nothing twice, no stale
- * write landed, every group caught up. The full run is `bin/headway chaos`.
+ * write landed while the frozen holder's were refused, every group caught up. The full run is `bin/headway chaos`.
  */
 class ChaosTest {
 
@@ -32,7 +32,13 @@ class ChaosTest {
         String last = lines.get(lines.size() - 1);
         assertThat(last)
                 .matches(
-                        "chaos: kills=4 freezes=1 db_restarts=1 nntp_drops=\\d+ articles=\\d+ lost=0 duplicated=0 stale_writes=0");
+                        "chaos: kills=4 freezes=1 db_restarts=1 nntp_drops=\\d+ articles=\\d+ lost=0 duplicated=0 stale_writes=0"
+                                + " refused=[1-9]\\d*");
+        assertThat(out.toString())
+                .as("the frozen holder woke after a takeover and its writes were refused")
+                .containsPattern(
+                        "froze w\\d+ mid-range for [\\d.]+s \\(lease TTL PT5S\\); [1-9]\\d* of its groups taken"
+                                + " meanwhile, [1-9]\\d* of its writes refused after it woke");
         long articles = Long.parseLong(last.replaceAll(".* articles=(\\d+) .*", "$1"));
         assertThat(articles).isGreaterThan(4 * 12_000 / 2);
         assertThat(out.toString()).contains("caught_up=true stuck_open=0");

@@ -1,6 +1,6 @@
 package headway.starter;
 
-import headway.store.NodeRegistry;
+import headway.store.FleetQueries;
 import headway.store.StatusStore;
 import headway.worker.Setting;
 import headway.worker.Settings;
@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code headway status}: each group's holder, state, cursor, lag, ranges, rate and whether the
- * watchman has it stuck, from the database and its workflow; the nodes, online or offline; the
- * schedules; with {@code --conflicts}, the takeovers and refused stale writes. Without Temporal it still shows what the database knows.
+ * watchman has it stuck, from the database and its workflow; the leasing order of the groups
+ * waiting for a slot; the nodes, online or offline since when, with their groups and NNTP
+ * connections, and the fleet's connections against the provider's limit; the schedules; with {@code --conflicts}, the takeovers and refused stale writes. Without Temporal it still shows what the database knows.
  */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Show groups, nodes and conflicts.")
 final class StatusCommand implements Runnable {
@@ -122,11 +123,16 @@ final class StatusCommand implements Runnable {
                         g.openStuck() > 0,
                         rejected.getOrDefault(g.name(), 0L)));
             }
-            List<NodeRegistry.Node> nodes = connections.database().nodes(nodeTtl);
+            FleetQueries fleet = connections.database().fleet();
+            List<FleetQueries.NodeStatus> nodes = fleet.nodes(nodeTtl, leaseTtl);
+            FleetQueries.Connections nntp = FleetQueries.connections(nodes);
+            List<String> order = fleet.leasingOrder(leaseTtl, s.longValue(Setting.CATALOG_CAP), ORDER_SHOWN);
             if (json) {
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("groups", lines);
+                doc.put("leaseOrder", order);
                 doc.put("nodes", nodes);
+                doc.put("connections", nntp);
                 if (client != null) {
                     doc.put("schedules", headway.worker.Schedules.list(client));
                 }
@@ -166,12 +172,24 @@ final class StatusCommand implements Runnable {
                         l.stuck() ? "yes" : "-",
                         l.rejected());
             }
+            out.println(leaseOrderLine(order));
             out.println();
-            out.printf("%-40s %-28s %-8s %s%n", "NODE", "ADDRESS", "STATE", "LAST HEARTBEAT");
-            for (NodeRegistry.Node n : nodes) {
+            out.printf(
+                    "%-40s %-24s %-8s %-24s %7s %7s %s%n",
+                    "NODE", "ADDRESS", "STATE", "SINCE", "GROUPS", "NNTP", "LAST HEARTBEAT");
+            for (FleetQueries.NodeStatus n : nodes) {
                 out.printf(
-                        "%-40s %-28s %-8s %s%n", n.id(), n.address(), n.live() ? "online" : "offline", n.heartbeatAt());
+                        "%-40s %-24s %-8s %-24s %7s %7s %s%n",
+                        n.id(),
+                        n.address(),
+                        n.online() ? "online" : "offline",
+                        n.since(),
+                        n.heldGroups() + "/" + (n.maxGroups() == null ? "?" : n.maxGroups()),
+                        (n.connections() == null ? "?" : n.connections()) + "/"
+                                + (n.maxConnections() == null ? "?" : n.maxConnections()),
+                        n.lastHeartbeat());
             }
+            out.println(fleetLine(nntp));
             if (client != null) {
                 out.println();
                 out.printf("%-28s %-24s %s%n", "SCHEDULE", "WORKFLOW", "RECENT RUNS");
@@ -183,6 +201,31 @@ final class StatusCommand implements Runnable {
                 spec.commandLine().getErr().println("headway: workflow states unknown: " + temporalProblem);
             }
         }
+    }
+
+    /** Groups of the leasing order that status prints. */
+    static final int ORDER_SHOWN = 20;
+
+    /** The waiting groups in the order they get the next free slots, numbered. */
+    static String leaseOrderLine(List<String> order) {
+        if (order.isEmpty()) {
+            return "lease order: no group waiting";
+        }
+        StringBuilder line = new StringBuilder("lease order:");
+        for (int i = 0; i < order.size(); i++) {
+            line.append(' ').append(i + 1).append('.').append(order.get(i));
+        }
+        return line.append(order.size() == ORDER_SHOWN ? " ..." : "").toString();
+    }
+
+    /** The fleet's online nodes and NNTP connections against the provider's limit. */
+    static String fleetLine(FleetQueries.Connections c) {
+        String limit = c.providerLimit() == null
+                ? "provider limit not known (set HEADWAY_NNTP_PROVIDER_LIMIT)"
+                : "provider limit " + c.providerLimit()
+                        + (c.overLimit() ? "; the online workers may open " + c.mayOpen() + ", over the limit" : "");
+        return "fleet: " + c.online() + " of " + c.nodes() + " nodes online, NNTP connections " + c.open() + " open of "
+                + c.mayOpen() + " allowed, " + limit;
     }
 
     /** The workflow's state from its progress query, or "not started" when it has no workflow. */

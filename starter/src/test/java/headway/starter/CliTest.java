@@ -1,12 +1,17 @@
 package headway.starter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import headway.nntp.HostileNntpServer;
 import headway.rig.TemporalDevServer;
 import headway.simulator.NewsSimulator;
+import headway.store.Holder;
+import headway.store.LeaseLostException;
+import headway.store.LeaseStore;
+import headway.store.NodeRegistry;
 import headway.store.TestDatabase;
 import headway.workflow.SearchAttributes;
 import io.temporal.api.common.v1.WorkflowExecution;
@@ -18,6 +23,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -466,9 +472,27 @@ class CliTest {
 
     @Test
     void statusShowsGroupsNodesAndConflicts() throws Exception {
-        Cli cli = cli();
+        String url = TestDatabase.emptyDatabase("cli");
+        Cli cli = Cli.of(url, temporal.target());
         cli.run("groups", "add", "alt.binaries.cli.status");
         cli.run("plan", "alt.binaries.cli.status", "--from", "1", "--to", "20000", "--size", "10000", "--no-signal");
+        cli.run("groups", "add", "alt.binaries.cli.stolen");
+        cli.run("plan", "alt.binaries.cli.stolen", "--from", "1", "--to", "100", "--size", "100", "--no-signal");
+        try (var ds = TestDatabase.pool(url, 2)) {
+            new NodeRegistry(ds, "node-one", "one:9464", Duration.ofSeconds(15), Clock.systemUTC())
+                    .reporting(() -> new NodeRegistry.Report(8, 3, 4, 6))
+                    .register();
+            new NodeRegistry(ds, "node-two", "two:9464", Duration.ofSeconds(15), Clock.systemUTC())
+                    .reporting(() -> new NodeRegistry.Report(8, 1, 4, 6))
+                    .register();
+            LeaseStore leases = new LeaseStore(ds, 0);
+            Holder stale = leases.lease("alt.binaries.cli.stolen", "node-one", Duration.ofSeconds(30))
+                    .holder();
+            TestDatabase.setClockSkew(ds, Duration.ofSeconds(31));
+            leases.lease("alt.binaries.cli.stolen", "node-two", Duration.ofSeconds(30));
+            TestDatabase.setClockSkew(ds, Duration.ZERO);
+            assertThatThrownBy(() -> leases.renew(stale)).isInstanceOf(LeaseLostException.class);
+        }
         Cli.Result text = cli.run("status");
         assertThat(text.code()).as(text.toString()).isZero();
         assertThat(text.lines().get(0))
@@ -476,6 +500,20 @@ class CliTest {
                 .contains("HOLDER", "STATE", "CURSOR", "LAG", "PLAN", "LEASE", "DONE", "STUCK");
         assertThat(text.lines().get(1)).startsWith("alt.binaries.cli.status").contains(" - ");
         assertThat(text.out()).contains("\nNODE ").contains("\nSCHEDULE ");
+        assertThat(text.out())
+                .as("the waiting group in the leasing order; the held one is not waiting")
+                .contains("\nlease order: 1.alt.binaries.cli.status\n");
+        assertThat(text.lines().stream().filter(l -> l.startsWith("node-one")))
+                .singleElement()
+                .asString()
+                .contains(" online ", " 0/8 ", " 3/4 ");
+        assertThat(text.lines().stream().filter(l -> l.startsWith("node-two")))
+                .singleElement()
+                .asString()
+                .contains(" online ", " 1/8 ", " 1/4 ");
+        assertThat(text.out())
+                .contains("\nfleet: 2 of 2 nodes online, NNTP connections 4 open of 8 allowed, provider limit 6;"
+                        + " the online workers may open 8, over the limit\n");
 
         JsonNode doc = json.readTree(cli.run("status", "--json").out());
         JsonNode g = doc.get("groups").get(0);
@@ -488,10 +526,17 @@ class CliTest {
 
         Cli.Result conflicts = cli.run("status", "--conflicts");
         assertThat(conflicts.code()).isZero();
-        assertThat(conflicts.lines()).hasSize(1);
+        assertThat(conflicts.lines()).hasSize(3);
         assertThat(conflicts.lines().get(0))
                 .startsWith("AT")
                 .contains("GROUP", "KIND", "NODE", "EPOCH", "OTHER", "DETAIL");
+        assertThat(conflicts.lines().get(1))
+                .as("newest first: the stale holder's refused renewal, naming the current holder")
+                .contains(" alt.binaries.cli.stolen ", " lease_lost ", " node-one ", " node-two ")
+                .containsPattern("node-one +1 node-two +2 ");
+        assertThat(conflicts.lines().get(2))
+                .contains(" alt.binaries.cli.stolen ", " takeover ")
+                .containsPattern("node-two +2 node-one +1 ");
         assertThat(json.readTree(cli.run("status", "--conflicts", "--json").out())
                         .isArray())
                 .isTrue();

@@ -1,5 +1,7 @@
 package headway.worker;
 
+import headway.activity.ConflictReporter;
+import headway.activity.FleetShare;
 import headway.activity.GroupActivitiesImpl;
 import headway.activity.HeaderSource;
 import headway.activity.Holdings;
@@ -123,8 +125,16 @@ public final class HeadwayWorker implements AutoCloseable {
                 new RangeIndexer(headers, leases.fence(), ranges, catalog, config.batchArticles(), metrics);
 
         NodeRegistry registryRow = new NodeRegistry(
-                dataSource, config.nodeId(), config.advertiseAddress(), config.nodeTtl(), Clock.systemUTC());
-        NodeHeartbeat heartbeat = NodeHeartbeat.start(registryRow, config.nodeHeartbeat());
+                        dataSource, config.nodeId(), config.advertiseAddress(), config.nodeTtl(), Clock.systemUTC())
+                .reporting(() -> new NodeRegistry.Report(
+                        limitOr(holdings, config.maxGroups()),
+                        nntp.openConnections(),
+                        nntp.config().maxConnections(),
+                        config.nntp().providerLimit() == 0
+                                ? null
+                                : config.nntp().providerLimit()));
+        holdings.sharedBy(new FleetShare(registryRow, config.maxGroups(), FleetShare.SLACK));
+        NodeHeartbeat heartbeat = NodeHeartbeat.start(registryRow, config.nodeHeartbeat(), holdings::recheck);
 
         MetricsServer metricsServer = config.metricsPort() == 0
                 ? null
@@ -146,6 +156,7 @@ public final class HeadwayWorker implements AutoCloseable {
                 PlannerWorkflowImpl.class,
                 RegistryPruneWorkflowImpl.class,
                 WatchmanWorkflowImpl.class);
+        ConflictReporter conflicts = conflictReporter(client);
         LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(
                 leases,
                 snapshots,
@@ -155,7 +166,8 @@ public final class HeadwayWorker implements AutoCloseable {
                 config.ownTaskQueue(),
                 config.leaseTtl(),
                 config.windowMaxAge(),
-                metrics);
+                metrics,
+                conflicts);
         shared.registerActivitiesImplementations(leaseActivities);
         shared.registerActivitiesImplementations(
                 new PlannerActivitiesImpl(
@@ -177,7 +189,7 @@ public final class HeadwayWorker implements AutoCloseable {
                         .build());
         leasing.registerActivitiesImplementations(leaseActivities);
         holdings.onChange(size -> {
-            if (size >= holdings.capacity()) {
+            if (size >= limitOr(holdings, Integer.MAX_VALUE)) {
                 leasing.suspendPolling();
             } else {
                 leasing.resumePolling();
@@ -185,7 +197,7 @@ public final class HeadwayWorker implements AutoCloseable {
         });
         Worker own = factory.newWorker(config.ownTaskQueue(), options);
         own.registerActivitiesImplementations(
-                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
+                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics, conflicts));
         factory.start();
         log.info(
                 "worker {} polling {} and {} (max {} groups), {}, NNTP {}, metrics {}",
@@ -209,6 +221,33 @@ public final class HeadwayWorker implements AutoCloseable {
                 nntp,
                 metricsServer,
                 owned);
+    }
+
+    /**
+     * The worker's limit of groups (its share of the fleet), or {@code fallback} while the share
+     * cannot be read: the lease activity then fails with the reason, and polling goes on.
+     */
+    static int limitOr(Holdings holdings, int fallback) {
+        try {
+            return holdings.limit();
+        } catch (RuntimeException e) {
+            log.warn("the worker's share of the fleet is unknown: {}", e.getMessage());
+            return fallback;
+        }
+    }
+
+    /**
+     * Tells a group's workflow of a claim conflict by its {@code conflict} signal. A failure (no
+     * running workflow, Temporal unreachable) is logged: the conflict is in lease_events anyway.
+     */
+    static ConflictReporter conflictReporter(WorkflowClient client) {
+        return (group, conflict) -> {
+            try {
+                client.newUntypedWorkflowStub(TaskQueues.workflowId(group)).signal("conflict", conflict);
+            } catch (RuntimeException e) {
+                log.warn("could not tell group {} of the conflict {}: {}", group, conflict.describe(), e.toString());
+            }
+        };
     }
 
     /**

@@ -22,6 +22,11 @@ public final class NodeHeartbeat implements AutoCloseable {
 
     /** Registers the node (explicitly, before anything else runs) and beats every {@code interval}. */
     public static NodeHeartbeat start(NodeRegistry registry, Duration interval) {
+        return start(registry, interval, () -> {});
+    }
+
+    /** As {@link #start(NodeRegistry, Duration)}, running {@code afterBeat} after every beat (the worker rechecks its share of the fleet). */
+    public static NodeHeartbeat start(NodeRegistry registry, Duration interval, Runnable afterBeat) {
         registry.register();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "node-heartbeat");
@@ -32,6 +37,7 @@ public final class NodeHeartbeat implements AutoCloseable {
                 () -> {
                     try {
                         registry.heartbeat();
+                        afterBeat.run();
                     } catch (RuntimeException e) {
                         log.warn(
                                 "node {}: heartbeat failed, trying again in {}: {}",

@@ -55,8 +55,8 @@ public enum Setting {
             null,
             "2s",
             null,
-            "a holder quiet this long loses its group; also the holder activities' schedule-to-start and heartbeat"
-                    + " timeouts"),
+            "a holder quiet this long loses its group; `start` gives it to each group workflow, which takes, renews"
+                    + " and judges the database lease with it and derives every holder timeout from it"),
     NODE_TTL(
             Type.DURATION,
             "15s",
@@ -105,6 +105,14 @@ public enum Setting {
     NNTP_USER(Type.TEXT, null, "none", null, null, "AUTHINFO user (never logged)"),
     NNTP_PASSWORD(Type.TEXT, null, "none", null, null, "AUTHINFO password (never logged)"),
     NNTP_CONNECTIONS(Type.INTEGER, "4", null, "1", "64", "connections per worker, shared by all its groups"),
+    NNTP_PROVIDER_LIMIT(
+            Type.INTEGER,
+            "0",
+            null,
+            "0",
+            "10000",
+            "connections the news provider allows the whole fleet, 0 = not known; each worker reports it with its"
+                    + " open connections, and `status` compares the fleet's total with it"),
     NNTP_TIMEOUT(
             Type.DURATION,
             "30s",

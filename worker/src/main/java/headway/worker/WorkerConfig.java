@@ -130,7 +130,11 @@ public record WorkerConfig(
                 Deployment.unversioned());
     }
 
-    /** An NNTP server and how many connections this worker may open to it. Credentials are never logged. */
+    /**
+     * An NNTP server, how many connections this worker may open to it, how it is secured, and how
+     * many connections the provider allows the whole fleet (0: not known). Credentials are never
+     * logged.
+     */
     public record NntpServer(
             String host,
             int port,
@@ -139,7 +143,8 @@ public record WorkerConfig(
             String password,
             int maxConnections,
             Duration timeout,
-            Security security) {
+            Security security,
+            int providerLimit) {
         public NntpServer {
             Objects.requireNonNull(host, Setting.NNTP_HOST.key());
             Setting.NNTP_PORT.check(port);
@@ -160,6 +165,20 @@ public record WorkerConfig(
                         + Setting.NNTP_PASSWORD.key() + " may hold a line break");
             }
             Objects.requireNonNull(security, "security");
+            Setting.NNTP_PROVIDER_LIMIT.check(providerLimit);
+        }
+
+        /** A server whose provider limit is not known. */
+        public NntpServer(
+                String host,
+                int port,
+                boolean tls,
+                String user,
+                String password,
+                int maxConnections,
+                Duration timeout,
+                Security security) {
+            this(host, port, tls, user, password, maxConnections, timeout, security, 0);
         }
 
         /** A server with the default security: STARTTLS where offered, the JVM's trust store, compression where offered. */
@@ -171,7 +190,7 @@ public record WorkerConfig(
                 String password,
                 int maxConnections,
                 Duration timeout) {
-            this(host, port, tls, user, password, maxConnections, timeout, Security.DEFAULT);
+            this(host, port, tls, user, password, maxConnections, timeout, Security.DEFAULT, 0);
         }
 
         @Override
@@ -282,7 +301,7 @@ public record WorkerConfig(
                 s.duration(Setting.SHUTDOWN_GRACE));
     }
 
-    /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS and _TIMEOUT. */
+    /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS, _TIMEOUT and _PROVIDER_LIMIT. */
     public static NntpServer fromEnvNntp(Map<String, String> env) {
         Settings s = new Settings(env);
         return new NntpServer(
@@ -297,7 +316,8 @@ public record WorkerConfig(
                         startTls(s.string(Setting.NNTP_STARTTLS)),
                         caFile(s.string(Setting.NNTP_CA)),
                         s.bool(Setting.NNTP_PLAIN_AUTH),
-                        s.bool(Setting.NNTP_COMPRESS)));
+                        s.bool(Setting.NNTP_COMPRESS)),
+                s.integer(Setting.NNTP_PROVIDER_LIMIT));
     }
 
     private static StartTls startTls(String value) {

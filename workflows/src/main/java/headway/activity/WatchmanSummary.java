@@ -7,7 +7,8 @@ import java.util.List;
  * What one watchman scan saw: how many stuck records it opened and closed and how many are open,
  * the groups with an open record ({@code stuckGroups}), those that got one in this scan and still
  * have it ({@code newlyStuckGroups}), those whose records were all closed in this scan
- * ({@code unstuckGroups}), the pulses still alive, the presence changes and the failed writes. The
+ * ({@code unstuckGroups}), the pulses still alive, the presence changes, the failed writes and the
+ * claim conflicts (takeovers, refused stale writes) recorded since the previous scan. The
  * group lists hold at database time {@code at}, read with the open records after the scan's writes.
  */
 public record WatchmanSummary(
@@ -20,7 +21,8 @@ public record WatchmanSummary(
         List<String> unstuckGroups,
         int livePulses,
         int presenceChanges,
-        int writeFailures) {
+        int writeFailures,
+        int conflicts) {
     public WatchmanSummary {
         stuckGroups = List.copyOf(stuckGroups);
         newlyStuckGroups = List.copyOf(newlyStuckGroups);

@@ -10,7 +10,9 @@ import java.time.Duration;
  * Every timeout and retry policy of the group workflow, in one place. The lease TTL is the one
  * number that matters: a holder activity that is not picked up (schedule-to-start) or that stops
  * heartbeating within a TTL belongs to a dead worker, and the group is leased again. The cost of
- * that choice is that a worker busy for longer than a TTL before it polls loses its groups.
+ * that choice is that a worker busy for longer than a TTL before it polls loses its groups. The
+ * TTL is the group's ({@link GroupConfig#leaseTtl}), which the lease activity also uses for the
+ * database lease, so the two cannot disagree; ActivityPoliciesTest pins every number here.
  */
 final class ActivityPolicies {
 
@@ -113,18 +115,30 @@ final class ActivityPolicies {
      * dropped NNTP connection) are retried from the last heartbeat.
      */
     static ActivityOptions indexRange(GroupConfig config, String taskQueue, String summary) {
-        ActivityOptions holder = holder(config, taskQueue, INDEX_RANGE, summary);
+        return heartbeating(holder(config, taskQueue, INDEX_RANGE, summary), config);
+    }
+
+    /**
+     * putSnapshot: may stream a large window, so it heartbeats like indexRange (the worker beats
+     * while it renews the database lease), and a dead worker's snapshot is found within one TTL
+     * rather than after its 30 minutes.
+     */
+    static ActivityOptions putSnapshot(GroupConfig config, String taskQueue, String summary) {
+        return heartbeating(holder(config, taskQueue, PUT_SNAPSHOT, summary), config);
+    }
+
+    /** The heartbeat timeout of a holder activity that works long: half a lease TTL, at least 1 s (see indexRange). */
+    static Duration heartbeatTimeout(GroupConfig config) {
         Duration half = config.leaseTtl().dividedBy(2);
+        return half.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : half;
+    }
+
+    private static ActivityOptions heartbeating(ActivityOptions holder, GroupConfig config) {
         return holder.toBuilder()
-                .setHeartbeatTimeout(half.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : half)
+                .setHeartbeatTimeout(heartbeatTimeout(config))
                 .setRetryOptions(holder.getRetryOptions().toBuilder()
                         .setDoNotRetry(Failures.LEASE_LOST, Failures.WINDOW_LOST, Failures.BAD_INPUT, HEARTBEAT_TIMEOUT)
                         .build())
                 .build();
-    }
-
-    /** putSnapshot: may stream a large window. */
-    static ActivityOptions putSnapshot(GroupConfig config, String taskQueue, String summary) {
-        return holder(config, taskQueue, PUT_SNAPSHOT, summary);
     }
 }

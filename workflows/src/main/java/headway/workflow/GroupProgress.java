@@ -8,6 +8,8 @@ package headway.workflow;
  * @param lastSnapshotNext   the cursor the last snapshot covers up to (exclusive); null before the first snapshot
  * @param stuck              the watchman reported the group stuck and has not seen it move since
  * @param lastSnapshotAt     when the last snapshot was taken (ISO-8601, from the activity); null before the first snapshot
+ * @param conflicts          claim conflicts this run was told of (a refused stale write, a takeover); also in the memo
+ * @param lastConflict       the last of them, described; null when none
  */
 public record GroupProgress(
         String group,
@@ -24,4 +26,6 @@ public record GroupProgress(
         String lastSnapshotAt,
         int failedCycles,
         boolean parked,
-        boolean stuck) {}
+        boolean stuck,
+        int conflicts,
+        String lastConflict) {}

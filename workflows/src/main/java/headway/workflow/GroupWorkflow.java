@@ -1,5 +1,6 @@
 package headway.workflow;
 
+import headway.activity.ClaimConflict;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
@@ -38,6 +39,14 @@ public interface GroupWorkflow {
      */
     @SignalMethod
     void stuck(boolean stuck, Instant asOf);
+
+    /**
+     * A claim conflict on this group (a refused stale write, a takeover), told by the worker that
+     * saw it so that the side holding the group hears of it too; counted in {@link #progress()}
+     * and the memo ({@code conflicts}, {@code lastConflict}).
+     */
+    @SignalMethod
+    void conflict(ClaimConflict conflict);
 
     @QueryMethod
     GroupProgress progress();

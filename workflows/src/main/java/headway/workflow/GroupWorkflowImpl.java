@@ -1,5 +1,6 @@
 package headway.workflow;
 
+import headway.activity.ClaimConflict;
 import headway.activity.Failures;
 import headway.activity.GroupActivities;
 import headway.activity.GroupOutlook;
@@ -52,6 +53,8 @@ public class GroupWorkflowImpl implements GroupWorkflow {
 
     private static final Logger log = Workflow.getLogger(GroupWorkflowImpl.class);
     private static final String MEMO_CONFIG = "config";
+    private static final String MEMO_CONFLICTS = "conflicts";
+    private static final String MEMO_LAST_CONFLICT = "lastConflict";
     /** Added to a refused lease's remaining time, because the database clock and the timer's clock differ a little. */
     private static final Duration ASK_AGAIN_MARGIN = Duration.ofMillis(500);
     /** The longest pause after news server failures, so a server that comes back is used again within minutes. */
@@ -86,6 +89,11 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     private Boolean stuck;
     /** The database time of the watchman view behind {@link #stuck}, so a late signal from an older view cannot undo it. */
     private Instant stuckAsOf;
+
+    /** Claim conflicts this run was told of (not carried across continue-as-new), and the last one. */
+    private int conflicts;
+
+    private String lastConflict;
 
     private GroupState state = GroupState.LEASING;
     private String holder;
@@ -143,7 +151,7 @@ public class GroupWorkflowImpl implements GroupWorkflow {
             }
             become(GroupState.LEASING, null);
             LeaseGrant grant = leaseActivities(ActivityPolicies.lease(config, outlook.temporalPriority()))
-                    .lease(config.group());
+                    .lease(config.group(), config.leaseTtl());
             if (!grant.granted()) {
                 become(GroupState.WAITING, grant.heldBy());
                 Duration again = askAgainIn(grant);
@@ -502,6 +510,14 @@ public class GroupWorkflowImpl implements GroupWorkflow {
     }
 
     @Override
+    public void conflict(ClaimConflict conflict) {
+        conflicts++;
+        lastConflict = conflict.describe();
+        log.warn("group {}: claim conflict: {}", config.group(), lastConflict);
+        Workflow.upsertMemo(Map.of(MEMO_CONFLICTS, conflicts, MEMO_LAST_CONFLICT, lastConflict));
+    }
+
+    @Override
     public GroupProgress progress() {
         return new GroupProgress(
                 config.group(),
@@ -518,6 +534,8 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                 lastSnapshot == null ? null : lastSnapshot.takenAt(),
                 failedCycles,
                 parked,
-                Boolean.TRUE.equals(stuck));
+                Boolean.TRUE.equals(stuck),
+                conflicts,
+                lastConflict);
     }
 }

@@ -45,6 +45,10 @@ public final class WatchmanWorkflowImpl implements WatchmanWorkflow {
                     summary.unstuckGroups(),
                     summary.open());
         }
+        if (summary.conflicts() > 0) {
+            log.warn(
+                    "watchman: {} new claim conflict(s); `headway status --conflicts` lists them", summary.conflicts());
+        }
         for (String group : summary.newlyStuckGroups()) {
             GroupSignals.signal(group, "stuck", true, summary.at());
         }

@@ -184,7 +184,7 @@ final class FakeGroupStore {
             }
 
             @Override
-            public LeaseGrant lease(String name) {
+            public LeaseGrant lease(String name, java.time.Duration ttl) {
                 return FakeGroupStore.this.lease(name);
             }
         };

@@ -3,6 +3,7 @@ package headway.workflow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import headway.activity.ClaimConflict;
 import headway.activity.SnapshotInfo;
 import headway.workflow.FakeGroupStore.Attempt;
 import headway.workflow.FakeGroupStore.Node;
@@ -521,6 +522,27 @@ class GroupWorkflowTest {
         client.newUntypedWorkflowStub(ID).signal("stuck", false);
         assertThat(group().progress().stuck()).isFalse();
         assertThat(stuckAttribute()).isFalse();
+    }
+
+    /** A claim conflict told by a worker (the side that holds the group hears of it) shows in the progress query and the memo. */
+    @Test
+    void aClaimConflictIsRecordedInTheProgressAndTheMemo() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 1, 100);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+        awaitIdleAfter(1);
+        assertThat(group().progress().conflicts()).isZero();
+
+        client.newUntypedWorkflowStub(ID)
+                .signal("conflict", new ClaimConflict("lease_lost", "node-a", 1, "node-b", 2, "stale write refused"));
+
+        GroupProgress p = group().progress();
+        assertThat(p.conflicts()).isEqualTo(1);
+        assertThat(p.lastConflict())
+                .isEqualTo("lease_lost: node-a (epoch 1) against node-b (epoch 2): stale write refused");
+        WorkflowExecutionDescription d = client.newUntypedWorkflowStub(ID).describe();
+        assertThat(d.getMemo("conflicts", Integer.class)).isEqualTo(1);
+        assertThat(d.getMemo("lastConflict", String.class)).isEqualTo(p.lastConflict());
     }
 
     private boolean stuckAttribute() {

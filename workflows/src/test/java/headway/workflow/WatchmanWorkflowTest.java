@@ -45,7 +45,8 @@ class WatchmanWorkflowTest {
                 List.of("alt.binaries.c"),
                 4,
                 1,
-                0);
+                0,
+                2);
         FakeWatchman fake = new FakeWatchman(summary, 0);
         worker.registerActivitiesImplementations(fake);
         env.start();
@@ -58,7 +59,8 @@ class WatchmanWorkflowTest {
 
     @Test
     void aFailedScanIsRetriedAFewTimes() {
-        WatchmanSummary summary = new WatchmanSummary(Instant.EPOCH, 0, 0, 0, List.of(), List.of(), List.of(), 0, 0, 0);
+        WatchmanSummary summary =
+                new WatchmanSummary(Instant.EPOCH, 0, 0, 0, List.of(), List.of(), List.of(), 0, 0, 0, 0);
         FakeWatchman fake = new FakeWatchman(summary, 2);
         worker.registerActivitiesImplementations(fake);
         env.start();

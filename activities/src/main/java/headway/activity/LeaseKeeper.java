@@ -1,0 +1,85 @@
+package headway.activity;
+
+import headway.store.LeaseLostException;
+import headway.store.LeaseStore;
+import headway.store.StoreException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a held group's database lease alive while an activity works on it (a fetch, a commit, a
+ * snapshot): every third of the lease TTL it renews the lease through the fence and beats the
+ * activity's Temporal heartbeat, so neither a slow fetch nor a long snapshot loses a live lease.
+ * A refused renewal (another node took the group) is noted on the held group, and the work stops
+ * at its next header or write with that LeaseLost, within one renewal period of the refusal plus
+ * what the fetch in flight takes to drain. A failed renewal for another reason (the database is
+ * unreachable) is logged and tried again at the next tick, because the lease outlives it by two
+ * periods.
+ */
+public final class LeaseKeeper {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
+
+    /** Renewals per TTL: three, so two may fail (a database blip) before the lease runs out. */
+    static final int RENEWALS_PER_TTL = 3;
+
+    private final LeaseStore leases;
+    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1, r -> {
+        Thread t = new Thread(r, "lease-keeper");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public LeaseKeeper(LeaseStore leases) {
+        this.leases = Objects.requireNonNull(leases, "leases");
+    }
+
+    /** How often a lease of {@code ttl} is renewed while its group works: a third of it, at least 100 ms. */
+    static Duration period(Duration ttl) {
+        Duration third = ttl.dividedBy(RENEWALS_PER_TTL);
+        return third.compareTo(Duration.ofMillis(100)) < 0 ? Duration.ofMillis(100) : third;
+    }
+
+    /**
+     * Starts renewing {@code held}'s lease, and calling {@code beat} (the activity's Temporal
+     * heartbeat) after every renewal that succeeded, until the returned handle is closed.
+     */
+    public Renewal keep(Holdings.Held held, Runnable beat) {
+        Objects.requireNonNull(beat, "beat");
+        long every = period(held.ttl()).toMillis();
+        ScheduledFuture<?> task =
+                timer.scheduleAtFixedRate(() -> renew(held, beat), every, every, TimeUnit.MILLISECONDS);
+        return () -> task.cancel(false);
+    }
+
+    private void renew(Holdings.Held held, Runnable beat) {
+        try {
+            leases.renew(held.holder());
+        } catch (LeaseLostException e) {
+            log.warn("{}; stopping the work in flight", e.getMessage());
+            held.lost(e);
+            throw e;
+        } catch (StoreException e) {
+            log.warn("renewing the lease of {} failed, trying again in one period: {}", held.holder(), e.getMessage());
+            return;
+        }
+        try {
+            beat.run();
+        } catch (RuntimeException e) {
+            log.debug("heartbeat of {} failed: {}", held.holder(), e.toString());
+        }
+    }
+
+    /** A running renewal; closing it stops the renewals (a renewal already running finishes). */
+    @FunctionalInterface
+    public interface Renewal extends AutoCloseable {
+        @Override
+        void close();
+    }
+}
