@@ -168,6 +168,20 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
                     outcome.snapshotNext(),
                     replanned,
                     from);
+        } else {
+            // No snapshot yet, but a previous holder may have indexed (and committed cursors)
+            // with binaries still open in its window: starting empty at its cursor would lose
+            // their earlier parts (seen in chaos: a holder frozen mid-range in its first ranges).
+            Long indexedTo = leases.indexedTo(group);
+            if (indexedTo != null && indexedTo > 1) {
+                long from = Math.max(0, indexedTo - 1 - windowMaxAge);
+                int replanned = leases.replanToRebuildWindow(outcome.holder(), from);
+                log.info(
+                        "group {}: no snapshot yet; re-indexing {} ranges from article {} to rebuild the window",
+                        group,
+                        replanned,
+                        from);
+            }
         }
         holdings.put(outcome.holder(), window, ruleSet, cursor, ttl);
         log.info(

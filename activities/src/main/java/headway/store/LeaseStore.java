@@ -124,6 +124,12 @@ public final class LeaseStore {
             group by g.active, l.lag
             """;
 
+    private static final String INDEXED_TO = """
+            select max(case when status = 'done' then end_article + 1 else next_article end)
+            from ranges
+            where group_name = ? and (status = 'done' or next_article > start_article)
+            """;
+
     private final DataSource dataSource;
     private final Fence fence;
     private final CatalogCap cap;
@@ -262,6 +268,21 @@ public final class LeaseStore {
                 holder,
                 "re-planning " + holder.group() + " from " + article + " to rebuild its window",
                 c -> RangeStore.replanToRebuildWindow(c, holder.group(), article));
+    }
+
+    /**
+     * How far the group's ranges have been indexed: the article after the furthest cursor (a done
+     * range counts to its end), or null when nothing has been indexed yet. A take without a
+     * snapshot rebuilds the window from here minus its maximum age, because the previous holder
+     * committed its cursor with each batch while the binaries still open in its window, with parts
+     * before that cursor, lived only in its memory.
+     */
+    public Long indexedTo(String group) {
+        try (Connection c = dataSource.getConnection()) {
+            return Jdbc.one(c, INDEXED_TO, rs -> Jdbc.nullableLong(rs, 1), group);
+        } catch (SQLException e) {
+            throw new StoreException("reading how far " + group + " was indexed", e);
+        }
     }
 
     /** Records, inside the holder's fenced transaction, the cursor its stored snapshot covers: the next take re-plans from it. */
