@@ -122,18 +122,43 @@ class TakeoverCatalogTest {
         assertThat(dump(c)).isEqualTo(uninterrupted);
     }
 
+    @Test
+    void takeoverBeforeAnySnapshotStillCatalogsEveryArticleOnce() throws Exception {
+        DataSource d = database();
+        halfwayThenStopped(d, false);
+        Node second = new Node(d, "node-2", new NntpHeaderSource(pool));
+        LeaseGrant grant = takeAfterTtl(d, second);
+
+        assertThat(grant.takeover()).isTrue();
+        assertThat(grant.snapshotNext())
+                .as("the first holder never snapshotted")
+                .isNull();
+        second.indexToTheEnd();
+        second.flushWindow();
+        // the first holder committed cursors with binaries still open in its window; starting empty
+        // at its cursor lost their earlier parts, so the new holder rebuilds the window first
+        assertThat(dump(d)).isEqualTo(uninterrupted);
+    }
+
     /** The first holder indexes ranges 1..3, snapshots at 1501, then commits two batches of range 4 and stops (a crash). */
     private static Node halfwayThenStopped(DataSource ds) throws Exception {
+        return halfwayThenStopped(ds, true);
+    }
+
+    /** As {@link #halfwayThenStopped(DataSource)}, with or without the snapshot at 1501. */
+    private static Node halfwayThenStopped(DataSource ds, boolean snapshot) throws Exception {
         StoppingSource source = new StoppingSource(new NntpHeaderSource(pool));
         Node first = new Node(ds, "node-1", source);
         first.lease();
         for (int i = 0; i < 3; i++) {
             first.index(first.nextRange().orElseThrow());
         }
-        first.snapshots.put(
-                first.held.holder(),
-                first.held.cursor(),
-                out -> first.held.window().writeTo(out));
+        if (snapshot) {
+            first.snapshots.put(
+                    first.held.holder(),
+                    first.held.cursor(),
+                    out -> first.held.window().writeTo(out));
+        }
         source.fetchesLeft = 2;
         RangeRow fourth = first.nextRange().orElseThrow();
         assertThat(fourth.start()).isEqualTo(1501);
