@@ -262,7 +262,7 @@ public final class Chaos {
      * Freezes (SIGSTOP) a worker in the middle of a range, keeps it frozen past the lease TTL until
      * another worker has taken one of its groups (at most {@link #FREEZE_LIMIT}), then thaws it: its lease
      * renewal and its batch commit in flight are stale writes, which the fence must refuse. Waits
-     * (at most a TTL) for that refusal, so the run shows fencing at work.
+     * (at most three TTLs) for that refusal, so the run shows fencing at work.
      */
     private void freezeAZombie(Cluster cluster, List<String> live, Random random) {
         String frozen = midRangeHolder(cluster, live).orElseGet(() -> pickVictim(cluster, live, random));
@@ -276,7 +276,10 @@ public final class Chaos {
         }
         cluster.thaw(frozen);
         Duration frozenFor = Duration.ofMillis((System.nanoTime() - t) / 1_000_000);
-        long refusedDeadline = System.nanoTime() + Cluster.LEASE_TTL.toNanos();
+        // a thawed JVM first runs what it owed (GC, timers, swallowed polls), so give its renewal
+        // (every TTL/3) or its batch commit in flight three TTLs to reach the fence
+        long refusedDeadline =
+                System.nanoTime() + Cluster.LEASE_TTL.multipliedBy(3).toNanos();
         long refused = 0;
         while (System.nanoTime() < refusedDeadline && refused == 0) {
             refused = cluster.queryLong(
@@ -295,9 +298,12 @@ public final class Chaos {
                 refused);
     }
 
-    /** A live worker with a leased range whose cursor has moved (it is in the middle of the range), if any turns up within 10 s. */
+    /**
+     * A live worker with a leased range whose cursor has moved (it is in the middle of the range),
+     * if any turns up within 30 s (a worker frozen between ranges would have nothing stale to write).
+     */
     private static java.util.Optional<String> midRangeHolder(Cluster cluster, List<String> live) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline) {
             for (Map<String, Object> row :
                     cluster.rows("select r.node_id from ranges r join group_leases l on l.group_name = r.group_name"
