@@ -78,58 +78,6 @@ public record WorkerConfig(
         }
     }
 
-    /** A worker with the given settings, unversioned, with the default shutdown grace. */
-    public WorkerConfig(
-            String temporalTarget,
-            String namespace,
-            String taskQueue,
-            String nodeId,
-            String advertiseAddress,
-            Database.Settings database,
-            Duration leaseTtl,
-            Duration nodeTtl,
-            Duration nodeHeartbeat,
-            int maxGroups,
-            int activityConcurrency,
-            int metricsPort,
-            String metricsBind,
-            NntpServer nntp,
-            Path snapshotDir,
-            long catalogCapBytes,
-            int batchArticles,
-            long windowMaxAge,
-            long rangeSize,
-            long backfill,
-            long planMaxJump,
-            Duration stuckRange,
-            Duration stuckGroup) {
-        this(
-                temporalTarget,
-                namespace,
-                taskQueue,
-                nodeId,
-                advertiseAddress,
-                database,
-                leaseTtl,
-                nodeTtl,
-                nodeHeartbeat,
-                maxGroups,
-                activityConcurrency,
-                metricsPort,
-                metricsBind,
-                nntp,
-                snapshotDir,
-                catalogCapBytes,
-                batchArticles,
-                windowMaxAge,
-                rangeSize,
-                backfill,
-                planMaxJump,
-                stuckRange,
-                stuckGroup,
-                Deployment.unversioned());
-    }
-
     /**
      * An NNTP server, how many connections this worker may open to it, how it is secured, and how
      * many connections the provider allows the whole fleet (0: not known). Credentials are never

@@ -81,7 +81,8 @@ class HeadwayWorkerTestServerTest {
                     1_000_000,
                     100_000_000,
                     Duration.ofMinutes(5),
-                    Duration.ofMinutes(15));
+                    Duration.ofMinutes(15),
+                    WorkerConfig.Deployment.unversioned());
             WorkflowClient client = env.getWorkflowClient();
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             try {

@@ -98,7 +98,8 @@ class LeasePriorityTest {
                     1_000_000,
                     100_000_000,
                     Duration.ofMinutes(5),
-                    Duration.ofMinutes(15));
+                    Duration.ofMinutes(15),
+                    WorkerConfig.Deployment.unversioned());
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             List<String> takes;
             try {
