@@ -41,6 +41,10 @@ import java.util.concurrent.Executors;
  * cataloged are counted with the batch's commit ({@link MissStore}).
  * A lease renewal refused while a batch is fetched ({@link LeaseKeeper}) stops the batch at its
  * next header with that LeaseLost: nothing of the batch is written.
+ * A progress report that fails (the activity's heartbeat timed out, it was cancelled, or the
+ * worker is shutting down) stops the range at the next batch boundary, after the commit in flight,
+ * because throwing at once would lose the binaries the window has just given up for the next
+ * commit; the window is then whole at the cursor, so a snapshot of it loses nothing.
  */
 public final class RangeIndexer {
 
@@ -96,7 +100,7 @@ public final class RangeIndexer {
             long headersBefore,
             long missingBefore,
             long malformedBefore,
-            Progress progress)
+            Progress listener)
             throws IOException {
         if (range.end() > GroupStore.MAX_ARTICLE) {
             throw new IllegalArgumentException("range [" + range.start() + ".." + range.end() + "] of " + range.group()
@@ -107,7 +111,12 @@ public final class RangeIndexer {
                 new Totals(Math.max(1, Math.max(from, range.next())), headersBefore, missingBefore, malformedBefore);
         Commit inFlight = null;
         long cursor = totals.cursor;
+        Reports progress = new Reports(listener);
         while (cursor <= range.end()) {
+            if (progress.failure != null) {
+                finish(inFlight, List.of(), held, range, totals, progress);
+                throw progress.failure;
+            }
             if (Thread.currentThread().isInterrupted()) {
                 finish(inFlight, List.of(), held, range, totals, progress);
                 throw new InterruptedIOException("worker stopping: " + range.group() + " stopped at article "
@@ -141,6 +150,9 @@ public final class RangeIndexer {
             cursor = batchEnd + 1;
         }
         finish(inFlight, List.of(), held, range, totals, progress);
+        if (progress.failure != null) {
+            throw progress.failure;
+        }
         boolean finished = ranges.rangeDone(held.holder(), range.id(), totals.headers);
         if (finished) {
             metrics.rangesIndexed.increment();
@@ -208,6 +220,28 @@ public final class RangeIndexer {
         metrics.binariesWritten.increment(commit.done.size());
         metrics.missed(range.group(), commit.batch.misses);
         progress.committed(totals.cursor, totals.headers, totals.missing, totals.malformed);
+    }
+
+    /** Passes progress on, keeping the first report that failed instead of throwing it between a drain and its commit. */
+    private static final class Reports implements Progress {
+        private final Progress progress;
+        RuntimeException failure;
+
+        Reports(Progress progress) {
+            this.progress = progress;
+        }
+
+        @Override
+        public void committed(long cursor, long headers, long missing, long malformed) {
+            if (failure != null) {
+                return;
+            }
+            try {
+                progress.committed(cursor, headers, missing, malformed);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
     }
 
     /** A batch being committed on the writer thread. */

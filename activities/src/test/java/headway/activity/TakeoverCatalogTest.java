@@ -140,6 +140,39 @@ class TakeoverCatalogTest {
         assertThat(dump(d)).isEqualTo(uninterrupted);
     }
 
+    @Test
+    void aFailedProgressReportStopsBetweenBatchesWithTheWindowWhole() throws Exception {
+        DataSource e = database();
+        Node first = new Node(e, "node-1", new NntpHeaderSource(pool));
+        first.lease();
+        for (int i = 0; i < 3; i++) {
+            first.index(first.nextRange().orElseThrow());
+        }
+        RangeRow fourth = first.nextRange().orElseThrow();
+        RuntimeException abandoned = new IllegalStateException("heartbeat timed out locally (injected)");
+        // the first report fails after batch 1501..1600 committed, while 1601..1700 has been fetched
+        // and the binaries it completed drained from the window for the next commit
+        assertThatThrownBy(() -> first.indexer.index(first.held, fourth, fourth.next(), 0, 0, 0, (c, h, m, x) -> {
+                    throw abandoned;
+                }))
+                .isSameAs(abandoned);
+        assertThat(first.held.cursor())
+                .as("stopped after the commit in flight, not between a drain and its commit")
+                .isEqualTo(1701);
+        assertThat(cursorOf(first, 1501)).isEqualTo(1701);
+        // what a worker shutting down does with the window: snapshot it at its cursor
+        first.snapshots.put(
+                first.held.holder(),
+                first.held.cursor(),
+                out -> first.held.window().writeTo(out));
+        Node second = new Node(e, "node-2", new NntpHeaderSource(pool));
+        assertThat(takeAfterTtl(e, second).snapshotNext()).isEqualTo(1701);
+
+        second.indexToTheEnd();
+        second.flushWindow();
+        assertThat(dump(e)).isEqualTo(uninterrupted);
+    }
+
     /** The first holder indexes ranges 1..3, snapshots at 1501, then commits two batches of range 4 and stops (a crash). */
     private static Node halfwayThenStopped(DataSource ds) throws Exception {
         return halfwayThenStopped(ds, true);
