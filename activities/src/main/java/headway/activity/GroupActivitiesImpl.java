@@ -9,11 +9,15 @@ import headway.store.RangeStore;
 import headway.store.SnapshotStore;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCompletionException;
+import io.temporal.client.ActivityWorkerShutdownException;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The window activities of the groups this worker holds, on its own task queue. Each first
@@ -22,9 +26,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * fetch (the news server unreachable, or breaking a reply bound) is the retryable NewsServer,
  * which the workflow backs off from without counting it toward parking the group. While a range
  * is indexed or a snapshot written, a {@link LeaseKeeper} renews the database lease and beats the
- * Temporal heartbeat every third of the lease TTL, so slow work keeps a live lease.
+ * Temporal heartbeat every third of the lease TTL, so slow work keeps a live lease. An index
+ * attempt the workflow abandoned (its heartbeat timed out, say after a long pause of this JVM)
+ * hands the group back, or is refused when another node has taken it, and drops the window.
  */
 public final class GroupActivitiesImpl implements GroupActivities {
+
+    private static final Logger log = LoggerFactory.getLogger(GroupActivitiesImpl.class);
 
     private final LeaseStore leases;
     private final RangeStore ranges;
@@ -94,6 +102,54 @@ public final class GroupActivitiesImpl implements GroupActivities {
                 0,
                 range.ruleVersion());
         AtomicReference<IndexProgress> latest = new AtomicReference<>(resumed.orElse(null));
+        try {
+            return indexFenced(token, held, range, row, from, resumed, latest, context, snapshotAfter);
+        } catch (ActivityCompletionException e) {
+            if (!(e instanceof ActivityWorkerShutdownException)) {
+                handBackAbandoned(token, e);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Hands the group back after an attempt the workflow no longer waits for (its heartbeat timed
+     * out, or it was cancelled), because the workflow leases again and this window would only hold
+     * a slot: at the ranges' cursors, where RangeIndexer stopped with the window whole, as after a
+     * news server failure. Refused, and recorded, when another node took the group meanwhile (a
+     * worker that woke from a pause is the zombie the fence is for); the window is dropped either way.
+     */
+    private void handBackAbandoned(HolderToken token, ActivityCompletionException abandoned) {
+        try {
+            release(token);
+            log.info(
+                    "{} (epoch {}) handed back by {}: its attempt was abandoned ({})",
+                    token.group(),
+                    token.epoch(),
+                    token.node(),
+                    abandoned.toString());
+        } catch (RuntimeException e) {
+            holdings.remove(token.group(), token.epoch());
+            abandoned.addSuppressed(e);
+            log.info(
+                    "{} (epoch {}) not handed back by {} after its attempt was abandoned: {}",
+                    token.group(),
+                    token.epoch(),
+                    token.node(),
+                    e.getMessage());
+        }
+    }
+
+    private RangeResult indexFenced(
+            HolderToken token,
+            Holdings.Held held,
+            RangeLease range,
+            RangeRow row,
+            long from,
+            Optional<IndexProgress> resumed,
+            AtomicReference<IndexProgress> latest,
+            ActivityExecutionContext context,
+            boolean snapshotAfter) {
         return fenced(token, () -> {
             try (LeaseKeeper.Renewal renewal = keeper.keep(held, () -> context.heartbeat(latest.get()))) {
                 RangeIndexer.Outcome outcome = indexer.index(
