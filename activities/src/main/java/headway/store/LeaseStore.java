@@ -111,17 +111,24 @@ public final class LeaseStore {
             update group_leases set snapshot_next = ?, snapshot_at = hw_now() where group_name = ?
             """;
 
-    /** Work as the leasing order counts it, and the group's lag as the view group_lag defines it. */
+    /**
+     * Work as the leasing order counts it, and ranges to redo: done past the group's last snapshot
+     * (the holder that finished them died before it snapshotted, so the binaries they left open
+     * lived only in its memory, and a take re-plans them from the snapshot); and the group's lag as
+     * the view group_lag defines it.
+     */
     private static final String OUTLOOK = """
-            select g.active,
-                   count(r.id) filter (where (r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased'),
-                   l.lag,
-                   min(r.priority) filter (where (r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased')
+            with work as (
+                select r.id, r.priority
+                from ranges r left join group_leases gl on gl.group_name = r.group_name
+                where r.group_name = ?
+                  and ((r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased'
+                       or (r.status = 'done' and r.end_article >= coalesce(gl.snapshot_next, 0)))
+            )
+            select g.active, (select count(*) from work), l.lag, (select min(priority) from work)
             from groups g
             join group_lag l on l.group_name = g.name
-            left join ranges r on r.group_name = g.name
             where g.name = ?
-            group by g.active, l.lag
             """;
 
     private static final String INDEXED_TO = """
@@ -303,7 +310,7 @@ public final class LeaseStore {
                             OUTLOOK,
                             rs -> new Outlook(
                                     group, rs.getBoolean(1), rs.getInt(2), rs.getLong(3), Jdbc.nullableInt(rs, 4)),
-                            full,
+                            group,
                             full,
                             group)
                     .orElseThrow(() -> new UnknownGroupException(group));

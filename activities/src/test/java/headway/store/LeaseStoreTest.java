@@ -256,6 +256,51 @@ class LeaseStoreTest {
     }
 
     @Test
+    void rangesDonePastTheLastSnapshotAreWorkUntilASnapshotCoversThem() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 300, 100, -1);
+        Holder dead = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        finishNextRange(dead);
+        recordSnapshot(dead, 101);
+        finishNextRange(dead);
+        finishNextRange(dead);
+        // the holder died here: ranges 101..300 are done, but the binaries they left open lived
+        // only in its window, and its snapshot is at 101
+
+        Outlook o = leases.outlook("alt.binaries.x");
+        assertThat(o.plannedRanges()).as("the two ranges past the snapshot").isEqualTo(2);
+        assertThat(o.urgency()).isEqualTo(-1);
+        assertThat(o.lag()).isZero();
+        TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
+        LeaseOutcome taken = leases.lease("alt.binaries.x", "n2", TTL);
+        assertThat(taken.replannedRanges()).isEqualTo(2);
+        Holder next = taken.holder();
+        assertThat(ranges.nextRange(next, null))
+                .get()
+                .extracting(RangeRow::start)
+                .isEqualTo(101L);
+        finishNextRange(next);
+        finishNextRange(next);
+        recordSnapshot(next, 301);
+        assertThat(leases.outlook("alt.binaries.x").plannedRanges())
+                .as("the snapshot covers every done range")
+                .isZero();
+    }
+
+    @Test
+    void rangesDoneWithoutAnySnapshotAreWork() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 100, 100, -1);
+        finishNextRange(leases.lease("alt.binaries.x", "n1", TTL).holder());
+        assertThat(leases.outlook("alt.binaries.x").plannedRanges()).isEqualTo(1);
+    }
+
+    private static void finishNextRange(Holder h) {
+        RangeRow r = ranges.nextRange(h, null).orElseThrow();
+        assertThat(ranges.rangeDone(h, r.id(), 0)).isTrue();
+    }
+
+    @Test
     void outlookCountsPlannedWorkAndLag() {
         groups.add("alt.binaries.x", 0);
         groups.plan("alt.binaries.x", 1, 250, 100, 3);
