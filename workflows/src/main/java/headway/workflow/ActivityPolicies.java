@@ -16,8 +16,6 @@ import java.time.Duration;
  */
 final class ActivityPolicies {
 
-    /** Store reads and writes that take milliseconds; a minute covers a slow database. */
-    private static final Duration STORE_CALL = Duration.ofMinutes(1);
     /**
      * The same store calls on the shared queue. Shorter, because a worker frozen by SIGSTOP or a
      * long GC pause still holds the long polls it had open, and a task handed to one is only
@@ -99,9 +97,13 @@ final class ActivityPolicies {
                 .build();
     }
 
-    /** nextRange and release: quick store calls on the holder's queue. */
+    /**
+     * nextRange and release: quick store calls on the holder's queue, given one lease TTL to run,
+     * because a holder call that takes longer has lost its database lease anyway, and a holder
+     * killed or frozen inside one (no heartbeat tells) then keeps its group one TTL, not a minute.
+     */
     static ActivityOptions holderCall(GroupConfig config, String taskQueue, String summary) {
-        return holder(config, taskQueue, STORE_CALL, summary);
+        return holder(config, taskQueue, config.leaseTtl(), summary);
     }
 
     /**

@@ -14,10 +14,10 @@ class ActivityPoliciesTest {
     private static final GroupConfig CONFIG = GroupConfig.of("alt.test", TTL, 2, Duration.ofMinutes(5), "headway");
 
     @Test
-    void holderCallsWaitOneTtlToStartAndAMinuteToRun() {
+    void holderCallsWaitOneTtlToStartAndOneTtlToRun() {
         ActivityOptions call = ActivityPolicies.holderCall(CONFIG, "q/node/n1", "next range");
         assertThat(call.getScheduleToStartTimeout()).isEqualTo(TTL);
-        assertThat(call.getStartToCloseTimeout()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(call.getStartToCloseTimeout()).isEqualTo(TTL);
         assertThat(call.getHeartbeatTimeout()).isNull();
         assertThat(call.getRetryOptions().getMaximumAttempts()).isEqualTo(5);
         assertThat(call.getRetryOptions().getMaximumInterval()).isEqualTo(TTL);
