@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 
@@ -203,7 +204,7 @@ public final class Chaos {
                     cluster.simulator().dropConnections();
                 }
                 if (kills == freezeAt) {
-                    freezeAZombie(cluster, live, random);
+                    posted += freezeAZombie(cluster, live, random, specs, postPerTick, rangeSize);
                     freezes++;
                 }
                 if (kills == restartAt) {
@@ -264,8 +265,15 @@ public final class Chaos {
      * renewal and its batch commit in flight are stale writes, which the fence must refuse. Waits
      * (at most three TTLs) for that refusal, so the run shows fencing at work.
      */
-    private void freezeAZombie(Cluster cluster, List<String> live, Random random) {
-        String frozen = midRangeHolder(cluster, live).orElseGet(() -> pickVictim(cluster, live, random));
+    private long freezeAZombie(
+            Cluster cluster,
+            List<String> live,
+            Random random,
+            List<NewsSimulator.GroupSpec> specs,
+            long postPerTick,
+            long rangeSize) {
+        MidRange found = midRangeHolder(cluster, live, specs, postPerTick, rangeSize);
+        String frozen = found.node().orElseGet(() -> pickVictim(cluster, live, random));
         long eventsBefore = cluster.queryLong("select coalesce(max(id), 0) from lease_events");
         long t = System.nanoTime();
         cluster.freeze(frozen);
@@ -289,22 +297,42 @@ public final class Chaos {
             Cluster.sleep(200);
         }
         out.printf(
-                "chaos: froze %s mid-range for %.1fs (lease TTL %s); %d of its groups taken meanwhile, %d of its writes"
+                "chaos: froze %s %s for %.1fs (lease TTL %s); %d of its groups taken meanwhile, %d of its writes"
                         + " refused after it woke%n",
                 frozen,
+                found.node().isPresent() ? "mid-range" : "holding no range in flight",
                 frozenFor.toMillis() / 1000.0,
                 Cluster.LEASE_TTL,
                 takeoversFrom(cluster, frozen, eventsBefore),
                 refused);
+        return found.posted();
     }
+
+    /** The worker found in the middle of a range, if any, and the articles posted to give the groups work meanwhile. */
+    private record MidRange(Optional<String> node, long posted) {}
 
     /**
      * A live worker with a leased range whose cursor has moved (it is in the middle of the range),
-     * if any turns up within 30 s (a worker frozen between ranges would have nothing stale to write).
+     * if any turns up within 30 s (a worker frozen between ranges would have nothing stale to
+     * write). Every 2 s without one it posts a tick's articles to every group and plans them,
+     * because groups that caught up hold no range (seen: a freeze that found none for 30 s froze
+     * a worker holding nothing, so no group could be taken from it).
      */
-    private static java.util.Optional<String> midRangeHolder(Cluster cluster, List<String> live) {
+    private static MidRange midRangeHolder(
+            Cluster cluster, List<String> live, List<NewsSimulator.GroupSpec> specs, long postPerTick, long rangeSize) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long nextPost = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        long posted = 0;
         while (System.nanoTime() < deadline) {
+            if (System.nanoTime() >= nextPost) {
+                for (NewsSimulator.GroupSpec g : specs) {
+                    cluster.simulator().post(g.name(), postPerTick);
+                    posted += postPerTick;
+                    cluster.plan(g.name(), rangeSize);
+                    signalPlanned(cluster, g.name());
+                }
+                nextPost = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            }
             for (Map<String, Object> row :
                     cluster.rows("select r.node_id from ranges r join group_leases l on l.group_name = r.group_name"
                             + " and l.holder_node = r.node_id"
@@ -312,12 +340,12 @@ public final class Chaos {
                             + " order by r.node_id")) {
                 String node = (String) row.get("node_id");
                 if (live.contains(node)) {
-                    return java.util.Optional.of(node);
+                    return new MidRange(Optional.of(node), posted);
                 }
             }
             Cluster.sleep(100);
         }
-        return java.util.Optional.empty();
+        return new MidRange(Optional.empty(), posted);
     }
 
     private static long takeoversFrom(Cluster cluster, String node, long afterEvent) {
