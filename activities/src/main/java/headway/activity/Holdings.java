@@ -30,6 +30,8 @@ public final class Holdings {
         final Duration ttl;
         volatile long cursor;
         private volatile LeaseLostException lost;
+        /** When an activity last asked for this window or its lease was last renewed (System.nanoTime). */
+        private volatile long touchedAt = System.nanoTime();
 
         Held(Holder holder, Window window, RuleSet rules, long cursor, Duration ttl) {
             this.holder = holder;
@@ -42,6 +44,20 @@ public final class Holdings {
         /** The lease TTL the group was taken with: the database lease and the workflow's timeouts both use it. */
         public Duration ttl() {
             return ttl;
+        }
+
+        /** Notes that the group is being worked on: an activity asked for the window, or the lease was renewed. */
+        void touch() {
+            touchedAt = System.nanoTime();
+        }
+
+        /**
+         * Whether no activity has asked for the window, and the lease has not been renewed, for
+         * longer than the lease TTL: the database lease has expired, and the workflow has left this
+         * epoch (its holder calls wait at most one TTL to start), so the window only holds a slot.
+         */
+        boolean abandoned(long now) {
+            return now - touchedAt > ttl.toNanos();
         }
 
         /** Notes that a renewal was refused: the lease is lost and no more work may be done for it. */
@@ -114,11 +130,29 @@ public final class Holdings {
 
     /** Calls the change listener again, because the limit may have moved (the fleet changed) without a held group changing. */
     public void recheck() {
+        dropAbandoned();
         onChange.accept(held.size());
     }
 
     public boolean full() {
+        dropAbandoned();
         return held.size() >= limit();
+    }
+
+    /**
+     * Drops the windows no activity has asked for, and whose lease has not been renewed, for
+     * longer than their lease TTL (see {@link Held#abandoned}): a holding cycle that ended without
+     * a release (its attempts ran out, its calls timed out) would otherwise keep a slot for good.
+     * Run on every room check and on the node heartbeat's recheck, so a worker that stopped
+     * leasing because it was full starts again.
+     */
+    private synchronized void dropAbandoned() {
+        long now = System.nanoTime();
+        boolean dropped = held.values().removeIf(h -> h.abandoned(now));
+        if (dropped) {
+            onChange.accept(held.size());
+            notifyAll();
+        }
     }
 
     /** Waits up to {@code limit} until this worker may take {@code group}; false when it is still full. */
@@ -136,6 +170,7 @@ public final class Holdings {
 
     /** Whether this worker may take {@code group}: it holds it already, or has room for one more. */
     public synchronized boolean hasRoomFor(String group) {
+        dropAbandoned();
         return held.containsKey(group) || held.size() < limit();
     }
 
@@ -150,10 +185,14 @@ public final class Holdings {
         onChange.accept(held.size());
     }
 
-    /** The group's window if this worker holds it at exactly that epoch. */
+    /** The group's window if this worker holds it at exactly that epoch; asking for it counts as work on it. */
     public Optional<Held> get(String group, long epoch) {
         Held h = held.get(group);
-        return h != null && h.holder.epoch() == epoch ? Optional.of(h) : Optional.empty();
+        if (h == null || h.holder.epoch() != epoch) {
+            return Optional.empty();
+        }
+        h.touch();
+        return Optional.of(h);
     }
 
     /** Drops the group's window if it is of that epoch. */

@@ -61,6 +61,7 @@ public final class LeaseKeeper {
     private void renew(Holdings.Held held, Runnable beat) {
         try {
             leases.renew(held.holder());
+            held.touch();
         } catch (LeaseLostException e) {
             log.warn("{}; stopping the work in flight", e.getMessage());
             held.lost(e);

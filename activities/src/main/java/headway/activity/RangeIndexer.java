@@ -209,6 +209,7 @@ public final class RangeIndexer {
             throw new WindowLostException(range.group(), held.holder().epoch(), lostBinaries, failure);
         }
         held.cursor = commit.next;
+        held.touch();
         totals.cursor = commit.next;
         totals.headers += commit.batch.headers;
         totals.missing += commit.batch.missingArticles;
