@@ -17,7 +17,10 @@ public final class NntpHeaderSource implements HeaderSource {
     @Override
     public void fetch(String group, long from, long to, OverviewSink sink) throws IOException {
         pool.withConnection(client -> {
-            client.group(group);
+            // a pooled connection that has this group selected already saves a round trip per batch
+            if (!group.equals(client.selectedGroup())) {
+                client.group(group);
+            }
             return client.over(from, to, sink);
         });
     }

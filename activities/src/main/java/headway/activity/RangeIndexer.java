@@ -62,13 +62,20 @@ public final class RangeIndexer {
     private final RangeStore ranges;
     private final CatalogStore catalog;
     private final int batchArticles;
+    private final int readAhead;
     private final IndexMetrics metrics;
     private final Executor writer = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "catalog-writer");
         t.setDaemon(true);
         return t;
     });
+    private final Executor fetchers = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "overview-fetch");
+        t.setDaemon(true);
+        return t;
+    });
 
+    /** An indexer that fetches one batch ahead of the window. */
     public RangeIndexer(
             HeaderSource source,
             Fence fence,
@@ -76,6 +83,25 @@ public final class RangeIndexer {
             CatalogStore catalog,
             int batchArticles,
             IndexMetrics metrics) {
+        this(source, fence, ranges, catalog, batchArticles, 1, metrics);
+    }
+
+    /**
+     * An indexer that fetches up to {@code readAhead} batches of a range ahead of the window at
+     * once, each over its own connection from the source's pool (HEADWAY_NNTP_GROUP_CONNECTIONS).
+     */
+    public RangeIndexer(
+            HeaderSource source,
+            Fence fence,
+            RangeStore ranges,
+            CatalogStore catalog,
+            int batchArticles,
+            int readAhead,
+            IndexMetrics metrics) {
+        if (readAhead < 1) {
+            throw new IllegalArgumentException("read-ahead must be >= 1 batch, was " + readAhead);
+        }
+        this.readAhead = readAhead;
         this.source = Objects.requireNonNull(source, "source");
         this.fence = Objects.requireNonNull(fence, "fence");
         this.ranges = Objects.requireNonNull(ranges, "ranges");
@@ -88,10 +114,11 @@ public final class RangeIndexer {
     }
 
     /**
-     * Indexes {@code range} from {@code from} to its end, then marks it done. Batch k+1 is
-     * fetched into the window while batch k commits on the writer thread, because fetching and
-     * writing then keep the news server and the database busy at once; at most one commit is in
-     * flight, and the cursor, counters and progress move only when a commit has succeeded.
+     * Indexes {@code range} from {@code from} to its end, then marks it done. The next batches are
+     * fetched ahead ({@link ReadAhead}) while the window takes batch k+1 and batch k commits on the
+     * writer thread, because fetching, assembling and writing then keep the news server, the CPU
+     * and the database busy at once; at most one commit is in flight, and the cursor, counters
+     * and progress move only when a commit has succeeded.
      */
     public Outcome index(
             Holdings.Held held,
@@ -109,9 +136,18 @@ public final class RangeIndexer {
         }
         Totals totals =
                 new Totals(Math.max(1, Math.max(from, range.next())), headersBefore, missingBefore, malformedBefore);
-        Commit inFlight = null;
         long cursor = totals.cursor;
         Reports progress = new Reports(listener);
+        try (ReadAhead ahead = new ReadAhead(
+                source, fetchers, readAhead, batchArticles, range.group(), cursor, range.end(), held::checkLease)) {
+            return index(held, range, totals, cursor, progress, ahead);
+        }
+    }
+
+    private Outcome index(
+            Holdings.Held held, RangeRow range, Totals totals, long cursor, Reports progress, ReadAhead ahead)
+            throws IOException {
+        Commit inFlight = null;
         while (cursor <= range.end()) {
             if (progress.failure != null) {
                 finish(inFlight, List.of(), held, range, totals, progress);
@@ -122,11 +158,13 @@ public final class RangeIndexer {
                 throw new InterruptedIOException("worker stopping: " + range.group() + " stopped at article "
                         + totals.cursor + ", the batches before it committed");
             }
-            long batchEnd = range.end() - cursor < batchArticles ? range.end() : cursor + batchArticles - 1;
             held.checkLease();
             Batch batch = new Batch(held);
+            long batchEnd;
             try {
-                source.fetch(range.group(), cursor, batchEnd, batch);
+                ReadAhead.Fetched fetched = ahead.next();
+                batchEnd = fetched.to();
+                fetched.replay(batch);
             } catch (IOException e) {
                 metrics.nntpErrors.increment();
                 if (e instanceof MisbehavingServerException) {

@@ -229,6 +229,11 @@ public final class NntpClient implements Closeable {
         }
     }
 
+    /** The group the last successful GROUP selected on this connection, or null. */
+    public String selectedGroup() {
+        return group;
+    }
+
     /** The overview field order used to parse OVER replies: LIST OVERVIEW.FMT, or the RFC 3977 default when it fails. */
     public List<String> overviewFormat() throws IOException {
         return overviewParser().format();

@@ -20,6 +20,7 @@ import headway.store.RangeRow;
 import headway.store.RangeStore;
 import headway.store.TestDatabase;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -30,7 +31,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -74,6 +78,9 @@ class TakeoverCatalogTest {
     @AfterAll
     static void stop() {
         databases.forEach(HikariDataSource::close);
+        if (pool4 != null) {
+            pool4.close();
+        }
         pool.close();
         sim.close();
     }
@@ -173,6 +180,91 @@ class TakeoverCatalogTest {
         assertThat(dump(e)).isEqualTo(uninterrupted);
     }
 
+    @Test
+    void aGroupReadOverFourConnectionsAtOnceGivesTheSameCatalog() throws Exception {
+        DataSource f = database();
+        CountingSource source = new CountingSource(new NntpHeaderSource(pool4()), -1);
+        Node node = new Node(f, "node-1", source, 4);
+        node.lease();
+        node.indexToTheEnd();
+        node.flushWindow();
+
+        assertThat(source.maxInFlight.get()).as("batches fetched at once").isEqualTo(4);
+        assertThat(dump(f)).isEqualTo(uninterrupted);
+    }
+
+    @Test
+    void theCursorNeverPassesAFailedFetchWhileLaterBatchesArrive() throws Exception {
+        DataSource g = database();
+        CountingSource source = new CountingSource(new NntpHeaderSource(pool4()), 1701);
+        Node node = new Node(g, "node-1", source, 4);
+        node.lease();
+        for (int i = 0; i < 3; i++) {
+            node.index(node.nextRange().orElseThrow());
+        }
+        RangeRow fourth = node.nextRange().orElseThrow();
+        assertThatThrownBy(() -> node.index(fourth))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("1701");
+        assertThat(source.fetched)
+                .as("the batch after the failed one was fetched ahead, and dropped")
+                .contains(1801L);
+        assertThat(cursorOf(node, 1501)).as("stopped at the failed batch").isEqualTo(1701);
+
+        node.indexToTheEnd();
+        node.flushWindow();
+        assertThat(dump(g)).isEqualTo(uninterrupted);
+    }
+
+    private static NntpPool pool4;
+
+    private static synchronized NntpPool pool4() {
+        if (pool4 == null) {
+            pool4 = new NntpPool(
+                    NntpPool.Config.defaults(Simulators.server(sim)).withMaxConnections(4));
+        }
+        return pool4;
+    }
+
+    /** Counts the fetches in flight at once (each held 30 ms), and fails the first fetch from {@code failFrom} once. */
+    private static final class CountingSource implements HeaderSource {
+        private final HeaderSource delegate;
+        private final long failFrom;
+        private final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger maxInFlight = new AtomicInteger();
+        final Queue<Long> fetched = new ConcurrentLinkedQueue<>();
+        private volatile boolean failed;
+
+        CountingSource(HeaderSource delegate, long failFrom) {
+            this.delegate = delegate;
+            this.failFrom = failFrom;
+        }
+
+        @Override
+        public void fetch(String group, long from, long to, OverviewSink sink) throws IOException {
+            maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            fetched.add(from);
+            try {
+                Thread.sleep(30);
+                if (from == failFrom && !failed) {
+                    failed = true;
+                    throw new IOException("connection dropped fetching " + from + ".." + to + " (injected)");
+                }
+                delegate.fetch(group, from, to, sink);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException();
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        }
+
+        @Override
+        public GroupInfo group(String group) throws IOException {
+            return delegate.group(group);
+        }
+    }
+
     /** The first holder indexes ranges 1..3, snapshots at 1501, then commits two batches of range 4 and stops (a crash). */
     private static Node halfwayThenStopped(DataSource ds) throws Exception {
         return halfwayThenStopped(ds, true);
@@ -256,12 +348,17 @@ class TakeoverCatalogTest {
         Holdings.Held held;
 
         Node(DataSource ds, String id, HeaderSource source) {
+            this(ds, id, source, 1);
+        }
+
+        /** A node whose indexer fetches {@code readAhead} batches ahead, as HEADWAY_NNTP_GROUP_CONNECTIONS sets it. */
+        Node(DataSource ds, String id, HeaderSource source, int readAhead) {
             leases = new LeaseStore(ds, 0);
             ranges = new RangeStore(ds, 0);
             groups = new GroupStore(ds);
             snapshots = new PostgresSnapshotStore(ds, leases);
             IndexMetrics metrics = IndexMetrics.discard(holdings);
-            indexer = new RangeIndexer(source, leases.fence(), ranges, new CatalogStore(), BATCH, metrics);
+            indexer = new RangeIndexer(source, leases.fence(), ranges, new CatalogStore(), BATCH, readAhead, metrics);
             leaseActivities = new LeaseActivitiesImpl(
                     leases,
                     snapshots,

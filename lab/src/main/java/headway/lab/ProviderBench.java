@@ -1,28 +1,26 @@
 package headway.lab;
 
+import headway.activity.NntpHeaderSource;
+import headway.activity.ReadAhead;
 import headway.nntp.NntpClient;
+import headway.nntp.NntpPool;
 import headway.nntp.NntpServer;
-import headway.nntp.OverviewLine;
-import headway.nntp.OverviewSink;
 import headway.simulator.NewsSimulator;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Headers per second of reading one large group's overview behind a slow link ({@link SlowLink}:
  * a round-trip time and a bandwidth cap per connection), at several connection counts, with and
  * without RFC 8054 COMPRESS DEFLATE, beside the bound the link allows: connections x bandwidth /
- * wire bytes per header, the wire bytes counted at the proxy in the same case. This is the raw
- * {@link NntpClient} OVER path, each connection reading its own slice of the range in batches, one
- * command at a time, so it shows what the link allows a reader that waits one round trip per
- * batch; the indexer's own use of several connections per group is not measured here.
+ * wire bytes per header, the wire bytes counted at the proxy in the same case. The reads are the
+ * indexer's own: {@link ReadAhead} over the worker's pool and header source, the range in article
+ * order, n batches fetched at once over n connections (HEADWAY_NNTP_GROUP_CONNECTIONS = n); the
+ * window and the database are left out, so this shows what the link lets one group read.
  */
 public final class ProviderBench {
 
@@ -47,8 +45,6 @@ public final class ProviderBench {
             return (double) wireBytes / headers;
         }
     }
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private final Duration rtt;
     private final double mbitPerConn;
@@ -138,79 +134,46 @@ public final class ProviderBench {
     }
 
     /**
-     * Reads articles {@code lo..hi} over {@code n} connections through the link, each its own
-     * contiguous slice in batches; connecting and GROUP are not timed.
+     * Reads articles {@code lo..hi} in order as the indexer does: {@link ReadAhead} over a pool of
+     * {@code n} connections through the link, {@code n} batches fetched at once
+     * (HEADWAY_NNTP_GROUP_CONNECTIONS = n); opening the connections and GROUP are not timed.
      */
     private Case measure(SlowLink link, Target target, int n, boolean compress, long lo, long hi, double bitsPerSecond)
             throws Exception {
         NntpServer server = NntpServer.plain("127.0.0.1", link.port())
                 .withSecurity(new NntpServer.Security(NntpServer.StartTls.OFF, null, false, compress));
-        ExecutorService pool = Executors.newFixedThreadPool(n);
-        List<NntpClient> clients = new ArrayList<>();
-        try {
-            List<Future<NntpClient>> connecting = new ArrayList<>();
+        ExecutorService fetchers = Executors.newCachedThreadPool();
+        try (NntpPool pool = new NntpPool(NntpPool.Config.defaults(server).withMaxConnections(n))) {
+            List<NntpClient> opened = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                connecting.add(pool.submit(() -> {
-                    NntpClient c = NntpClient.connect(server, Duration.ofSeconds(10), TIMEOUT);
-                    c.group(target.group());
-                    return c;
-                }));
-            }
-            for (Future<NntpClient> f : connecting) {
-                clients.add(f.get());
-            }
-            for (NntpClient c : clients) {
+                NntpClient c = pool.borrow();
+                c.group(target.group());
                 if (c.isCompressed() != compress) {
                     throw new IllegalStateException(target.name() + " did not "
                             + (compress ? "turn on COMPRESS DEFLATE" : "stay uncompressed") + " on " + c);
                 }
+                opened.add(c);
             }
-            CyclicBarrier start = new CyclicBarrier(n + 1);
-            long span = hi - lo + 1;
-            List<Future<Long>> reading = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                NntpClient c = clients.get(i);
-                long from = lo + span * i / n;
-                long to = lo + span * (i + 1) / n - 1;
-                reading.add(pool.submit(() -> {
-                    start.await();
-                    long headers = 0;
-                    for (long b = from; b <= to; b += batch) {
-                        headers += c.over(b, Math.min(to, b + batch - 1), new Discard());
-                    }
-                    return headers;
-                }));
-            }
+            opened.forEach(pool::release);
             long bytesBefore = link.bytesFromTarget();
-            start.await();
             long t0 = System.nanoTime();
             long headers = 0;
-            for (Future<Long> f : reading) {
-                headers += f.get(10, TimeUnit.MINUTES);
+            try (ReadAhead ahead =
+                    new ReadAhead(new NntpHeaderSource(pool), fetchers, n, batch, target.group(), lo, hi, () -> {})) {
+                while (ahead.hasNext()) {
+                    headers += ahead.next().headers();
+                }
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             long wire = link.bytesFromTarget() - bytesBefore;
             double bound = headers == 0 ? 0 : n * (bitsPerSecond / 8) / ((double) wire / headers);
             return new Case(n, compress, headers, seconds, wire, bound);
         } finally {
-            clients.forEach(NntpClient::close);
-            pool.shutdownNow();
+            fetchers.shutdownNow();
         }
     }
 
     static String mbit(double m) {
         return m == Math.rint(m) ? Long.toString((long) m) : Double.toString(m);
-    }
-
-    /** Counts nothing itself; the client returns the number of good headers. */
-    private static final class Discard implements OverviewSink {
-        @Override
-        public void header(OverviewLine line) {}
-
-        @Override
-        public void malformed(long article, String reason) {}
-
-        @Override
-        public void missing(long fromInclusive, long toInclusive) {}
     }
 }

@@ -121,8 +121,14 @@ public final class HeadwayWorker implements AutoCloseable {
         NntpPool nntp = new NntpPool(nntpConfig(config.nntp()));
         owned.add(nntp);
         HeaderSource headers = new NntpHeaderSource(nntp);
-        RangeIndexer indexer =
-                new RangeIndexer(headers, leases.fence(), ranges, catalog, config.batchArticles(), metrics);
+        RangeIndexer indexer = new RangeIndexer(
+                headers,
+                leases.fence(),
+                ranges,
+                catalog,
+                config.batchArticles(),
+                config.nntp().readAhead(),
+                metrics);
 
         NodeRegistry registryRow = new NodeRegistry(
                         dataSource, config.nodeId(), config.advertiseAddress(), config.nodeTtl(), Clock.systemUTC())

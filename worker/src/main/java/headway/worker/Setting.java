@@ -105,6 +105,14 @@ public enum Setting {
     NNTP_USER(Type.TEXT, null, "none", null, null, "AUTHINFO user (never logged)"),
     NNTP_PASSWORD(Type.TEXT, null, "none", null, null, "AUTHINFO password (never logged)"),
     NNTP_CONNECTIONS(Type.INTEGER, "4", null, "1", "64", "connections per worker, shared by all its groups"),
+    NNTP_GROUP_CONNECTIONS(
+            Type.INTEGER,
+            "2",
+            null,
+            "1",
+            "64",
+            "connections one group reads over at once: its next batches are fetched ahead, each over its own"
+                    + " connection (at most HEADWAY_NNTP_CONNECTIONS; one batch of overview each in memory)"),
     NNTP_PROVIDER_LIMIT(
             Type.INTEGER,
             "0",

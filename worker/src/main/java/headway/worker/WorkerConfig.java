@@ -92,7 +92,8 @@ public record WorkerConfig(
             int maxConnections,
             Duration timeout,
             Security security,
-            int providerLimit) {
+            int providerLimit,
+            int groupConnections) {
         public NntpServer {
             Objects.requireNonNull(host, Setting.NNTP_HOST.key());
             Setting.NNTP_PORT.check(port);
@@ -114,19 +115,12 @@ public record WorkerConfig(
             }
             Objects.requireNonNull(security, "security");
             Setting.NNTP_PROVIDER_LIMIT.check(providerLimit);
+            Setting.NNTP_GROUP_CONNECTIONS.check(groupConnections);
         }
 
-        /** A server whose provider limit is not known. */
-        public NntpServer(
-                String host,
-                int port,
-                boolean tls,
-                String user,
-                String password,
-                int maxConnections,
-                Duration timeout,
-                Security security) {
-            this(host, port, tls, user, password, maxConnections, timeout, security, 0);
+        /** The connections one group reads over at once: HEADWAY_NNTP_GROUP_CONNECTIONS, at most the worker's. */
+        public int readAhead() {
+            return Math.min(groupConnections, maxConnections);
         }
 
         /** A server with the default security: STARTTLS where offered, the JVM's trust store, compression where offered. */
@@ -138,7 +132,17 @@ public record WorkerConfig(
                 String password,
                 int maxConnections,
                 Duration timeout) {
-            this(host, port, tls, user, password, maxConnections, timeout, Security.DEFAULT, 0);
+            this(
+                    host,
+                    port,
+                    tls,
+                    user,
+                    password,
+                    maxConnections,
+                    timeout,
+                    Security.DEFAULT,
+                    0,
+                    Integer.parseInt(Setting.NNTP_GROUP_CONNECTIONS.defaultValue()));
         }
 
         @Override
@@ -249,7 +253,7 @@ public record WorkerConfig(
                 s.duration(Setting.SHUTDOWN_GRACE));
     }
 
-    /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS, _TIMEOUT and _PROVIDER_LIMIT. */
+    /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS, _TIMEOUT, _PROVIDER_LIMIT and _GROUP_CONNECTIONS. */
     public static NntpServer fromEnvNntp(Map<String, String> env) {
         Settings s = new Settings(env);
         return new NntpServer(
@@ -265,7 +269,8 @@ public record WorkerConfig(
                         caFile(s.string(Setting.NNTP_CA)),
                         s.bool(Setting.NNTP_PLAIN_AUTH),
                         s.bool(Setting.NNTP_COMPRESS)),
-                s.integer(Setting.NNTP_PROVIDER_LIMIT));
+                s.integer(Setting.NNTP_PROVIDER_LIMIT),
+                s.integer(Setting.NNTP_GROUP_CONNECTIONS));
     }
 
     private static StartTls startTls(String value) {
