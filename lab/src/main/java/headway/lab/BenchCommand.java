@@ -357,8 +357,9 @@ final class BenchCommand implements Runnable {
 
         @Option(
                 names = "--seconds",
-                defaultValue = "2",
-                description = "about how long each case reads at the link's rate, s (default 2)")
+                defaultValue = "10",
+                description = "about how long each case reads at the link's rate, s (default 10: at 2 the last"
+                        + " round of batches leaves connections idle and the ratio measures that)")
         double seconds;
 
         @Option(
