@@ -41,6 +41,13 @@ final class LineReader {
         return limit - pos;
     }
 
+    /** Hands over the bytes read from the stream but not yet returned as lines, and forgets them. */
+    byte[] takeBuffered() {
+        byte[] rest = Arrays.copyOfRange(buf, pos, limit);
+        pos = limit;
+        return rest;
+    }
+
     /** The bytes of the last line read; valid up to the length it returned. */
     byte[] line() {
         return line;

@@ -22,6 +22,7 @@ import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
+import java.util.zip.ZipException;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -106,6 +107,9 @@ public final class NntpClient implements Closeable {
     private OutputStream out;
     private boolean encrypted;
     private boolean compressed;
+    /** XFEATURE COMPRESS GZIP is on: overview replies marked [COMPRESS=GZIP] come as a zlib stream. */
+    private boolean gzipOverview;
+
     private Inflater inflater;
     private Deflater deflater;
     private boolean broken;
@@ -191,6 +195,11 @@ public final class NntpClient implements Closeable {
         return compressed;
     }
 
+    /** True when {@code XFEATURE COMPRESS GZIP} is on: overview replies may come compressed. */
+    public boolean isOverviewCompressed() {
+        return gzipOverview;
+    }
+
     /** True when the connection failed or lost sync and must be discarded. */
     public boolean isBroken() {
         return broken || closed || socket.isClosed();
@@ -263,7 +272,8 @@ public final class NntpClient implements Closeable {
         }
         switch (r.code) {
             case 224 -> {
-                return readOverview(lo, hi, p, sink);
+                return readOverview(
+                        lo, hi, p, sink, r.text.toUpperCase(Locale.ROOT).contains("COMPRESS=GZIP"));
             }
             case 423, 420 -> {
                 sink.missing(lo, hi);
@@ -310,7 +320,30 @@ public final class NntpClient implements Closeable {
      * window's clock and the missing runs past articles that arrive later. {@code last} is the
      * highest article delivered, so gaps are reported up to it and never past it.
      */
-    private long readOverview(long lo, long hi, OverviewParser p, OverviewSink sink) throws IOException {
+    private long readOverview(long lo, long hi, OverviewParser p, OverviewSink sink, boolean gzip) throws IOException {
+        if (!gzip) {
+            return readOverview(lo, hi, p, sink, in);
+        }
+        if (!gzipOverview) {
+            throw violation(
+                    MisbehavingServerException.Bound.STATUS_LINE,
+                    "a compressed overview reply that XFEATURE COMPRESS GZIP did not ask for");
+        }
+        try (GzipReply block = new GzipReply(in.takeBuffered(), input)) {
+            LineReader lines = new LineReader(block, READ_BUFFER);
+            long headers = readOverview(lo, hi, p, sink, lines);
+            if (!block.endsCleanly() || lines.buffered() > 0) {
+                throw violation(
+                        MisbehavingServerException.Bound.REPLY_LINES, "data after the compressed overview's last line");
+            }
+            return headers;
+        } catch (ZipException e) {
+            broken = true;
+            throw new NntpException(-1, server + ": " + e.getMessage(), e);
+        }
+    }
+
+    private long readOverview(long lo, long hi, OverviewParser p, OverviewSink sink, LineReader in) throws IOException {
         long maxLines = hi - lo + 1;
         long maxBytes = Math.max(limits.lineBytes(), saturatedMultiply(maxLines, limits.overviewBytesPerArticle()));
         int lineBytes = limits.lineBytes();
@@ -322,7 +355,7 @@ public final class NntpClient implements Closeable {
         boolean drained = false;
         try {
             while (true) {
-                int len = readLineOrBreak(lineBytes, MisbehavingServerException.Bound.LINE_BYTES);
+                int len = readLineOrBreak(in, lineBytes, MisbehavingServerException.Bound.LINE_BYTES);
                 byte[] b = in.line();
                 int off = 0;
                 if (len > 0 && b[0] == '.') {
@@ -463,6 +496,23 @@ public final class NntpClient implements Closeable {
         if (server.security().compress() && offers(caps, "COMPRESS", "DEFLATE")) {
             startCompression();
         }
+        if (server.security().compress() && !compressed && offers(caps, "XFEATURE-COMPRESS", "GZIP")) {
+            startOverviewCompression();
+        }
+    }
+
+    /**
+     * Turns on the de-facto {@code XFEATURE COMPRESS GZIP}, where a provider lists it in
+     * CAPABILITIES ({@code XFEATURE-COMPRESS GZIP ...}) and does not offer RFC 8054: overview
+     * replies then come as a zlib stream (see {@link GzipReply}). A refusal leaves it off.
+     */
+    private void startOverviewCompression() throws IOException {
+        Reply r = command("XFEATURE COMPRESS GZIP", budget(0));
+        if (r.code != 290) {
+            log.debug("{} lists XFEATURE-COMPRESS GZIP but answered {}, reading overview uncompressed", server, r);
+            return;
+        }
+        gzipOverview = true;
     }
 
     /**
@@ -690,9 +740,14 @@ public final class NntpClient implements Closeable {
 
     /** Reads one line of the current reply; any failure breaks the connection, and a broken bound is named. */
     private int readLineOrBreak(int maxLength, MisbehavingServerException.Bound tooLong) throws IOException {
+        return readLineOrBreak(in, maxLength, tooLong);
+    }
+
+    private int readLineOrBreak(LineReader from, int maxLength, MisbehavingServerException.Bound tooLong)
+            throws IOException {
         int len;
         try {
-            len = in.readLine(maxLength);
+            len = from.readLine(maxLength);
         } catch (LineReader.LineTooLongException e) {
             throw violation(tooLong, "a line of more than " + maxLength + " bytes");
         } catch (DeadlineExceededException e) {

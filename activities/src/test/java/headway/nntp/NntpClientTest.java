@@ -186,6 +186,48 @@ class NntpClientTest {
     }
 
     @Test
+    void xfeatureCompressGzipGivesTheSameHeaders() throws Exception {
+        try (NewsSimulator gzipping = NewsSimulator.start(
+                        NewsSimulator.Options.defaults().withGzipOverview(), List.of(GroupSpec.of(GROUP, 11, 20_000)));
+                NewsSimulator plain = NewsSimulator.start(
+                        NewsSimulator.Options.defaults(), List.of(GroupSpec.of(GROUP, 11, 20_000)));
+                NntpClient z = NntpClient.connect(Simulators.server(gzipping), T, T);
+                NntpClient p = NntpClient.connect(Simulators.server(plain), T, T)) {
+            assertThat(z.isOverviewCompressed()).isTrue();
+            assertThat(z.isCompressed()).isFalse();
+            assertThat(p.isOverviewCompressed()).isFalse();
+            z.group(GROUP);
+            p.group(GROUP);
+            Recorder compressed = new Recorder();
+            Recorder uncompressed = new Recorder();
+            // several replies, and a group command between them, on one connection
+            long headers = z.over(1, 7_000, compressed) + z.over(7_001, 19_000, compressed);
+            assertThat(z.group(GROUP).high()).isEqualTo(20_000);
+            headers += z.over(19_001, 20_000, compressed);
+            p.over(1, 20_000, uncompressed);
+            assertThat(headers).isEqualTo(uncompressed.headers.size()).isEqualTo(compressed.headers.size());
+            assertThat(compressed.headers).isEqualTo(uncompressed.headers);
+            assertThat(compressed.checksum)
+                    .isEqualTo(gzipping.truth(GROUP, 1, 20_000).checksum());
+            assertThat(compressed.malformed).isEqualTo(uncompressed.malformed);
+            assertThat(z.isBroken()).isFalse();
+        }
+    }
+
+    @Test
+    void rfc8054IsPreferredToXfeatureWhenBothAreOffered() throws Exception {
+        try (NewsSimulator both = NewsSimulator.start(
+                        NewsSimulator.Options.defaults().withCompression().withGzipOverview(),
+                        List.of(GroupSpec.of(GROUP, 11, 100)));
+                NntpClient c = NntpClient.connect(Simulators.server(both), T, T)) {
+            assertThat(c.isCompressed()).isTrue();
+            assertThat(c.isOverviewCompressed()).isFalse();
+            c.group(GROUP);
+            assertThat(c.over(1, 100, new Recorder())).isPositive();
+        }
+    }
+
+    @Test
     void fallsBackToXoverWhenOverIsUnknown() throws Exception {
         try (NewsSimulator old = NewsSimulator.start(
                         new NewsSimulator.Options(null, false),

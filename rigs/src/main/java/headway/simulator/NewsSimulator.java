@@ -1,6 +1,7 @@
 package headway.simulator;
 
 import java.io.BufferedInputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -174,9 +175,16 @@ public final class NewsSimulator implements AutoCloseable {
      * @param overSupported       false makes OVER answer 500 like an old server that knows only XOVER
      * @param overLatency         a pause before each OVER reply, like a news server across a network
      * @param compress            offer RFC 8054 {@code COMPRESS DEFLATE} in CAPABILITIES and serve it
+     * @param gzipOverview        list {@code XFEATURE-COMPRESS GZIP TERMINATOR} in CAPABILITIES and serve
+     *                            {@code XFEATURE COMPRESS GZIP [TERMINATOR]}: overview replies as a zlib
+     *                            stream, the terminating line inside it with TERMINATOR, plain after it without
      */
     public record Options(
-            Credentials requiredCredentials, boolean overSupported, Duration overLatency, boolean compress) {
+            Credentials requiredCredentials,
+            boolean overSupported,
+            Duration overLatency,
+            boolean compress,
+            boolean gzipOverview) {
         public Options {
             if (overLatency == null || overLatency.isNegative()) {
                 throw new IllegalArgumentException("overLatency must be zero or positive, was " + overLatency);
@@ -184,7 +192,7 @@ public final class NewsSimulator implements AutoCloseable {
         }
 
         public Options(Credentials requiredCredentials, boolean overSupported, Duration overLatency) {
-            this(requiredCredentials, overSupported, overLatency, false);
+            this(requiredCredentials, overSupported, overLatency, false, false);
         }
 
         public Options(Credentials requiredCredentials, boolean overSupported) {
@@ -197,12 +205,17 @@ public final class NewsSimulator implements AutoCloseable {
 
         /** These options with a pause of {@code latency} before each OVER reply. */
         public Options withOverLatency(Duration latency) {
-            return new Options(requiredCredentials, overSupported, latency, compress);
+            return new Options(requiredCredentials, overSupported, latency, compress, gzipOverview);
         }
 
         /** These options offering RFC 8054 {@code COMPRESS DEFLATE}. */
         public Options withCompression() {
-            return new Options(requiredCredentials, overSupported, overLatency, true);
+            return new Options(requiredCredentials, overSupported, overLatency, true, gzipOverview);
+        }
+
+        /** These options offering the de-facto {@code XFEATURE COMPRESS GZIP} for overview replies. */
+        public Options withGzipOverview() {
+            return new Options(requiredCredentials, overSupported, overLatency, compress, true);
         }
     }
 
@@ -357,6 +370,13 @@ public final class NewsSimulator implements AutoCloseable {
         private InputStream in;
         private OutputStream out;
         private boolean compressed;
+        /** XFEATURE COMPRESS GZIP asked for: null when off, else whether the terminating line goes inside the stream. */
+        private Boolean gzipTerminator;
+
+        /** Where the buffer flushes to: the connection, or the zlib stream of a compressed overview reply. */
+        private OutputStream data;
+
+        private Deflater zlib;
         private final byte[] command = new byte[MAX_COMMAND];
         private final OverviewBuffer buf = new OverviewBuffer(FLUSH_AT + 64 * 1024);
         private ArticleGenerator current;
@@ -418,6 +438,7 @@ public final class NewsSimulator implements AutoCloseable {
                                     : "501 Unknown MODE variant");
                 case "AUTHINFO" -> authinfo(arg);
                 case "COMPRESS" -> compress(arg);
+                case "XFEATURE" -> xfeature(arg);
                 case "GROUP" -> group(arg);
                 case "LIST" -> list(arg);
                 case "OVER" -> {
@@ -460,6 +481,9 @@ public final class NewsSimulator implements AutoCloseable {
             if (options.compress() && !compressed) {
                 reply("COMPRESS DEFLATE");
             }
+            if (options.gzipOverview()) {
+                reply("XFEATURE-COMPRESS GZIP TERMINATOR");
+            }
             if (!authenticated) {
                 reply("AUTHINFO USER");
             }
@@ -486,6 +510,18 @@ public final class NewsSimulator implements AutoCloseable {
                         new InflaterInputStream(socket.getInputStream(), new Inflater(true)), 8192);
                 out = new DeflaterOutputStream(
                         socket.getOutputStream(), new Deflater(Deflater.BEST_SPEED, true), 64 * 1024, true);
+            }
+        }
+
+        private void xfeature(String arg) {
+            String[] words = arg.toUpperCase(Locale.ROOT).split("\\s+");
+            if (!options.gzipOverview()) {
+                reply("500 Unknown command");
+            } else if (words.length >= 2 && words[0].equals("COMPRESS") && words[1].equals("GZIP")) {
+                gzipTerminator = words.length > 2 && words[2].equals("TERMINATOR");
+                reply("290 feature enabled");
+            } else {
+                reply("501 Unknown XFEATURE");
             }
         }
 
@@ -585,7 +621,14 @@ public final class NewsSimulator implements AutoCloseable {
                 reply("423 No articles in that range");
                 return;
             }
-            reply("224 Overview information follows");
+            if (gzipTerminator != null) {
+                reply("224 Overview information follows [COMPRESS=GZIP]");
+                flush();
+                zlib = new Deflater(Deflater.BEST_SPEED);
+                data = new DeflaterOutputStream(new NotClosing(out), zlib, 64 * 1024);
+            } else {
+                reply("224 Overview information follows");
+            }
             ArticleGenerator g = current;
             ArticleGenerator.Cursor c = g.cursorAt(from);
             for (long n = from; n <= to; n++) {
@@ -602,7 +645,21 @@ public final class NewsSimulator implements AutoCloseable {
                     }
                 }
             }
-            reply(".");
+            if (gzipTerminator == null) {
+                reply(".");
+                return;
+            }
+            if (gzipTerminator) {
+                reply(".");
+            }
+            flush();
+            ((DeflaterOutputStream) data).finish();
+            zlib.end();
+            data = null;
+            out.flush();
+            if (!gzipTerminator) {
+                reply(".");
+            }
         }
 
         private void reply(String line) {
@@ -612,10 +669,28 @@ public final class NewsSimulator implements AutoCloseable {
         /** Writes what the buffer holds and flushes (a SYNC_FLUSH when compressed); nothing when it is empty. */
         private void flush() throws IOException {
             if (buf.len > 0) {
-                out.write(buf.a, 0, buf.len);
+                OutputStream to = data != null ? data : out;
+                to.write(buf.a, 0, buf.len);
                 buf.len = 0;
-                out.flush();
+                to.flush();
             }
+        }
+    }
+
+    /** The connection's stream, which a compressed reply's zlib stream must not close when it finishes. */
+    private static final class NotClosing extends FilterOutputStream {
+        NotClosing(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
         }
     }
 

@@ -101,7 +101,14 @@ public enum Setting {
             null,
             null,
             "allow AUTHINFO to send the password over a connection that is not encrypted"),
-    NNTP_COMPRESS(Type.BOOLEAN, "true", null, null, null, "use RFC 8054 COMPRESS DEFLATE when the server offers it"),
+    NNTP_COMPRESS(
+            Type.BOOLEAN,
+            "true",
+            null,
+            null,
+            null,
+            "use RFC 8054 COMPRESS DEFLATE when the server offers it, else XFEATURE COMPRESS GZIP for overview"
+                    + " replies when its CAPABILITIES list XFEATURE-COMPRESS GZIP"),
     NNTP_USER(Type.TEXT, null, "none", null, null, "AUTHINFO user (never logged)"),
     NNTP_PASSWORD(Type.TEXT, null, "none", null, null, "AUTHINFO password (never logged)"),
     NNTP_CONNECTIONS(Type.INTEGER, "4", null, "1", "64", "connections per worker, shared by all its groups"),
