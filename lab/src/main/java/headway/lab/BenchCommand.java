@@ -370,6 +370,13 @@ final class BenchCommand implements Runnable {
         boolean inn;
 
         @Option(
+                names = "--xfeature",
+                description =
+                        "compress over XFEATURE COMPRESS GZIP (overview replies only) instead of RFC 8054 COMPRESS"
+                                + " DEFLATE; the news simulator serves both")
+        boolean xfeature;
+
+        @Option(
                 names = "--inn-articles",
                 defaultValue = "20000",
                 description = "articles the INN group holds at least, fed when fewer (default 20000)")
@@ -395,6 +402,10 @@ final class BenchCommand implements Runnable {
             if (innArticles < 1 || innArticles > 1_000_000) {
                 throw CliException.badInput("--inn-articles must be between 1 and 1000000, was " + innArticles);
             }
+            if (inn && xfeature) {
+                throw CliException.badInput("--xfeature reads from the news simulator; INN serves only RFC 8054:"
+                        + " drop --inn or --xfeature");
+            }
             PrintWriter out = spec.commandLine().getOut();
             ProviderBench bench =
                     new ProviderBench(java.time.Duration.ofMillis(rttMs), mbit, conns, batch, seconds, out);
@@ -402,7 +413,7 @@ final class BenchCommand implements Runnable {
                 if (inn) {
                     bench.run(InnFeed.prepare(innArticles, out));
                 } else {
-                    bench.runOnSimulator();
+                    bench.runOnSimulator(xfeature);
                 }
             } catch (CliException e) {
                 throw e;

@@ -65,12 +65,28 @@ public final class ProviderBench {
 
     /** The news simulator, serving one group large enough for every case, with COMPRESS DEFLATE offered. */
     public List<Case> runOnSimulator() throws Exception {
+        return runOnSimulator(false);
+    }
+
+    /**
+     * The news simulator, its compressed cases over RFC 8054 COMPRESS DEFLATE or, with
+     * {@code xfeature}, over XFEATURE COMPRESS GZIP (only the overview replies compressed).
+     */
+    public List<Case> runOnSimulator(boolean xfeature) throws Exception {
         String group = "alt.binaries.bench.provider";
         long articles = 20_000_000;
-        try (NewsSimulator sim = NewsSimulator.start(
-                NewsSimulator.Options.defaults().withCompression(),
-                List.of(NewsSimulator.GroupSpec.of(group, 19, articles)))) {
-            return run(new Target(sim.host(), sim.port(), group, 1, articles, "news simulator"));
+        NewsSimulator.Options options = xfeature
+                ? NewsSimulator.Options.defaults().withGzipOverview()
+                : NewsSimulator.Options.defaults().withCompression();
+        try (NewsSimulator sim =
+                NewsSimulator.start(options, List.of(NewsSimulator.GroupSpec.of(group, 19, articles)))) {
+            return run(new Target(
+                    sim.host(),
+                    sim.port(),
+                    group,
+                    1,
+                    articles,
+                    xfeature ? "news simulator (XFEATURE COMPRESS GZIP)" : "news simulator"));
         }
     }
 
@@ -148,7 +164,7 @@ public final class ProviderBench {
             for (int i = 0; i < n; i++) {
                 NntpClient c = pool.borrow();
                 c.group(target.group());
-                if (c.isCompressed() != compress) {
+                if ((c.isCompressed() || c.isOverviewCompressed()) != compress) {
                     throw new IllegalStateException(target.name() + " did not "
                             + (compress ? "turn on COMPRESS DEFLATE" : "stay uncompressed") + " on " + c);
                 }
