@@ -57,7 +57,9 @@ public final class HostileNntpServer implements AutoCloseable {
         /** OVER: the first half, then the connection closed. */
         CLOSE_MID_REPLY,
         /** OVER: whatever {@link #garbage} returns for the range, as the reply's body. */
-        GARBAGE_BODY
+        GARBAGE_BODY,
+        /** OVER: a reply marked [COMPRESS=GZIP] that XFEATURE COMPRESS GZIP never asked for. */
+        UNASKED_GZIP
     }
 
     private final ServerSocket listener;
@@ -283,6 +285,12 @@ public final class HostileNntpServer implements AutoCloseable {
                 out.flush();
                 Thread.sleep(trickleMillis);
             }
+            return true;
+        }
+        if (take(Misbehaviour.UNASKED_GZIP)) {
+            out.line("224 overview follows [COMPRESS=GZIP]");
+            lines(out, lo, last);
+            out.line(".");
             return true;
         }
         out.line("224 overview follows");

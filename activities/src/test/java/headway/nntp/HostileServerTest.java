@@ -71,6 +71,7 @@ class HostileServerTest {
             Misbehaviour.OVERSIZE_LINE, Set.of(Bound.LINE_BYTES),
             Misbehaviour.GARBAGE_STATUS, Set.of(Bound.STATUS_LINE),
             Misbehaviour.OVERSIZE_STATUS, Set.of(Bound.STATUS_LINE),
+            Misbehaviour.UNASKED_GZIP, Set.of(Bound.STATUS_LINE),
             // silence after the last line: the read timeout (2 s) or, if sending took over 100 ms, the deadline
             Misbehaviour.UNTERMINATED, Set.of(Bound.READ_TIMEOUT, Bound.DEADLINE));
 
@@ -86,6 +87,7 @@ class HostileServerTest {
                 "OVERSIZE_LINE",
                 "GARBAGE_STATUS",
                 "OVERSIZE_STATUS",
+                "UNASKED_GZIP",
                 "UNTERMINATED"
             })
     void aBrokenOverBoundIsNamedAndTheConnectionDropped(Misbehaviour m) throws Exception {
