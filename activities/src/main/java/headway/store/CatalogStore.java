@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -88,7 +89,9 @@ public final class CatalogStore {
             join (select b, array_agg(p order by p) as parts, array_agg(y order by p) as bytes, array_agg(m order by p) as ids
                   from unnest(?::bigint[], ?::int[], ?::int[], ?::text[]) as x(b, p, y, m)
                   group by b) s on s.b = k.idx
-            """ + MERGE;
+            """ + MERGE + """
+            returning group_name, poster, file_name, total_parts, id
+            """;
 
     private static final String UPSERT_RELEASES = """
             insert into releases (group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
@@ -254,8 +257,8 @@ public final class CatalogStore {
             List<CompletedBinary> chunk = unique.subList(from, to);
             try {
                 leftBehind.addAll(Placements.relinked(conn, chunk));
-                upsertChunk(conn, chunk);
-                leftBehind.addAll(Placements.place(conn, chunk));
+                long[] ids = upsertChunk(conn, chunk);
+                leftBehind.addAll(Placements.place(conn, chunk, ids));
                 upsertReleases(conn, chunk, categories, categoryVersion);
             } catch (SQLException e) {
                 throw unknownGroup(e);
@@ -476,7 +479,11 @@ public final class CatalogStore {
                 new ArrayList<>(parts.values()));
     }
 
-    private static void upsertChunk(Connection conn, List<CompletedBinary> chunk) throws SQLException {
+    /**
+     * Upserts the chunk's binaries and returns their ids by position, from the upsert itself: 0
+     * for a binary the upsert left alone (it held all of it already), whose id a probe then finds.
+     */
+    private static long[] upsertChunk(Connection conn, List<CompletedBinary> chunk) throws SQLException {
         int n = chunk.size();
         String[] groups = new String[n];
         String[] posters = new String[n];
@@ -536,7 +543,20 @@ public final class CatalogStore {
             ps.setArray(13, pg.createArrayOf("int4", parts));
             ps.setArray(14, pg.createArrayOf("int4", bytes));
             ps.setArray(15, pg.createArrayOf("text", ids));
-            ps.executeUpdate();
+            Map<List<Object>, Integer> position = new HashMap<>();
+            for (int i = 0; i < n; i++) {
+                position.put(List.of(groups[i], posters[i], files[i], totals[i]), i);
+            }
+            long[] binaryIds = new long[n];
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Integer i = position.get(List.of(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4)));
+                    if (i != null) {
+                        binaryIds[i] = rs.getLong(5);
+                    }
+                }
+            }
+            return binaryIds;
         }
     }
 

@@ -23,8 +23,9 @@ import org.postgresql.PGConnection;
  * of the newer rule set wins (the write's on a tie), the article is removed from the other binary,
  * a binary left without parts is deleted, and the releases that lost binaries are recomputed or
  * deleted when empty. The cost is one placement row per article (new articles are placed by one
- * insert; only articles already placed are looked up), and two probes per binary written (its id,
- * and whether a newer rule set renames its release).
+ * insert; only articles already placed are looked up), and one probe per binary written (whether
+ * a newer rule set renames its release); a binary's id comes back from its upsert, and is probed
+ * only for a binary the upsert left alone (a redo of parts it holds already).
  */
 final class Placements {
 
@@ -38,7 +39,7 @@ final class Placements {
             where b.rule_version < k.v and b.release_name <> k.n
             """;
 
-    /** The ids of the chunk's binaries (all there after the upsert), by their index in the chunk. */
+    /** The ids of binaries the upsert left alone (they held all of it already), by their index in the list asked for. */
     private static final String BINARY_IDS = """
             select k.idx, b.id
             from unnest(?::text[], ?::text[], ?::text[], ?::int[]) with ordinality as k(g, p, f, t, idx)
@@ -180,31 +181,40 @@ final class Placements {
      * Places the chunk's segments (after its upsert) and takes each article a placement moved out
      * of the binary that lost it; returns the releases of the binaries that lost articles.
      */
-    static Set<List<String>> place(Connection conn, List<CompletedBinary> chunk) throws SQLException {
+    static Set<List<String>> place(Connection conn, List<CompletedBinary> chunk, long[] upserted) throws SQLException {
         int n = chunk.size();
-        String[] groups = new String[n];
-        String[] posters = new String[n];
-        String[] files = new String[n];
-        int[] totals = new int[n];
+        long[] binaryIds = upserted.clone();
+        List<Integer> unknown = new ArrayList<>();
         int segments = 0;
         for (int i = 0; i < n; i++) {
-            CompletedBinary b = chunk.get(i);
-            groups[i] = b.group();
-            posters[i] = b.poster();
-            files[i] = b.fileName();
-            totals[i] = b.totalParts();
-            segments += b.segments().size();
+            segments += chunk.get(i).segments().size();
+            if (binaryIds[i] == 0) {
+                unknown.add(i);
+            }
         }
         PGConnection pg = conn.unwrap(PGConnection.class);
-        long[] binaryIds = new long[n];
-        try (PreparedStatement ps = conn.prepareStatement(BINARY_IDS)) {
-            ps.setArray(1, pg.createArrayOf("text", groups));
-            ps.setArray(2, pg.createArrayOf("text", posters));
-            ps.setArray(3, pg.createArrayOf("text", files));
-            ps.setArray(4, pg.createArrayOf("int4", totals));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    binaryIds[(int) rs.getLong(1) - 1] = rs.getLong(2);
+        if (!unknown.isEmpty()) {
+            int u = unknown.size();
+            String[] groups = new String[u];
+            String[] posters = new String[u];
+            String[] files = new String[u];
+            int[] totals = new int[u];
+            for (int j = 0; j < u; j++) {
+                CompletedBinary b = chunk.get(unknown.get(j));
+                groups[j] = b.group();
+                posters[j] = b.poster();
+                files[j] = b.fileName();
+                totals[j] = b.totalParts();
+            }
+            try (PreparedStatement ps = conn.prepareStatement(BINARY_IDS)) {
+                ps.setArray(1, pg.createArrayOf("text", groups));
+                ps.setArray(2, pg.createArrayOf("text", posters));
+                ps.setArray(3, pg.createArrayOf("text", files));
+                ps.setArray(4, pg.createArrayOf("int4", totals));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        binaryIds[unknown.get((int) rs.getLong(1) - 1)] = rs.getLong(2);
+                    }
                 }
             }
         }
