@@ -7,6 +7,7 @@ import headway.store.LeaseStore;
 import headway.store.RangeRow;
 import headway.store.RangeStore;
 import headway.store.SnapshotStore;
+import headway.store.StoreException;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
@@ -26,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * fetch (the news server unreachable, or breaking a reply bound) is the retryable NewsServer,
  * which the workflow backs off from without counting it toward parking the group. While a range
  * is indexed or a snapshot written, a {@link LeaseKeeper} renews the database lease and beats the
- * Temporal heartbeat every third of the lease TTL, so slow work keeps a live lease. An index
+ * Temporal heartbeat every third of the lease TTL, so slow work keeps a live lease; an attempt
+ * that fails for another reason checks its lease once through the fence, so a stale holder hears
+ * LeaseLost rather than the database error its frozen transaction ended in. An index
  * attempt the workflow abandoned (its heartbeat timed out, say after a long pause of this JVM)
  * hands the group back, or is refused when another node has taken it, and drops the window.
  */
@@ -176,12 +179,39 @@ public final class GroupActivitiesImpl implements GroupActivities {
                         next.map(GroupActivitiesImpl::lease).orElse(null),
                         ranges.lag(token.group()));
             } catch (IOException e) {
+                confirmLease(held, e);
                 throw ApplicationFailure.newFailureWithCause(
                         "reading " + range.group() + " articles from " + from + ": " + e.getMessage(),
                         Failures.NEWS_SERVER,
                         e);
+            } catch (LeaseLostException | ActivityCompletionException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                confirmLease(held, e);
+                throw e;
             }
         });
+    }
+
+    /**
+     * After an attempt failed for another reason, checks the lease once through the fence (a
+     * renewal), so that a worker that woke from a pause learns at once that its group was taken:
+     * the database ended its open transaction while it was frozen, so its commit fails as a broken
+     * connection, not as a refused epoch, and without this check nothing would tell it (or record
+     * the refused write) until its renewal timer happened to fire first. Throws the refusal as
+     * LeaseLost with {@code failure} suppressed in it; when the database cannot answer either, the
+     * original failure stands.
+     */
+    private void confirmLease(Holdings.Held held, Exception failure) {
+        try {
+            leases.renew(held.holder());
+        } catch (LeaseLostException lost) {
+            held.lost(lost);
+            lost.addSuppressed(failure);
+            throw lost;
+        } catch (RuntimeException unanswered) {
+            failure.addSuppressed(unanswered);
+        }
     }
 
     @Override
@@ -191,6 +221,11 @@ public final class GroupActivitiesImpl implements GroupActivities {
         return fenced(token, () -> {
             try (LeaseKeeper.Renewal renewal = keeper.keep(held, () -> context.heartbeat(null))) {
                 return snapshot(held);
+            } catch (LeaseLostException | ActivityCompletionException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                confirmLease(held, e);
+                throw e;
             }
         });
     }
@@ -211,9 +246,29 @@ public final class GroupActivitiesImpl implements GroupActivities {
     }
 
     private Holdings.Held held(HolderToken token) {
-        return holdings.get(token.group(), token.epoch())
-                .orElseThrow(() -> ApplicationFailure.newNonRetryableFailure(
-                        new WindowLostException(token.group(), token.epoch()).getMessage(), Failures.WINDOW_LOST));
+        return holdings.get(token.group(), token.epoch()).orElseThrow(() -> windowLost(token));
+    }
+
+    /**
+     * This worker has no window at the token's epoch (it restarted, or dropped the window after
+     * nothing touched it for a TTL, as after a long pause): it cannot go on holding the group, so
+     * it hands the group back through the fence. Refused, recorded and told as LeaseLost when
+     * another node took it meanwhile (a worker that woke to find its window dropped is the stale
+     * holder the fence is for); else its ranges go back to planned at their cursors and the
+     * workflow, told WindowLost, leases again at once instead of after the lease TTL.
+     */
+    private ApplicationFailure windowLost(HolderToken token) {
+        ApplicationFailure lost = ApplicationFailure.newNonRetryableFailure(
+                new WindowLostException(token.group(), token.epoch()).getMessage(), Failures.WINDOW_LOST);
+        try {
+            fenced(token, () -> {
+                leases.release(new Holder(token.group(), token.node(), token.epoch()));
+                return null;
+            });
+        } catch (StoreException e) {
+            lost.addSuppressed(e);
+        }
+        return lost;
     }
 
     /** Runs a holder call, turning a stale epoch into LeaseLost and a lost window into WindowLost, dropping the window either way. */

@@ -73,4 +73,15 @@ public final class TestDatabase {
             throw new StoreException(sql, e);
         }
     }
+
+    public static String queryString(DataSource ds, String sql) {
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement();
+                var rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        } catch (SQLException e) {
+            throw new StoreException(sql, e);
+        }
+    }
 }

@@ -279,7 +279,10 @@ public final class Chaos {
         cluster.freeze(frozen);
         Cluster.sleep(Cluster.LEASE_TTL.plusSeconds(1).toMillis());
         long deadline = t + FREEZE_LIMIT.toNanos();
-        while (System.nanoTime() < deadline && takeoversFrom(cluster, frozen, eventsBefore) == 0) {
+        // wait for the takeover of the group caught mid-range, not of any group: a group the frozen
+        // worker held idle is taken without leaving it anything stale to write
+        while (System.nanoTime() < deadline
+                && takeoversFrom(cluster, frozen, found.group().orElse(null), eventsBefore) == 0) {
             Cluster.sleep(200);
         }
         cluster.thaw(frozen);
@@ -300,19 +303,33 @@ public final class Chaos {
                 "chaos: froze %s %s for %.1fs (lease TTL %s); %d of its groups taken meanwhile, %d of its writes"
                         + " refused after it woke%n",
                 frozen,
-                found.node().isPresent() ? "mid-range" : "holding no range in flight",
+                found.group().map(g -> "mid-range in " + g).orElse("holding no range in flight"),
                 frozenFor.toMillis() / 1000.0,
                 Cluster.LEASE_TTL,
-                takeoversFrom(cluster, frozen, eventsBefore),
+                takeoversFrom(cluster, frozen, null, eventsBefore),
                 refused);
+        if (refused == 0) {
+            // what the failure needs to be read: every lease event since the freeze
+            for (Map<String, Object> row : cluster.rows(
+                    "select id, group_name, kind, node_id, epoch, other_node, other_epoch, at from lease_events"
+                            + " where id > ? order by id",
+                    eventsBefore)) {
+                out.printf("chaos: event since the freeze %s%n", row);
+            }
+        }
         return found.posted();
     }
 
     /** The worker found in the middle of a range, if any, and the articles posted to give the groups work meanwhile. */
-    private record MidRange(Optional<String> node, long posted) {}
+    private record MidRange(Optional<String> node, Optional<String> group, long posted) {}
+
+    private static final String MID_RANGE = "select r.id, r.node_id, r.group_name, r.next_article from ranges r"
+            + " join group_leases l on l.group_name = r.group_name and l.holder_node = r.node_id"
+            + " where r.status = 'leased' and r.next_article > r.start_article and r.next_article <= r.end_article"
+            + " order by r.node_id";
 
     /**
-     * A live worker with a leased range whose cursor has moved (it is in the middle of the range),
+     * A live worker with a leased range whose cursor moves (it is indexing the middle of the range),
      * if any turns up within 30 s (a worker frozen between ranges would have nothing stale to
      * write). Every 2 s without one it posts a tick's articles to every group and plans them,
      * because groups that caught up hold no range (seen: a freeze that found none for 30 s froze
@@ -323,6 +340,7 @@ public final class Chaos {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         long nextPost = System.nanoTime() + Duration.ofSeconds(2).toNanos();
         long posted = 0;
+        Map<Long, Long> lastCursors = Map.of();
         while (System.nanoTime() < deadline) {
             if (System.nanoTime() >= nextPost) {
                 for (NewsSimulator.GroupSpec g : specs) {
@@ -333,26 +351,38 @@ public final class Chaos {
                 }
                 nextPost = System.nanoTime() + Duration.ofSeconds(2).toNanos();
             }
-            for (Map<String, Object> row :
-                    cluster.rows("select r.node_id from ranges r join group_leases l on l.group_name = r.group_name"
-                            + " and l.holder_node = r.node_id"
-                            + " where r.status = 'leased' and r.next_article > r.start_article and r.next_article <= r.end_article"
-                            + " order by r.node_id")) {
+            // a cursor that moved since the last look is being indexed right now (one that moved
+            // once may belong to a holder between attempts, after an NNTP drop, with nothing in flight)
+            Map<Long, Long> cursors = new HashMap<>();
+            for (Map<String, Object> row : cluster.rows(MID_RANGE)) {
                 String node = (String) row.get("node_id");
-                if (live.contains(node)) {
-                    return new MidRange(Optional.of(node), posted);
+                long range = ((Number) row.get("id")).longValue();
+                long next = ((Number) row.get("next_article")).longValue();
+                cursors.put(range, next);
+                Long before = lastCursors.get(range);
+                if (before != null && next > before && live.contains(node)) {
+                    return new MidRange(Optional.of(node), Optional.of((String) row.get("group_name")), posted);
                 }
             }
+            lastCursors = cursors;
             Cluster.sleep(100);
         }
-        return new MidRange(Optional.empty(), posted);
+        return new MidRange(Optional.empty(), Optional.empty(), posted);
     }
 
-    private static long takeoversFrom(Cluster cluster, String node, long afterEvent) {
-        return cluster.queryLong(
-                "select count(*) from lease_events where kind = 'takeover' and other_node = ? and id > ?",
-                node,
-                afterEvent);
+    /** Takeovers from {@code node} after {@code afterEvent}: of {@code group}, or of any group when it is null. */
+    private static long takeoversFrom(Cluster cluster, String node, String group, long afterEvent) {
+        return group == null
+                ? cluster.queryLong(
+                        "select count(*) from lease_events where kind = 'takeover' and other_node = ? and id > ?",
+                        node,
+                        afterEvent)
+                : cluster.queryLong(
+                        "select count(*) from lease_events where kind = 'takeover' and other_node = ? and group_name = ?"
+                                + " and id > ?",
+                        node,
+                        group,
+                        afterEvent);
     }
 
     /** A random worker among those holding a group right now (a kill there interrupts work), else any live one. */

@@ -37,7 +37,7 @@ class ChaosTest {
         assertThat(out.toString())
                 .as("the frozen holder woke after a takeover and its writes were refused")
                 .containsPattern(
-                        "froze w\\d+ mid-range for [\\d.]+s \\(lease TTL PT5S\\); [1-9]\\d* of its groups taken"
+                        "froze w\\d+ mid-range in \\S+ for [\\d.]+s \\(lease TTL PT5S\\); [1-9]\\d* of its groups taken"
                                 + " meanwhile, [1-9]\\d* of its writes refused after it woke");
         long articles = Long.parseLong(last.replaceAll(".* articles=(\\d+) .*", "$1"));
         assertThat(articles).isGreaterThan(4 * 12_000 / 2);

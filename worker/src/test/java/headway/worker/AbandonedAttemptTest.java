@@ -1,10 +1,13 @@
 package headway.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.activity.Failures;
 import headway.activity.GroupActivities;
 import headway.activity.GroupActivitiesImpl;
+import headway.activity.HeaderSource;
 import headway.activity.Holdings;
 import headway.activity.IndexMetrics;
 import headway.activity.LeaseActivitiesImpl;
@@ -13,7 +16,9 @@ import headway.activity.NntpHeaderSource;
 import headway.activity.RangeIndexer;
 import headway.activity.RangeLease;
 import headway.index.RuleSet;
+import headway.nntp.GroupInfo;
 import headway.nntp.NntpPool;
+import headway.nntp.OverviewSink;
 import headway.nntp.Simulators;
 import headway.simulator.NewsSimulator;
 import headway.store.CatalogStore;
@@ -24,7 +29,11 @@ import headway.store.RangeStore;
 import headway.store.TestDatabase;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestActivityEnvironment;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,10 +46,14 @@ import org.junit.jupiter.api.Test;
  * An index attempt the workflow abandoned (here: cancelled; in production mostly a heartbeat that
  * timed out while the JVM was paused) stops between batches and hands the group back at its
  * cursor, freeing the worker's slot, so the next take starts at once instead of after the TTL.
+ * An attempt that fails after another node took its group (a worker that woke from a pause, its
+ * transaction or connection ended meanwhile) ends in a refused, recorded LeaseLost, not in the
+ * failure it happened to meet first.
  */
 class AbandonedAttemptTest {
 
     private static final String GROUP = "alt.binaries.abandoned";
+    private static final String ZOMBIE = "alt.binaries.abandoned.zombie";
     private static final Duration TTL = Duration.ofSeconds(30);
 
     private static HikariDataSource ds;
@@ -52,7 +65,7 @@ class AbandonedAttemptTest {
         ds = TestDatabase.migrated("abandoned");
         sim = NewsSimulator.start(
                 NewsSimulator.Options.defaults().withOverLatency(Duration.ofMillis(40)),
-                List.of(NewsSimulator.GroupSpec.of(GROUP, 5, 20_000)));
+                List.of(NewsSimulator.GroupSpec.of(GROUP, 5, 20_000), NewsSimulator.GroupSpec.of(ZOMBIE, 5, 20_000)));
         pool = new NntpPool(NntpPool.Config.defaults(Simulators.server(sim)).withMaxConnections(2));
     }
 
@@ -61,6 +74,153 @@ class AbandonedAttemptTest {
         pool.close();
         sim.close();
         ds.close();
+    }
+
+    @Test
+    void anAttemptThatFailsAfterATakeoverEndsInARecordedLeaseLost() throws Exception {
+        String group = ZOMBIE;
+        GroupStore groups = new GroupStore(ds);
+        LeaseStore leases = new LeaseStore(ds, 0);
+        RangeStore ranges = new RangeStore(ds, 0);
+        groups.add(group, 0);
+        groups.plan(group, 1, 20_000, 20_000, -1);
+        Holdings holdings = new Holdings(2);
+        IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
+        PostgresSnapshotStore snapshots = new PostgresSnapshotStore(ds, leases);
+        LeaseGrant grant = new LeaseActivitiesImpl(
+                        leases, snapshots, holdings, () -> RuleSet.defaults(0), "n1", "own/n1", TTL, 5_000, metrics)
+                .lease(group, TTL);
+        NntpHeaderSource news = new NntpHeaderSource(pool);
+        // the second batch's fetch finds the group taken by n2 (n1 was quiet past the TTL, as a
+        // frozen worker is) and then fails, as a connection the pause outlived does
+        HeaderSource takenThenBroken = new HeaderSource() {
+            @Override
+            public void fetch(String g, long from, long to, OverviewSink sink) throws IOException {
+                if (from == 1) {
+                    news.fetch(g, from, to, sink);
+                    return;
+                }
+                awaitCursor(g, from);
+                TestDatabase.execute(
+                        ds,
+                        "update group_leases set heartbeat_at = heartbeat_at - interval '1 hour' where group_name = '"
+                                + g + "'");
+                assertThat(new LeaseStore(ds, 0).lease(g, "n2", TTL).takeover()).isTrue();
+                throw new IOException("connection reset");
+            }
+
+            @Override
+            public GroupInfo group(String g) throws IOException {
+                return news.group(g);
+            }
+        };
+        RangeIndexer indexer =
+                new RangeIndexer(takenThenBroken, leases.fence(), ranges, new CatalogStore(), 100, 1, metrics);
+        TestActivityEnvironment env = TestActivityEnvironment.newInstance();
+        env.registerActivitiesImplementations(
+                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
+        GroupActivities activities = env.newActivityStub(
+                GroupActivities.class,
+                ActivityOptions.newBuilder()
+                        .setStartToCloseTimeout(Duration.ofMinutes(1))
+                        .setRetryOptions(
+                                RetryOptions.newBuilder().setMaximumAttempts(1).build())
+                        .build());
+        RangeLease range = activities.nextRange(grant.token()).range();
+
+        assertThatThrownBy(() -> activities.indexRange(grant.token(), range, false))
+                .isInstanceOf(ActivityFailure.class)
+                .cause()
+                .isInstanceOfSatisfying(
+                        ApplicationFailure.class, f -> assertThat(f.getType()).isEqualTo(Failures.LEASE_LOST));
+        assertThat(TestDatabase.queryLong(
+                        ds,
+                        "select count(*) from lease_events where kind = 'lease_lost' and node_id = 'n1'"
+                                + " and other_node = 'n2' and group_name = '" + group + "'"))
+                .as("the stale holder's check was refused and recorded")
+                .isEqualTo(1);
+        assertThat(holdings.size()).as("the stale window is dropped").isZero();
+        assertThat(ranges.cursor(range.id()))
+                .as("the first batch stayed committed")
+                .isEqualTo(101);
+        env.close();
+    }
+
+    @Test
+    void aCallThatFindsNoWindowHandsTheGroupBackOrIsRefusedWhenItWasTaken() {
+        String group = GROUP + ".dropped";
+        GroupStore groups = new GroupStore(ds);
+        LeaseStore leases = new LeaseStore(ds, 0);
+        RangeStore ranges = new RangeStore(ds, 0);
+        groups.add(group, 0);
+        groups.plan(group, 1, 20_000, 20_000, -1);
+        Holdings holdings = new Holdings(2);
+        IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
+        PostgresSnapshotStore snapshots = new PostgresSnapshotStore(ds, leases);
+        LeaseActivitiesImpl leasing = new LeaseActivitiesImpl(
+                leases, snapshots, holdings, () -> RuleSet.defaults(0), "n1", "own/n1", TTL, 5_000, metrics);
+        RangeIndexer indexer = new RangeIndexer(
+                new NntpHeaderSource(pool), leases.fence(), ranges, new CatalogStore(), 100, 1, metrics);
+        TestActivityEnvironment env = TestActivityEnvironment.newInstance();
+        env.registerActivitiesImplementations(
+                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
+        GroupActivities activities = env.newActivityStub(
+                GroupActivities.class,
+                ActivityOptions.newBuilder()
+                        .setStartToCloseTimeout(Duration.ofMinutes(1))
+                        .setRetryOptions(
+                                RetryOptions.newBuilder().setMaximumAttempts(1).build())
+                        .build());
+        String holder = "select coalesce(holder_node, '-') || ' ' || epoch from group_leases where group_name = '"
+                + group + "'";
+
+        // the window went (a restart, or dropped after a pause) while the lease is still n1's
+        LeaseGrant first = leasing.lease(group, TTL);
+        holdings.remove(group, first.token().epoch());
+        assertThatThrownBy(() -> activities.nextRange(first.token()))
+                .cause()
+                .isInstanceOfSatisfying(
+                        ApplicationFailure.class, f -> assertThat(f.getType()).isEqualTo(Failures.WINDOW_LOST));
+        assertThat(TestDatabase.queryString(ds, holder))
+                .as("handed back, so the workflow leases again at once")
+                .isEqualTo("- 1");
+
+        // the window went and another node took the group meanwhile: the stale call is refused
+        LeaseGrant second = leasing.lease(group, TTL);
+        holdings.remove(group, second.token().epoch());
+        TestDatabase.execute(
+                ds,
+                "update group_leases set heartbeat_at = heartbeat_at - interval '1 hour' where group_name = '" + group
+                        + "'");
+        assertThat(new LeaseStore(ds, 0).lease(group, "n2", TTL).takeover()).isTrue();
+        assertThatThrownBy(() -> activities.nextRange(second.token()))
+                .cause()
+                .isInstanceOfSatisfying(
+                        ApplicationFailure.class, f -> assertThat(f.getType()).isEqualTo(Failures.LEASE_LOST));
+        assertThat(TestDatabase.queryString(ds, holder)).as("n2 keeps it").isEqualTo("n2 3");
+        assertThat(TestDatabase.queryLong(
+                        ds,
+                        "select count(*) from lease_events where kind = 'lease_lost' and node_id = 'n1' and group_name = '"
+                                + group + "'"))
+                .isEqualTo(1);
+        env.close();
+    }
+
+    /** Waits until the range of {@code group} has committed up to {@code from}, so no commit is in flight. */
+    private static void awaitCursor(String group, long from) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (TestDatabase.queryLong(
+                                ds,
+                                "select coalesce(max(next_article), 0) from ranges where group_name = '" + group + "'")
+                        < from
+                && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     @Test
@@ -116,7 +276,9 @@ class AbandonedAttemptTest {
                         ds, "select count(*) from ranges where group_name = '" + GROUP + "' and status = 'planned'"))
                 .as("the range is planned again at its cursor")
                 .isEqualTo(1);
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from lease_events where kind = 'lease_lost'"))
+        assertThat(TestDatabase.queryLong(
+                        ds,
+                        "select count(*) from lease_events where kind = 'lease_lost' and group_name = '" + GROUP + "'"))
                 .isZero();
         assertThat(holdings.size()).as("the window no longer holds a slot").isZero();
         assertThat(new LeaseStore(ds, 0).lease(GROUP, "n2", TTL).granted())
