@@ -16,6 +16,8 @@ import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +47,11 @@ public final class GroupActivitiesImpl implements GroupActivities {
     private final IndexMetrics metrics;
     private final LeaseKeeper keeper;
     private final ConflictReporter conflicts;
+    private final ExecutorService handBacks = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "hand-back");
+        t.setDaemon(true);
+        return t;
+    });
 
     public GroupActivitiesImpl(
             LeaseStore leases,
@@ -122,6 +129,52 @@ public final class GroupActivitiesImpl implements GroupActivities {
      * news server failure. Refused, and recorded, when another node took the group meanwhile (a
      * worker that woke from a pause is the zombie the fence is for); the window is dropped either way.
      */
+    /**
+     * Hands back, through the fence and on a thread of its own, a group whose window
+     * {@link Holdings} dropped because nothing asked for it or renewed it for a TTL (the workflow
+     * gave up on this worker, say while it was paused between two attempts): the window is gone,
+     * so the lease is only a claim this worker cannot honour. Refused and recorded when another
+     * node took the group meanwhile, so a worker that wakes from a pause meets the fence even when
+     * it had nothing in flight; else the group's ranges go back to planned at their cursors.
+     */
+    public void handBackDropped(Holdings.Held dropped) {
+        Holder holder = dropped.holder();
+        handBacks.execute(() -> {
+            try {
+                leases.release(holder);
+                log.info(
+                        "{} (epoch {}) handed back by {}: its window was left for a TTL",
+                        holder.group(),
+                        holder.epoch(),
+                        holder.node());
+            } catch (LeaseLostException e) {
+                metrics.leaseLost.increment();
+                conflicts.tell(
+                        holder.group(),
+                        new ClaimConflict(
+                                "lease_lost",
+                                holder.node(),
+                                holder.epoch(),
+                                e.currentHolder(),
+                                e.currentEpoch(),
+                                "stale write refused"));
+                log.info(
+                        "{} (epoch {}) not handed back by {}: {}",
+                        holder.group(),
+                        holder.epoch(),
+                        holder.node(),
+                        e.getMessage());
+            } catch (RuntimeException e) {
+                log.warn(
+                        "{} (epoch {}) not handed back by {}, its lease runs out instead: {}",
+                        holder.group(),
+                        holder.epoch(),
+                        holder.node(),
+                        e.getMessage());
+            }
+        });
+    }
+
     private void handBackAbandoned(HolderToken token, ActivityCompletionException abandoned) {
         try {
             release(token);

@@ -5,6 +5,7 @@ import headway.index.Window;
 import headway.store.Holder;
 import headway.store.LeaseLostException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -93,6 +94,7 @@ public final class Holdings {
     private final Map<String, Held> held = new ConcurrentHashMap<>();
     private volatile java.util.function.IntConsumer onChange = size -> {};
     private volatile java.util.function.IntSupplier share = () -> Integer.MAX_VALUE;
+    private volatile java.util.function.Consumer<Held> onAbandoned = h -> {};
 
     public Holdings(int capacity) {
         if (capacity < 1) {
@@ -148,11 +150,28 @@ public final class Holdings {
      */
     private synchronized void dropAbandoned() {
         long now = System.nanoTime();
-        boolean dropped = held.values().removeIf(h -> h.abandoned(now));
-        if (dropped) {
+        List<Held> dropped = new ArrayList<>();
+        held.values().removeIf(h -> {
+            boolean abandoned = h.abandoned(now);
+            if (abandoned) {
+                dropped.add(h);
+            }
+            return abandoned;
+        });
+        if (!dropped.isEmpty()) {
+            dropped.forEach(onAbandoned);
             onChange.accept(held.size());
             notifyAll();
         }
+    }
+
+    /**
+     * Calls {@code listener} with every window dropped as abandoned, under this object's lock: it
+     * must only hand the work on (GroupActivitiesImpl hands the group back through the fence on a
+     * thread of its own).
+     */
+    public void onAbandoned(java.util.function.Consumer<Held> listener) {
+        this.onAbandoned = java.util.Objects.requireNonNull(listener, "listener");
     }
 
     /** Waits up to {@code limit} until this worker may take {@code group}; false when it is still full. */

@@ -323,13 +323,13 @@ public final class Chaos {
     /** The worker found in the middle of a range, if any, and the articles posted to give the groups work meanwhile. */
     private record MidRange(Optional<String> node, Optional<String> group, long posted) {}
 
-    private static final String MID_RANGE = "select r.id, r.node_id, r.group_name, r.next_article from ranges r"
+    private static final String MID_RANGE = "select r.node_id, r.group_name from ranges r"
             + " join group_leases l on l.group_name = r.group_name and l.holder_node = r.node_id"
             + " where r.status = 'leased' and r.next_article > r.start_article and r.next_article <= r.end_article"
             + " order by r.node_id";
 
     /**
-     * A live worker with a leased range whose cursor moves (it is indexing the middle of the range),
+     * A live worker with a leased range whose cursor has moved (it is in the middle of the range),
      * if any turns up within 30 s (a worker frozen between ranges would have nothing stale to
      * write). Every 2 s without one it posts a tick's articles to every group and plans them,
      * because groups that caught up hold no range (seen: a freeze that found none for 30 s froze
@@ -340,7 +340,6 @@ public final class Chaos {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         long nextPost = System.nanoTime() + Duration.ofSeconds(2).toNanos();
         long posted = 0;
-        Map<Long, Long> lastCursors = Map.of();
         while (System.nanoTime() < deadline) {
             if (System.nanoTime() >= nextPost) {
                 for (NewsSimulator.GroupSpec g : specs) {
@@ -351,20 +350,12 @@ public final class Chaos {
                 }
                 nextPost = System.nanoTime() + Duration.ofSeconds(2).toNanos();
             }
-            // a cursor that moved since the last look is being indexed right now (one that moved
-            // once may belong to a holder between attempts, after an NNTP drop, with nothing in flight)
-            Map<Long, Long> cursors = new HashMap<>();
             for (Map<String, Object> row : cluster.rows(MID_RANGE)) {
                 String node = (String) row.get("node_id");
-                long range = ((Number) row.get("id")).longValue();
-                long next = ((Number) row.get("next_article")).longValue();
-                cursors.put(range, next);
-                Long before = lastCursors.get(range);
-                if (before != null && next > before && live.contains(node)) {
+                if (live.contains(node)) {
                     return new MidRange(Optional.of(node), Optional.of((String) row.get("group_name")), posted);
                 }
             }
-            lastCursors = cursors;
             Cluster.sleep(100);
         }
         return new MidRange(Optional.empty(), Optional.empty(), posted);

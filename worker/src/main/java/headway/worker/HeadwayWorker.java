@@ -202,8 +202,10 @@ public final class HeadwayWorker implements AutoCloseable {
             }
         });
         Worker own = factory.newWorker(config.ownTaskQueue(), options);
-        own.registerActivitiesImplementations(
-                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics, conflicts));
+        GroupActivitiesImpl groupActivities =
+                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics, conflicts);
+        holdings.onAbandoned(groupActivities::handBackDropped);
+        own.registerActivitiesImplementations(groupActivities);
         factory.start();
         log.info(
                 "worker {} polling {} and {} (max {} groups), {}, NNTP {}, metrics {}",

@@ -206,6 +206,58 @@ class AbandonedAttemptTest {
         env.close();
     }
 
+    @Test
+    void aWindowLeftPastItsTtlIsHandedBackThroughTheFence() throws Exception {
+        Duration ttl = Duration.ofSeconds(1);
+        LeaseStore leases = new LeaseStore(ds, 0);
+        RangeStore ranges = new RangeStore(ds, 0);
+        Holdings holdings = new Holdings(4);
+        IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
+        PostgresSnapshotStore snapshots = new PostgresSnapshotStore(ds, leases);
+        LeaseActivitiesImpl leasing = new LeaseActivitiesImpl(
+                leases, snapshots, holdings, () -> RuleSet.defaults(0), "n1", "own/n1", ttl, 5_000, metrics);
+        RangeIndexer indexer = new RangeIndexer(
+                new NntpHeaderSource(pool), leases.fence(), ranges, new CatalogStore(), 100, 1, metrics);
+        GroupActivitiesImpl activities = new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics);
+        holdings.onAbandoned(activities::handBackDropped);
+        GroupStore groups = new GroupStore(ds);
+        String kept = GROUP + ".left";
+        String taken = GROUP + ".left.taken";
+        for (String g : List.of(kept, taken)) {
+            groups.add(g, 0);
+            groups.plan(g, 1, 1_000, 1_000, -1);
+            leasing.lease(g, ttl);
+        }
+        Thread.sleep(ttl.plusMillis(300).toMillis());
+        // while n1 was paused past the TTL, n2 took one of its groups
+        assertThat(new LeaseStore(ds, 0).lease(taken, "n2", ttl).takeover()).isTrue();
+
+        holdings.recheck();
+
+        assertThat(holdings.size()).isZero();
+        String holderOf = "select coalesce(holder_node, '-') from group_leases where group_name = '";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline
+                && (!TestDatabase.queryString(ds, holderOf + kept + "'").equals("-")
+                        || TestDatabase.queryLong(
+                                        ds,
+                                        "select count(*) from lease_events where kind = 'lease_lost' and group_name = '"
+                                                + taken + "'")
+                                == 0)) {
+            Thread.sleep(20);
+        }
+        assertThat(TestDatabase.queryString(ds, holderOf + kept + "'"))
+                .as("the group nobody took is handed back")
+                .isEqualTo("-");
+        assertThat(TestDatabase.queryString(ds, holderOf + taken + "'")).isEqualTo("n2");
+        assertThat(TestDatabase.queryLong(
+                        ds,
+                        "select count(*) from lease_events where kind = 'lease_lost' and node_id = 'n1' and group_name = '"
+                                + taken + "'"))
+                .as("the taken group's hand-back was refused and recorded")
+                .isEqualTo(1);
+    }
+
     /** Waits until the range of {@code group} has committed up to {@code from}, so no commit is in flight. */
     private static void awaitCursor(String group, long from) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
