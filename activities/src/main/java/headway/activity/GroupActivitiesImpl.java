@@ -148,16 +148,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
                         holder.epoch(),
                         holder.node());
             } catch (LeaseLostException e) {
-                metrics.leaseLost.increment();
-                conflicts.tell(
-                        holder.group(),
-                        new ClaimConflict(
-                                "lease_lost",
-                                holder.node(),
-                                holder.epoch(),
-                                e.currentHolder(),
-                                e.currentEpoch(),
-                                "stale write refused"));
+                refused(holder, e);
                 log.info(
                         "{} (epoch {}) not handed back by {}: {}",
                         holder.group(),
@@ -290,7 +281,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
 
     @Override
     public void release(HolderToken token) {
-        Holder holder = new Holder(token.group(), token.node(), token.epoch());
+        Holder holder = holder(token);
         fenced(token, () -> {
             leases.release(holder);
             return null;
@@ -315,7 +306,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
                 new WindowLostException(token.group(), token.epoch()).getMessage(), Failures.WINDOW_LOST);
         try {
             fenced(token, () -> {
-                leases.release(new Holder(token.group(), token.node(), token.epoch()));
+                leases.release(holder(token));
                 return null;
             });
         } catch (StoreException e) {
@@ -329,23 +320,32 @@ public final class GroupActivitiesImpl implements GroupActivities {
         try {
             return call.get();
         } catch (LeaseLostException e) {
-            metrics.leaseLost.increment();
             holdings.remove(token.group(), token.epoch());
-            conflicts.tell(
-                    token.group(),
-                    new ClaimConflict(
-                            "lease_lost",
-                            token.node(),
-                            token.epoch(),
-                            e.currentHolder(),
-                            e.currentEpoch(),
-                            "stale write refused"));
+            refused(holder(token), e);
             throw ApplicationFailure.newNonRetryableFailure(
                     e.getMessage(), Failures.LEASE_LOST, e.currentHolder(), e.currentEpoch());
         } catch (WindowLostException e) {
             holdings.remove(token.group(), token.epoch());
             throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.WINDOW_LOST);
         }
+    }
+
+    /** Counts a stale write of {@code stale} the fence refused and tells the group's workflow of the conflict. */
+    private void refused(Holder stale, LeaseLostException e) {
+        metrics.leaseLost.increment();
+        conflicts.tell(
+                stale.group(),
+                new ClaimConflict(
+                        "lease_lost",
+                        stale.node(),
+                        stale.epoch(),
+                        e.currentHolder(),
+                        e.currentEpoch(),
+                        "stale write refused"));
+    }
+
+    private static Holder holder(HolderToken token) {
+        return new Holder(token.group(), token.node(), token.epoch());
     }
 
     private static RangeLease lease(RangeRow r) {

@@ -64,22 +64,20 @@ public final class TestDatabase {
     }
 
     public static long queryLong(DataSource ds, String sql) {
-        try (Connection c = ds.getConnection();
-                Statement s = c.createStatement();
-                var rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        } catch (SQLException e) {
-            throw new StoreException(sql, e);
-        }
+        return queryOne(ds, sql, rs -> rs.getLong(1));
     }
 
     public static String queryString(DataSource ds, String sql) {
+        return queryOne(ds, sql, rs -> rs.getString(1));
+    }
+
+    /** The first row of {@code sql}, read by {@code row}. */
+    private static <T> T queryOne(DataSource ds, String sql, Jdbc.Row<T> row) {
         try (Connection c = ds.getConnection();
                 Statement s = c.createStatement();
                 var rs = s.executeQuery(sql)) {
             rs.next();
-            return rs.getString(1);
+            return row.read(rs);
         } catch (SQLException e) {
             throw new StoreException(sql, e);
         }

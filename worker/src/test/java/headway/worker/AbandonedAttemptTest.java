@@ -79,17 +79,10 @@ class AbandonedAttemptTest {
     @Test
     void anAttemptThatFailsAfterATakeoverEndsInARecordedLeaseLost() throws Exception {
         String group = ZOMBIE;
-        GroupStore groups = new GroupStore(ds);
-        LeaseStore leases = new LeaseStore(ds, 0);
-        RangeStore ranges = new RangeStore(ds, 0);
-        groups.add(group, 0);
-        groups.plan(group, 1, 20_000, 20_000, -1);
-        Holdings holdings = new Holdings(2);
-        IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
-        PostgresSnapshotStore snapshots = new PostgresSnapshotStore(ds, leases);
-        LeaseGrant grant = new LeaseActivitiesImpl(
-                        leases, snapshots, holdings, () -> RuleSet.defaults(0), "n1", "own/n1", TTL, 5_000, metrics)
-                .lease(group, TTL);
+        N1 n1 = new N1(TTL);
+        n1.plan(group, 20_000);
+        LeaseGrant grant = n1.leasing.lease(group, TTL);
+        RangeStore ranges = n1.ranges;
         NntpHeaderSource news = new NntpHeaderSource(pool);
         // the second batch's fetch finds the group taken by n2 (n1 was quiet past the TTL, as a
         // frozen worker is) and then fails, as a connection the pause outlived does
@@ -114,11 +107,8 @@ class AbandonedAttemptTest {
                 return news.group(g);
             }
         };
-        RangeIndexer indexer =
-                new RangeIndexer(takenThenBroken, leases.fence(), ranges, new CatalogStore(), 100, 1, metrics);
         TestActivityEnvironment env = TestActivityEnvironment.newInstance();
-        env.registerActivitiesImplementations(
-                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
+        env.registerActivitiesImplementations(n1.activities(takenThenBroken, 1));
         GroupActivities activities = env.newActivityStub(
                 GroupActivities.class,
                 ActivityOptions.newBuilder()
@@ -139,7 +129,7 @@ class AbandonedAttemptTest {
                                 + " and other_node = 'n2' and group_name = '" + group + "'"))
                 .as("the stale holder's check was refused and recorded")
                 .isEqualTo(1);
-        assertThat(holdings.size()).as("the stale window is dropped").isZero();
+        assertThat(n1.holdings.size()).as("the stale window is dropped").isZero();
         assertThat(ranges.cursor(range.id()))
                 .as("the first batch stayed committed")
                 .isEqualTo(101);
@@ -149,21 +139,12 @@ class AbandonedAttemptTest {
     @Test
     void aCallThatFindsNoWindowHandsTheGroupBackOrIsRefusedWhenItWasTaken() {
         String group = GROUP + ".dropped";
-        GroupStore groups = new GroupStore(ds);
-        LeaseStore leases = new LeaseStore(ds, 0);
-        RangeStore ranges = new RangeStore(ds, 0);
-        groups.add(group, 0);
-        groups.plan(group, 1, 20_000, 20_000, -1);
-        Holdings holdings = new Holdings(2);
-        IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
-        PostgresSnapshotStore snapshots = new PostgresSnapshotStore(ds, leases);
-        LeaseActivitiesImpl leasing = new LeaseActivitiesImpl(
-                leases, snapshots, holdings, () -> RuleSet.defaults(0), "n1", "own/n1", TTL, 5_000, metrics);
-        RangeIndexer indexer = new RangeIndexer(
-                new NntpHeaderSource(pool), leases.fence(), ranges, new CatalogStore(), 100, 1, metrics);
+        N1 n1 = new N1(TTL);
+        n1.plan(group, 20_000);
+        Holdings holdings = n1.holdings;
+        LeaseActivitiesImpl leasing = n1.leasing;
         TestActivityEnvironment env = TestActivityEnvironment.newInstance();
-        env.registerActivitiesImplementations(
-                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
+        env.registerActivitiesImplementations(n1.activities(new NntpHeaderSource(pool), 1));
         GroupActivities activities = env.newActivityStub(
                 GroupActivities.class,
                 ActivityOptions.newBuilder()
@@ -209,24 +190,14 @@ class AbandonedAttemptTest {
     @Test
     void aWindowLeftPastItsTtlIsHandedBackThroughTheFence() throws Exception {
         Duration ttl = Duration.ofSeconds(1);
-        LeaseStore leases = new LeaseStore(ds, 0);
-        RangeStore ranges = new RangeStore(ds, 0);
-        Holdings holdings = new Holdings(4);
-        IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
-        PostgresSnapshotStore snapshots = new PostgresSnapshotStore(ds, leases);
-        LeaseActivitiesImpl leasing = new LeaseActivitiesImpl(
-                leases, snapshots, holdings, () -> RuleSet.defaults(0), "n1", "own/n1", ttl, 5_000, metrics);
-        RangeIndexer indexer = new RangeIndexer(
-                new NntpHeaderSource(pool), leases.fence(), ranges, new CatalogStore(), 100, 1, metrics);
-        GroupActivitiesImpl activities = new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics);
-        holdings.onAbandoned(activities::handBackDropped);
-        GroupStore groups = new GroupStore(ds);
+        N1 n1 = new N1(ttl);
+        Holdings holdings = n1.holdings;
+        holdings.onAbandoned(n1.activities(new NntpHeaderSource(pool), 1)::handBackDropped);
         String kept = GROUP + ".left";
         String taken = GROUP + ".left.taken";
         for (String g : List.of(kept, taken)) {
-            groups.add(g, 0);
-            groups.plan(g, 1, 1_000, 1_000, -1);
-            leasing.lease(g, ttl);
+            n1.plan(g, 1_000);
+            n1.leasing.lease(g, ttl);
         }
         Thread.sleep(ttl.plusMillis(300).toMillis());
         // while n1 was paused past the TTL, n2 took one of its groups
@@ -258,6 +229,39 @@ class AbandonedAttemptTest {
                 .isEqualTo(1);
     }
 
+    /** Worker n1: the stores, its holdings and its lease activity, judging leases by {@code ttl}. */
+    private static final class N1 {
+        final LeaseStore leases = new LeaseStore(ds, 0);
+        final RangeStore ranges = new RangeStore(ds, 0);
+        final Holdings holdings = new Holdings(2);
+        final IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
+        final PostgresSnapshotStore snapshots = new PostgresSnapshotStore(ds, leases);
+        final LeaseActivitiesImpl leasing;
+
+        N1(Duration ttl) {
+            leasing = new LeaseActivitiesImpl(
+                    leases, snapshots, holdings, () -> RuleSet.defaults(0), "n1", "own/n1", ttl, 5_000, metrics);
+        }
+
+        /** Adds {@code group} with one planned range of {@code articles}. */
+        void plan(String group, long articles) {
+            GroupStore groups = new GroupStore(ds);
+            groups.add(group, 0);
+            groups.plan(group, 1, articles, articles, -1);
+        }
+
+        /** n1's group activities, indexing from {@code source} in batches of 100. */
+        GroupActivitiesImpl activities(HeaderSource source, int readAhead) {
+            return new GroupActivitiesImpl(
+                    leases,
+                    ranges,
+                    snapshots,
+                    holdings,
+                    new RangeIndexer(source, leases.fence(), ranges, new CatalogStore(), 100, readAhead, metrics),
+                    metrics);
+        }
+    }
+
     /** Waits until the range of {@code group} has committed up to {@code from}, so no commit is in flight. */
     private static void awaitCursor(String group, long from) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -277,22 +281,13 @@ class AbandonedAttemptTest {
 
     @Test
     void aCancelledAttemptHandsTheGroupBackAtItsCursor() throws Exception {
-        GroupStore groups = new GroupStore(ds);
-        LeaseStore leases = new LeaseStore(ds, 0);
-        RangeStore ranges = new RangeStore(ds, 0);
-        groups.add(GROUP, 0);
-        groups.plan(GROUP, 1, 20_000, 20_000, -1);
-        Holdings holdings = new Holdings(2);
-        IndexMetrics metrics = new IndexMetrics(new SimpleMeterRegistry(), holdings);
-        PostgresSnapshotStore snapshots = new PostgresSnapshotStore(ds, leases);
-        LeaseGrant grant = new LeaseActivitiesImpl(
-                        leases, snapshots, holdings, () -> RuleSet.defaults(0), "n1", "own/n1", TTL, 5_000, metrics)
-                .lease(GROUP, TTL);
-        RangeIndexer indexer = new RangeIndexer(
-                new NntpHeaderSource(pool), leases.fence(), ranges, new CatalogStore(), 100, 2, metrics);
+        N1 n1 = new N1(TTL);
+        n1.plan(GROUP, 20_000);
+        LeaseGrant grant = n1.leasing.lease(GROUP, TTL);
+        RangeStore ranges = n1.ranges;
+        Holdings holdings = n1.holdings;
         TestActivityEnvironment env = TestActivityEnvironment.newInstance();
-        env.registerActivitiesImplementations(
-                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
+        env.registerActivitiesImplementations(n1.activities(new NntpHeaderSource(pool), 2));
         GroupActivities activities = env.newActivityStub(
                 GroupActivities.class,
                 ActivityOptions.newBuilder()
