@@ -123,13 +123,6 @@ public final class GroupActivitiesImpl implements GroupActivities {
     }
 
     /**
-     * Hands the group back after an attempt the workflow no longer waits for (its heartbeat timed
-     * out, or it was cancelled), because the workflow leases again and this window would only hold
-     * a slot: at the ranges' cursors, where RangeIndexer stopped with the window whole, as after a
-     * news server failure. Refused, and recorded, when another node took the group meanwhile (a
-     * worker that woke from a pause is the zombie the fence is for); the window is dropped either way.
-     */
-    /**
      * Hands back, through the fence and on a thread of its own, a group whose window
      * {@link Holdings} dropped because nothing asked for it or renewed it for a TTL (the workflow
      * gave up on this worker, say while it was paused between two attempts): the window is gone,
@@ -166,6 +159,13 @@ public final class GroupActivitiesImpl implements GroupActivities {
         });
     }
 
+    /**
+     * Hands the group back after an attempt the workflow no longer waits for (its heartbeat timed
+     * out, or it was cancelled), because the workflow leases again and this window would only hold
+     * a slot: at the ranges' cursors, where RangeIndexer stopped with the window whole, as after a
+     * news server failure. Refused, and recorded, when another node took the group meanwhile (a
+     * worker that woke from a pause is the zombie the fence is for); the window is dropped either way.
+     */
     private void handBackAbandoned(HolderToken token, ActivityCompletionException abandoned) {
         try {
             release(token);
@@ -228,8 +228,6 @@ public final class GroupActivitiesImpl implements GroupActivities {
                         "reading " + range.group() + " articles from " + from + ": " + e.getMessage(),
                         Failures.NEWS_SERVER,
                         e);
-            } catch (LeaseLostException | ActivityCompletionException e) {
-                throw e;
             } catch (RuntimeException e) {
                 confirmLease(held, e);
                 throw e;
@@ -244,9 +242,13 @@ public final class GroupActivitiesImpl implements GroupActivities {
      * connection, not as a refused epoch, and without this check nothing would tell it (or record
      * the refused write) until its renewal timer happened to fire first. Throws the refusal as
      * LeaseLost with {@code failure} suppressed in it; when the database cannot answer either, the
-     * original failure stands.
+     * original failure stands. A LeaseLost or an abandoned attempt needs no check: the first is
+     * the answer, the second hands the group back through the fence itself.
      */
     private void confirmLease(Holdings.Held held, Exception failure) {
+        if (failure instanceof LeaseLostException || failure instanceof ActivityCompletionException) {
+            return;
+        }
         try {
             leases.renew(held.holder());
         } catch (LeaseLostException lost) {
@@ -265,8 +267,6 @@ public final class GroupActivitiesImpl implements GroupActivities {
         return fenced(token, () -> {
             try (LeaseKeeper.Renewal renewal = keeper.keep(held, () -> context.heartbeat(null))) {
                 return snapshot(held);
-            } catch (LeaseLostException | ActivityCompletionException e) {
-                throw e;
             } catch (RuntimeException e) {
                 confirmLease(held, e);
                 throw e;

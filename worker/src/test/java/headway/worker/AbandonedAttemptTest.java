@@ -109,13 +109,7 @@ class AbandonedAttemptTest {
         };
         TestActivityEnvironment env = TestActivityEnvironment.newInstance();
         env.registerActivitiesImplementations(n1.activities(takenThenBroken, 1));
-        GroupActivities activities = env.newActivityStub(
-                GroupActivities.class,
-                ActivityOptions.newBuilder()
-                        .setStartToCloseTimeout(Duration.ofMinutes(1))
-                        .setRetryOptions(
-                                RetryOptions.newBuilder().setMaximumAttempts(1).build())
-                        .build());
+        GroupActivities activities = oneAttempt(env);
         RangeLease range = activities.nextRange(grant.token()).range();
 
         assertThatThrownBy(() -> activities.indexRange(grant.token(), range, false))
@@ -145,13 +139,7 @@ class AbandonedAttemptTest {
         LeaseActivitiesImpl leasing = n1.leasing;
         TestActivityEnvironment env = TestActivityEnvironment.newInstance();
         env.registerActivitiesImplementations(n1.activities(new NntpHeaderSource(pool), 1));
-        GroupActivities activities = env.newActivityStub(
-                GroupActivities.class,
-                ActivityOptions.newBuilder()
-                        .setStartToCloseTimeout(Duration.ofMinutes(1))
-                        .setRetryOptions(
-                                RetryOptions.newBuilder().setMaximumAttempts(1).build())
-                        .build());
+        GroupActivities activities = oneAttempt(env);
         String holder = "select coalesce(holder_node, '-') || ' ' || epoch from group_leases where group_name = '"
                 + group + "'";
 
@@ -227,6 +215,17 @@ class AbandonedAttemptTest {
                                 + taken + "'"))
                 .as("the taken group's hand-back was refused and recorded")
                 .isEqualTo(1);
+    }
+
+    /** A stub whose calls get one attempt each, so a retryable failure shows as it is. */
+    private static GroupActivities oneAttempt(TestActivityEnvironment env) {
+        return env.newActivityStub(
+                GroupActivities.class,
+                ActivityOptions.newBuilder()
+                        .setStartToCloseTimeout(Duration.ofMinutes(1))
+                        .setRetryOptions(
+                                RetryOptions.newBuilder().setMaximumAttempts(1).build())
+                        .build());
     }
 
     /** Worker n1: the stores, its holdings and its lease activity, judging leases by {@code ttl}. */
