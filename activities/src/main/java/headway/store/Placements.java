@@ -2,6 +2,7 @@ package headway.store;
 
 import headway.index.CompletedBinary;
 import headway.index.Segment;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,16 +17,19 @@ import java.util.Set;
 import org.postgresql.PGConnection;
 
 /**
- * Where each article of a group is cataloged: the invariant "a message-id is in a group's catalog
- * at most once", kept by the primary key of {@code article_placements} and by the catalog's write
- * path, in the writer's transaction. When a write places an article in another binary than the
- * one that holds it (a redo or re-index under a newer rule set keys it differently), the placement
- * of the newer rule set wins (the write's on a tie), the article is removed from the other binary,
- * a binary left without parts is deleted, and the releases that lost binaries are recomputed or
- * deleted when empty. The cost is one placement row per article (new articles are placed by one
- * insert; only articles already placed are looked up), and one probe per binary written (whether
- * a newer rule set renames its release); a binary's id comes back from its upsert, and is probed
- * only for a binary the upsert left alone (a redo of parts it holds already).
+ * Where each article of a group is cataloged: the invariant "an article is in a group's catalog
+ * at most once, whatever rule set keyed the writes", kept by the catalog's write path in the
+ * writer's fenced transaction. Two writes key one article differently only under two rule
+ * versions (a version keys an article by its overview line alone, and a write that carries one
+ * message-id twice keeps its first segment), and an article has one number in its group, so
+ * {@code rule_spans} records per group and rule version the span of article numbers written and
+ * the widest binary: a chunk whose span meets no other version's span is written as it is, with
+ * nothing per article beyond the upsert. A chunk whose span meets another version's (a redo or
+ * re-index under a newer rule set, or a late write under an older one) compares its message-ids
+ * with those versions' binaries in the overlap before its upsert: the newer rule set keeps the
+ * article; a binary of an older version gives it up (and is deleted when left without parts,
+ * its release recomputed or deleted), and a segment of the chunk that a newer version holds is
+ * not written. A binary the newer version keys alike moves to the newer version's release.
  */
 final class Placements {
 
@@ -39,52 +43,55 @@ final class Placements {
             where b.rule_version < k.v and b.release_name <> k.n
             """;
 
-    /** The ids of binaries the upsert left alone (they held all of it already), by their index in the list asked for. */
-    private static final String BINARY_IDS = """
-            select k.idx, b.id
-            from unnest(?::text[], ?::text[], ?::text[], ?::int[]) with ordinality as k(g, p, f, t, idx)
-            cross join lateral (select b.id from binaries b
-                                where b.group_name = k.g and b.poster = k.p and b.file_name = k.f and b.total_parts = k.t
-                                offset 0) b
+    /**
+     * Grows each (group, rule version) span of the chunk and returns the other versions' spans
+     * that meet the chunk's, with the chunk's span in that group and the other version's widest
+     * binary (the join reads the spans as they were before the insert: one statement, one
+     * snapshot; a version's own span is never compared with itself).
+     */
+    private static final String SPANS = """
+            with k as (select k.g, k.v, min(k.lo) as lo, max(k.hi) as hi, max(k.hi - k.lo) as w
+                       from unnest(?::text[], ?::int[], ?::bigint[], ?::bigint[]) as k(g, v, lo, hi)
+                       group by k.g, k.v),
+                 grown as (insert into rule_spans as s (group_name, rule_version, first_article, last_article, widest)
+                           select k.g, k.v, k.lo, k.hi, k.w from k
+                           on conflict (group_name, rule_version) do update
+                           set first_article = least(s.first_article, excluded.first_article),
+                               last_article = greatest(s.last_article, excluded.last_article),
+                               widest = greatest(s.widest, excluded.widest)
+                           where excluded.first_article < s.first_article or excluded.last_article > s.last_article
+                              or excluded.widest > s.widest)
+            select k.g, s.rule_version, k.lo, k.hi, s.widest
+            from k
+            join rule_spans s on s.group_name = k.g and s.rule_version <> k.v
+                             and s.first_article <= k.hi and s.last_article >= k.lo
             """;
 
     /**
-     * Places every segment written that is not placed yet, and returns the others that are placed
-     * in another binary, with where: the common write places new articles only and probes nothing
-     * more. The lookup reads the placements as they were before the insert (one statement, one
-     * snapshot) and is lateral with {@code offset 0} behind the anti-join, so it stays one index
-     * probe per segment already placed whatever plan a prepared statement gets (as a join, a
-     * generic plan re-ran lookups per segment: measured 12 times the database CPU of the write).
+     * The chunk's articles that binaries of the versions met hold under another key, before the
+     * chunk's upsert: by the chunk's binary (its index) and message-id, with the holder's id and
+     * rule version. The holders are found by {@code binaries_span}: a binary meets the chunk's
+     * span only if its first article is within the other version's widest binary of the span.
      */
-    private static final String PLACE = """
-            with n as materialized (select * from unnest(?::text[], ?::text[], ?::bigint[], ?::int[]) as n(g, m, id, v)
-                                    where n.m <> ''),
-                 ins as (insert into article_placements (group_name, message_id, binary_id, rule_version)
-                         select n.g, n.m, n.id, n.v from n
-                         on conflict (group_name, message_id) do nothing
-                         returning group_name, message_id),
-                 placed as (select * from n
-                            where not exists (select 1 from ins where ins.group_name = n.g and ins.message_id = n.m)
-                            offset 0)
-            select p.g, p.m, p.id, p.v, a.binary_id, a.rule_version
-            from placed p
-            cross join lateral (select a.binary_id, a.rule_version from article_placements a
-                                where a.group_name = p.g and a.message_id = p.m
-                                offset 0) a
-            where a.binary_id <> p.id
-            """;
-
-    /** Moves placements to the binaries of a newer rule set. */
-    private static final String MOVE = """
-            update article_placements a
-            set binary_id = u.id, rule_version = u.v
-            from unnest(?::text[], ?::text[], ?::bigint[], ?::int[]) as u(g, m, id, v)
-            where a.group_name = u.g and a.message_id = u.m
+    private static final String HELD = """
+            with n as materialized (select * from unnest(?::int[], ?::text[]) as n(idx, m) where n.m <> ''),
+                 k as (select * from unnest(?::text[], ?::text[], ?::text[], ?::int[]) with ordinality as k(g, p, f, t, idx)),
+                 o as (select * from unnest(?::text[], ?::int[], ?::bigint[], ?::bigint[], ?::bigint[]) as o(g, v, lo, hi, w))
+            select n.idx, n.m, b.poster, b.file_name, b.total_parts, b.rule_version
+            from o
+            join binaries b on b.group_name = o.g and b.rule_version = o.v
+                           and b.first_article between o.lo - o.w and o.hi and b.last_article >= o.lo
+            cross join lateral unnest(b.message_ids) as x(m)
+            join n on n.m = x.m
+            join k on k.idx = n.idx and k.g = b.group_name
+            where (b.poster, b.file_name, b.total_parts) is distinct from (k.p, k.f, k.t)
             """;
 
     /** Removes the given message-ids from their binaries; returns the releases of the binaries changed. */
     private static final String REMOVE = """
-            with x as (select l.id, array_agg(l.m) as ms from unnest(?::bigint[], ?::text[]) as l(id, m) group by l.id)
+            with x as (select l.g, l.p, l.f, l.t, array_agg(l.m) as ms
+                       from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[]) as l(g, p, f, t, m)
+                       group by l.g, l.p, l.f, l.t)
             update binaries b
             set (part_numbers, segment_bytes, message_ids) = (
                 select coalesce(array_agg(u.p order by u.p), '{}'), coalesce(array_agg(u.y order by u.p), '{}'),
@@ -92,12 +99,15 @@ final class Placements {
                 from unnest(b.part_numbers, b.segment_bytes, b.message_ids) as u(p, y, m)
                 where u.m <> all(x.ms))
             from x
-            where b.id = x.id
+            where b.group_name = x.g and b.poster = x.p and b.file_name = x.f and b.total_parts = x.t
             returning b.group_name, b.poster, b.release_name
             """;
 
     private static final String DELETE_EMPTY_BINARIES = """
-            delete from binaries where id = any(?) and cardinality(part_numbers) = 0
+            delete from binaries b
+            using unnest(?::text[], ?::text[], ?::text[], ?::int[]) as k(g, p, f, t)
+            where b.group_name = k.g and b.poster = k.p and b.file_name = k.f and b.total_parts = k.t
+              and cardinality(b.part_numbers) = 0
             """;
 
     private static final String DELETE_EMPTY_RELEASES = """
@@ -177,115 +187,162 @@ final class Placements {
         return out;
     }
 
-    /**
-     * Places the chunk's segments (after its upsert) and takes each article a placement moved out
-     * of the binary that lost it; returns the releases of the binaries that lost articles.
-     */
-    static Set<List<String>> place(Connection conn, List<CompletedBinary> chunk, long[] upserted) throws SQLException {
+    /** Another rule version's span that a chunk meets: the chunk's span in that group, and the version's widest binary. */
+    record Overlap(String group, int version, long from, long to, long widest) {}
+
+    /** Grows the spans of the chunk's rule versions; returns the other versions' spans it meets (none in the common write). */
+    static List<Overlap> spans(Connection conn, List<CompletedBinary> chunk) throws SQLException {
         int n = chunk.size();
-        long[] binaryIds = upserted.clone();
-        List<Integer> unknown = new ArrayList<>();
-        int segments = 0;
+        String[] groups = new String[n];
+        int[] versions = new int[n];
+        long[] firsts = new long[n];
+        long[] lasts = new long[n];
         for (int i = 0; i < n; i++) {
-            segments += chunk.get(i).segments().size();
-            if (binaryIds[i] == 0) {
-                unknown.add(i);
-            }
+            CompletedBinary b = chunk.get(i);
+            groups[i] = b.group();
+            versions[i] = b.ruleVersion();
+            firsts[i] = b.firstArticle();
+            lasts[i] = b.lastArticle();
         }
         PGConnection pg = conn.unwrap(PGConnection.class);
-        if (!unknown.isEmpty()) {
-            int u = unknown.size();
-            String[] groups = new String[u];
-            String[] posters = new String[u];
-            String[] files = new String[u];
-            int[] totals = new int[u];
-            for (int j = 0; j < u; j++) {
-                CompletedBinary b = chunk.get(unknown.get(j));
-                groups[j] = b.group();
-                posters[j] = b.poster();
-                files[j] = b.fileName();
-                totals[j] = b.totalParts();
-            }
-            try (PreparedStatement ps = conn.prepareStatement(BINARY_IDS)) {
-                ps.setArray(1, pg.createArrayOf("text", groups));
-                ps.setArray(2, pg.createArrayOf("text", posters));
-                ps.setArray(3, pg.createArrayOf("text", files));
-                ps.setArray(4, pg.createArrayOf("int4", totals));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        binaryIds[unknown.get((int) rs.getLong(1) - 1)] = rs.getLong(2);
-                    }
+        List<Overlap> out = new ArrayList<>();
+        try (PreparedStatement ps = conn.prepareStatement(SPANS)) {
+            ps.setArray(1, pg.createArrayOf("text", groups));
+            ps.setArray(2, pg.createArrayOf("int4", versions));
+            ps.setArray(3, pg.createArrayOf("int8", firsts));
+            ps.setArray(4, pg.createArrayOf("int8", lasts));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Overlap(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)));
                 }
             }
         }
-        String[] segGroups = new String[segments];
-        String[] ids = new String[segments];
-        long[] owners = new long[segments];
-        int[] versions = new int[segments];
-        int s = 0;
+        return out;
+    }
+
+    /**
+     * Before the upsert of a chunk that meets other versions' spans: takes each of the chunk's
+     * articles that a binary of an older version holds under another key out of that binary
+     * (deleting binaries left without parts), and returns the chunk without the segments that a
+     * binary of a newer version holds. The releases of the binaries changed go to {@code changed}.
+     */
+    static List<CompletedBinary> place(
+            Connection conn, List<CompletedBinary> chunk, List<Overlap> overlaps, Set<List<String>> changed)
+            throws SQLException {
+        int n = chunk.size();
+        String[] groups = new String[n];
+        String[] posters = new String[n];
+        String[] files = new String[n];
+        int[] totals = new int[n];
+        int segments = 0;
         for (int i = 0; i < n; i++) {
             CompletedBinary b = chunk.get(i);
-            for (Segment seg : b.segments()) {
-                segGroups[s] = b.group();
+            groups[i] = b.group();
+            posters[i] = b.poster();
+            files[i] = b.fileName();
+            totals[i] = b.totalParts();
+            segments += b.segments().size();
+        }
+        int[] owners = new int[segments];
+        String[] ids = new String[segments];
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            for (Segment seg : chunk.get(i).segments()) {
+                owners[s] = i + 1;
                 ids[s] = seg.messageId();
-                owners[s] = binaryIds[i];
-                versions[s] = b.ruleVersion();
                 s++;
             }
         }
-        List<Long> losers = new ArrayList<>();
+        int o = overlaps.size();
+        String[] overlapGroups = new String[o];
+        int[] overlapVersions = new int[o];
+        long[] froms = new long[o];
+        long[] tos = new long[o];
+        long[] widest = new long[o];
+        for (int j = 0; j < o; j++) {
+            Overlap ov = overlaps.get(j);
+            overlapGroups[j] = ov.group();
+            overlapVersions[j] = ov.version();
+            froms[j] = ov.from();
+            tos[j] = ov.to();
+            widest[j] = ov.widest();
+        }
+        PGConnection pg = conn.unwrap(PGConnection.class);
+        List<String> loserGroups = new ArrayList<>();
+        List<String> loserPosters = new ArrayList<>();
+        List<String> loserFiles = new ArrayList<>();
+        List<Integer> loserTotals = new ArrayList<>();
         List<String> lost = new ArrayList<>();
-        List<String> movedGroups = new ArrayList<>();
-        List<String> moved = new ArrayList<>();
-        List<Long> movedTo = new ArrayList<>();
-        List<Integer> movedVersions = new ArrayList<>();
-        try (PreparedStatement ps = conn.prepareStatement(PLACE)) {
-            ps.setArray(1, pg.createArrayOf("text", segGroups));
+        Map<Integer, Set<String>> kept = new HashMap<>();
+        try (PreparedStatement ps = conn.prepareStatement(HELD)) {
+            ps.setArray(1, pg.createArrayOf("int4", owners));
             ps.setArray(2, pg.createArrayOf("text", ids));
-            ps.setArray(3, pg.createArrayOf("int8", owners));
-            ps.setArray(4, pg.createArrayOf("int4", versions));
+            ps.setArray(3, pg.createArrayOf("text", groups));
+            ps.setArray(4, pg.createArrayOf("text", posters));
+            ps.setArray(5, pg.createArrayOf("text", files));
+            ps.setArray(6, pg.createArrayOf("int4", totals));
+            ps.setArray(7, pg.createArrayOf("text", overlapGroups));
+            ps.setArray(8, pg.createArrayOf("int4", overlapVersions));
+            ps.setArray(9, pg.createArrayOf("int8", froms));
+            ps.setArray(10, pg.createArrayOf("int8", tos));
+            ps.setArray(11, pg.createArrayOf("int8", widest));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
+                    int idx = rs.getInt(1) - 1;
                     String messageId = rs.getString(2);
-                    long newId = rs.getLong(3);
-                    int newVersion = rs.getInt(4);
-                    long oldId = rs.getLong(5);
-                    int oldVersion = rs.getInt(6);
-                    lost.add(messageId);
-                    if (newVersion >= oldVersion) {
-                        losers.add(oldId);
-                        movedGroups.add(rs.getString(1));
-                        moved.add(messageId);
-                        movedTo.add(newId);
-                        movedVersions.add(newVersion);
+                    if (chunk.get(idx).ruleVersion() > rs.getInt(6)) {
+                        loserGroups.add(groups[idx]);
+                        loserPosters.add(rs.getString(3));
+                        loserFiles.add(rs.getString(4));
+                        loserTotals.add(rs.getInt(5));
+                        lost.add(messageId);
                     } else {
-                        losers.add(newId);
+                        kept.computeIfAbsent(idx, i -> new HashSet<>()).add(messageId);
                     }
                 }
             }
         }
-        if (!moved.isEmpty()) {
-            try (PreparedStatement ps = conn.prepareStatement(MOVE)) {
-                ps.setArray(1, pg.createArrayOf("text", movedGroups.toArray(new String[0])));
-                ps.setArray(2, pg.createArrayOf("text", moved.toArray(new String[0])));
-                ps.setArray(3, pg.createArrayOf("int8", movedTo.toArray(new Long[0])));
-                ps.setArray(4, pg.createArrayOf("int4", movedVersions.toArray(new Integer[0])));
+        if (!lost.isEmpty()) {
+            Array g = pg.createArrayOf("text", loserGroups.toArray(new String[0]));
+            Array p = pg.createArrayOf("text", loserPosters.toArray(new String[0]));
+            Array f = pg.createArrayOf("text", loserFiles.toArray(new String[0]));
+            Array t = pg.createArrayOf("int4", loserTotals.toArray(new Integer[0]));
+            try (PreparedStatement ps = conn.prepareStatement(REMOVE)) {
+                ps.setArray(1, g);
+                ps.setArray(2, p);
+                ps.setArray(3, f);
+                ps.setArray(4, t);
+                ps.setArray(5, pg.createArrayOf("text", lost.toArray(new String[0])));
+                readKeys(ps, changed);
+            }
+            try (PreparedStatement ps = conn.prepareStatement(DELETE_EMPTY_BINARIES)) {
+                ps.setArray(1, g);
+                ps.setArray(2, p);
+                ps.setArray(3, f);
+                ps.setArray(4, t);
                 ps.executeUpdate();
             }
         }
-        Set<List<String>> out = new LinkedHashSet<>();
-        if (losers.isEmpty()) {
-            return out;
+        if (kept.isEmpty()) {
+            return chunk;
         }
-        long[] loserIds = losers.stream().mapToLong(Long::longValue).toArray();
-        try (PreparedStatement ps = conn.prepareStatement(REMOVE)) {
-            ps.setArray(1, pg.createArrayOf("int8", loserIds));
-            ps.setArray(2, pg.createArrayOf("text", lost.toArray(new String[0])));
-            readKeys(ps, out);
-        }
-        try (PreparedStatement ps = conn.prepareStatement(DELETE_EMPTY_BINARIES)) {
-            ps.setArray(1, pg.createArrayOf("int8", new HashSet<>(losers).toArray(new Long[0])));
-            ps.executeUpdate();
+        List<CompletedBinary> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            CompletedBinary b = chunk.get(i);
+            Set<String> heldByNewer = kept.get(i);
+            if (heldByNewer == null) {
+                out.add(b);
+                continue;
+            }
+            List<Segment> left = new ArrayList<>();
+            for (Segment seg : b.segments()) {
+                if (!heldByNewer.contains(seg.messageId())) {
+                    left.add(seg);
+                }
+            }
+            if (!left.isEmpty()) {
+                out.add(withSegments(b, left));
+            }
         }
         return out;
     }

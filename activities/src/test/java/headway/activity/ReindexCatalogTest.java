@@ -172,8 +172,13 @@ class ReindexCatalogTest {
                                 "select count(*) from releases r where not exists (select 1 from binaries b"
                                         + " where b.group_name = r.group_name and b.poster = r.poster and b.release_name = r.name)"))
                 .isZero();
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from article_placements"))
-                .isEqualTo(v2Ids.size());
+        assertThat(TestDatabase.queryLong(
+                        ds,
+                        "select count(*) from rule_spans v1 join rule_spans v2 using (group_name)"
+                                + " where v1.rule_version = 1 and v2.rule_version = 2"
+                                + " and v2.first_article <= v1.first_article and v2.last_article >= v1.last_article"))
+                .as("v2's span covers v1's: a write under v1 now would meet it")
+                .isEqualTo(1);
     }
 
     private static List<String> messageIds() throws SQLException {

@@ -2,6 +2,7 @@ package headway.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import headway.category.CategoryRules;
 import headway.index.CompletedBinary;
@@ -170,6 +171,30 @@ class CatalogStoreTest {
         assertThat(store.binaries(db.ds, r))
                 .singleElement()
                 .satisfies(b -> assertThat(b.complete()).isTrue());
+    }
+
+    @Test
+    void messageIdsAreStoredAsServedWhateverTheirCharacters() throws Exception {
+        List<String> ids = List.of("", "a\"b,c{d}e@x", "back\\slash NULL@x", "ünï cødé@x", " ");
+        List<Segment> segments = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            segments.add(new Segment(i + 1, 100 + i, ids.get(i)));
+        }
+        CompletedBinary odd =
+                new CompletedBinary(G, POSTER, "odd.bin", 5, "Odd", -1, "odd ids", POSTED, 1, 5, 1, segments);
+        CompletedBinary alone = new CompletedBinary(
+                G, POSTER, "alone.bin", 1, "Odd", -1, "no id", POSTED, 6, 6, 1, List.of(new Segment(1, 9, "")));
+        db.inTransaction(c -> store.writeBinaries(c, List.of(odd, alone)));
+
+        Release r = store.release(db.ds, G, POSTER, "Odd").orElseThrow();
+        assertThat(store.binaries(db.ds, r))
+                .extracting(
+                        CompletedBinary::fileName,
+                        b -> b.segments().stream().map(Segment::messageId).toList())
+                .containsExactlyInAnyOrder(tuple("odd.bin", ids), tuple("alone.bin", List.of("")));
+        assertThatThrownBy(() -> new Segment(1, 1, "tab\there@x"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot hold a tab");
     }
 
     @Test

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A message-id is in a group's catalog at most once, whatever rule set keyed the writes. */
+/** An article is in a group's catalog at most once, whatever rule set keyed the writes. */
 class PlacementTest {
 
     private static final String POSTER = "Joe <joe@example.com>";
@@ -29,7 +29,11 @@ class PlacementTest {
     @BeforeAll
     static void start() throws Exception {
         db = CatalogTestDatabase.start(
-                "alt.binaries.v1v2", "alt.binaries.older", "alt.binaries.dup", "alt.binaries.same");
+                "alt.binaries.v1v2",
+                "alt.binaries.older",
+                "alt.binaries.dup",
+                "alt.binaries.same",
+                "alt.binaries.wide");
     }
 
     @AfterAll
@@ -83,7 +87,9 @@ class PlacementTest {
         assertThat(rows("select name || ':' || rule_version || ':' || files_present from releases where group_name = '"
                         + g + "' order by 1"))
                 .containsExactly("New.Name:2:2", "Other:1:1");
-        assertThat(db.count("article_placements")).isGreaterThanOrEqualTo(6);
+        assertThat(rows("select rule_version || ':' || first_article || '-' || last_article || ':' || widest"
+                        + " from rule_spans where group_name = '" + g + "' order by 1"))
+                .containsExactly("1:101-301:2", "2:101-202:2");
 
         // the same v2 write again changes nothing
         String once = db.dump();
@@ -103,6 +109,35 @@ class PlacementTest {
                 .containsExactly("new.rar");
         assertThat(rows("select name from releases where group_name = '" + g + "'"))
                 .containsExactly("New");
+    }
+
+    @Test
+    void aWideBinaryOfAnOlderRuleSetGivesUpTheArticleANewerOneKeysAtItsFarEnd() throws Exception {
+        String g = "alt.binaries.wide";
+        // v1: one binary whose parts are articles 101, 500 and 900, and one at 5,001
+        db.inTransaction(c -> store.writeBinaries(
+                c,
+                List.of(
+                        binary(g, "Wide", "wide.rar", 3, 1, 100, 1, 400, 800),
+                        binary(g, "Far", "far.nfo", 1, 1, 5000, 1))));
+        // v2 keys article 900 alone, and article 7,001 (beyond every v1 span) anew
+        db.inTransaction(c -> store.writeBinaries(
+                c, List.of(binary(g, "New", "new.rar", 1, 2, 899, 1), binary(g, "Later", "later.nfo", 1, 2, 7000, 1))));
+
+        assertThat(messageIds(g))
+                .hasSize(5)
+                .allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
+        assertThat(rows(
+                        "select file_name || ':' || array_to_string(message_ids, ',') from binaries where group_name = '"
+                                + g + "' order by 1"))
+                .containsExactly(
+                        "far.nfo:5001@sim.test",
+                        "later.nfo:7001@sim.test",
+                        "new.rar:900@sim.test",
+                        "wide.rar:101@sim.test,500@sim.test");
+        assertThat(rows("select rule_version || ':' || first_article || '-' || last_article || ':' || widest"
+                        + " from rule_spans where group_name = '" + g + "' order by 1"))
+                .containsExactly("1:101-5001:799", "2:900-7001:0");
     }
 
     @Test

@@ -76,7 +76,7 @@ class SharedDefinitionsTest {
                 select pg_total_relation_size('rule_sets') + pg_total_relation_size('binaries')
                        + pg_total_relation_size('releases') + pg_total_relation_size('missing_articles')
                        + pg_total_relation_size('rejected_articles') + pg_total_relation_size('long_names')
-                       + pg_total_relation_size('article_placements')
+                       + pg_total_relation_size('rule_spans')
                 """;
         long empty = TestDatabase.queryLong(ds, "select catalog_bytes()");
         assertThat(empty).isEqualTo(TestDatabase.queryLong(ds, everyCatalogTable));
