@@ -86,7 +86,7 @@ public final class Poison {
      * into {@code longNames} with the whole text.
      */
     public static String bounded(String name, Map<String, String> longNames) {
-        if (utf8Length(name) <= KEY_BYTES) {
+        if (name.length() <= KEY_BYTES / 3 || utf8Length(name) <= KEY_BYTES) { // a char is at most 3 bytes
             return name;
         }
         String hash = HexFormat.of()
@@ -103,7 +103,7 @@ public final class Poison {
         if (id.isEmpty()) {
             return "no message-id, so no reader could fetch the segment";
         }
-        if (utf8Length(id) > MESSAGE_ID_BYTES) {
+        if (id.length() > MESSAGE_ID_BYTES / 3 && utf8Length(id) > MESSAGE_ID_BYTES) { // a char is at most 3 bytes
             return "message-id longer than " + MESSAGE_ID_BYTES + " bytes (RFC 5536)";
         }
         for (int i = 0; i < id.length(); i++) {

@@ -2,7 +2,13 @@ package headway.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.DayOfWeek;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.TextStyle;
+import java.util.Locale;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class HeaderDatesTest {
@@ -31,5 +37,68 @@ class HeaderDatesTest {
         assertThat(HeaderDates.parse("")).isNull();
         assertThat(HeaderDates.parse("yesterday")).isNull();
         assertThat(HeaderDates.parse(null)).isNull();
+    }
+
+    /**
+     * The scan for the usual shape gives exactly what the formatter gives, over dates in every
+     * form the scan reads and as many near misses: each generated date, and each with one
+     * character dropped, doubled, swapped with the next or replaced, is parsed both ways.
+     */
+    @Test
+    void theUsualShapeScanAgreesWithTheFormatter() {
+        Random random = new Random(19);
+        String[] zones = {
+            "+0000", "-0500", "+0130", "+1800", "-1800", "+1801", "+0060", "GMT", "UT", "UTC", "gmt", "EST"
+        };
+        String[] junk = {" ", "  ", "\t", ",", ":", "(", ")", "0", "9", "W", "x", "+", "-"};
+        int scanned = 0;
+        int compared = 0;
+        for (int k = 0; k < 4_000; k++) {
+            ZonedDateTime when = ZonedDateTime.ofInstant(
+                    Instant.ofEpochSecond(random.nextLong(-2_000_000_000L, 4_000_000_000L)), ZoneOffset.UTC);
+            int day = random.nextInt(8) == 0 ? 29 + random.nextInt(3) : when.getDayOfMonth();
+            DayOfWeek dow = random.nextInt(10) == 0 ? DayOfWeek.of(1 + random.nextInt(7)) : when.getDayOfWeek();
+            String text = (random.nextBoolean() ? dow.getDisplayName(TextStyle.SHORT, Locale.ROOT) + ", " : "")
+                    + (random.nextBoolean() ? String.format("%02d", day) : Integer.toString(day))
+                    + " " + when.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT)
+                    + " " + String.format("%04d", when.getYear())
+                    + String.format(" %02d:%02d", random.nextInt(10) == 0 ? 24 : when.getHour(), when.getMinute())
+                    + (random.nextBoolean()
+                            ? String.format(":%02d", random.nextInt(10) == 0 ? 60 : when.getSecond())
+                            : "")
+                    + " " + zones[random.nextInt(zones.length)]
+                    + (random.nextInt(3) == 0 ? " (" + (random.nextBoolean() ? "CET" : "a b") + ")" : "");
+            for (String variant : variants(text, random, junk)) {
+                Instant fast = HeaderDates.parse(variant);
+                Instant formatter = variant.isBlank() ? null : HeaderDates.byFormatter(variant);
+                assertThat(fast).as("'%s'", variant).isEqualTo(formatter);
+                compared++;
+                if (fast != null) {
+                    scanned++;
+                }
+            }
+        }
+        assertThat(compared).isGreaterThan(40_000);
+        assertThat(scanned).as("dates that parse").isGreaterThan(compared / 10);
+    }
+
+    private static java.util.List<String> variants(String text, Random random, String[] junk) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        out.add(text);
+        out.add("  " + text + " ");
+        for (int v = 0; v < 10; v++) {
+            int at = random.nextInt(text.length());
+            String c = String.valueOf(text.charAt(at));
+            String rest = text.substring(at + 1);
+            out.add(
+                    switch (v % 4) {
+                        case 0 -> text.substring(0, at) + rest;
+                        case 1 -> text.substring(0, at) + c + c + rest;
+                        case 2 ->
+                            rest.isEmpty() ? text : text.substring(0, at) + rest.charAt(0) + c + rest.substring(1);
+                        default -> text.substring(0, at) + junk[random.nextInt(junk.length)] + rest;
+                    });
+        }
+        return out;
     }
 }
