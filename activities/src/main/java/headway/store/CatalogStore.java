@@ -7,6 +7,7 @@ import headway.index.CompletedBinary;
 import headway.index.Poison;
 import headway.index.RejectedArticle;
 import headway.index.Segment;
+import headway.index.Window;
 import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
@@ -47,6 +48,17 @@ public final class CatalogStore {
     static final int CHUNK = 10_000;
     static final int CHUNK_SEGMENTS = 250_000;
     private static final String FOREIGN_KEY_VIOLATION = "23503";
+
+    /** How the writing build keys headers ({@link Window#KEYING}); another only in tests of an upgrade. */
+    private final int keying;
+
+    public CatalogStore() {
+        this(Window.KEYING);
+    }
+
+    CatalogStore(int keying) {
+        this.keying = keying;
+    }
 
     static final String MERGE = """
             on conflict (group_name, poster, file_name, total_parts) do update set
@@ -258,7 +270,7 @@ public final class CatalogStore {
             }
             List<CompletedBinary> chunk = unique.subList(from, to);
             try {
-                List<Placements.Overlap> overlaps = Placements.spans(conn, chunk);
+                List<Placements.Overlap> overlaps = Placements.spans(conn, chunk, keying);
                 if (!overlaps.isEmpty()) {
                     leftBehind.addAll(Placements.relinked(conn, chunk));
                     chunk = Placements.place(conn, chunk, overlaps, leftBehind);

@@ -2,6 +2,7 @@ package headway.store;
 
 import headway.index.CompletedBinary;
 import headway.index.Segment;
+import headway.index.Window;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,17 +20,19 @@ import org.postgresql.PGConnection;
 /**
  * Where each article of a group is cataloged: the invariant "an article is in a group's catalog
  * at most once, whatever rule set keyed the writes", kept by the catalog's write path in the
- * writer's fenced transaction. Two writes key one article differently only under two rule
- * versions (a version keys an article by its overview line alone, and a write that carries one
- * message-id twice keeps its first segment), and an article has one number in its group, so
- * {@code rule_spans} records per group and rule version the span of article numbers written and
- * the widest binary: a chunk whose span meets no other version's span is written as it is, with
- * nothing per article beyond the upsert. A chunk whose span meets another version's (a redo or
- * re-index under a newer rule set, or a late write under an older one) compares its message-ids
- * with those versions' binaries in the overlap before its upsert: the newer rule set keeps the
- * article; a binary of an older version gives it up (and is deleted when left without parts,
- * its release recomputed or deleted), and a segment of the chunk that a newer version holds is
- * not written. A binary the newer version keys alike moves to the newer version's release.
+ * writer's fenced transaction. Writes of one rule version and one keying ({@link Window#KEYING},
+ * how the writing build keys a header beyond the rule set) key an article alike, so it lands in
+ * the same binary row and merges; a write that carries one message-id twice keeps its first
+ * segment; and an article has one number in its group. So {@code rule_spans} records per group,
+ * rule version and keying the span of article numbers written and the widest binary, and a chunk
+ * whose span meets no other span of its group is written as it is, with nothing per article
+ * beyond the upsert. A chunk whose span meets another (a redo or re-index under a newer rule set
+ * or after an upgrade, or a late write under an older rule set) compares its message-ids, before
+ * its upsert, with the binaries in the overlap that hold them under another key: the newer rule
+ * set keeps the article (the write on a tie); a binary of an older version gives it up (and is
+ * deleted when left without parts, its release recomputed or deleted), and a segment of the chunk
+ * that a newer version holds is not written. A binary the newer version keys alike moves to the
+ * newer version's release.
  */
 final class Placements {
 
@@ -44,42 +47,43 @@ final class Placements {
             """;
 
     /**
-     * Grows each (group, rule version) span of the chunk and returns the other versions' spans
-     * that meet the chunk's, with the chunk's span in that group and the other version's widest
-     * binary (the join reads the spans as they were before the insert: one statement, one
-     * snapshot; a version's own span is never compared with itself).
+     * Grows the spans of the chunk's (group, rule version) at this keying and returns, per group
+     * whose span meets a span of another rule version or keying, the chunk's span there and the
+     * widest binary of the spans met (the join reads the spans as they were before the insert:
+     * one statement, one snapshot).
      */
     private static final String SPANS = """
             with k as (select k.g, k.v, min(k.lo) as lo, max(k.hi) as hi, max(k.hi - k.lo) as w
                        from unnest(?::text[], ?::int[], ?::bigint[], ?::bigint[]) as k(g, v, lo, hi)
                        group by k.g, k.v),
-                 grown as (insert into rule_spans as s (group_name, rule_version, first_article, last_article, widest)
-                           select k.g, k.v, k.lo, k.hi, k.w from k
-                           on conflict (group_name, rule_version) do update
+                 grown as (insert into rule_spans as s (group_name, rule_version, keying, first_article, last_article, widest)
+                           select k.g, k.v, ?, k.lo, k.hi, k.w from k
+                           on conflict (group_name, rule_version, keying) do update
                            set first_article = least(s.first_article, excluded.first_article),
                                last_article = greatest(s.last_article, excluded.last_article),
                                widest = greatest(s.widest, excluded.widest)
                            where excluded.first_article < s.first_article or excluded.last_article > s.last_article
                               or excluded.widest > s.widest)
-            select k.g, s.rule_version, k.lo, k.hi, s.widest
+            select k.g, min(k.lo), max(k.hi), max(s.widest)
             from k
-            join rule_spans s on s.group_name = k.g and s.rule_version <> k.v
+            join rule_spans s on s.group_name = k.g and (s.rule_version, s.keying) <> (k.v, ?)
                              and s.first_article <= k.hi and s.last_article >= k.lo
+            group by k.g
             """;
 
     /**
-     * The chunk's articles that binaries of the versions met hold under another key, before the
-     * chunk's upsert: by the chunk's binary (its index) and message-id, with the holder's id and
-     * rule version. The holders are found by {@code binaries_span}: a binary meets the chunk's
-     * span only if its first article is within the other version's widest binary of the span.
+     * The chunk's articles that binaries in the overlap hold under another key, before the
+     * chunk's upsert: by the chunk's binary (its index) and message-id, with the holder's key and
+     * rule version. The holders are found by {@code binaries_span}: a binary of a span met meets
+     * the chunk's span only if its first article is within that span's widest binary of it.
      */
     private static final String HELD = """
             with n as materialized (select * from unnest(?::int[], ?::text[]) as n(idx, m) where n.m <> ''),
                  k as (select * from unnest(?::text[], ?::text[], ?::text[], ?::int[]) with ordinality as k(g, p, f, t, idx)),
-                 o as (select * from unnest(?::text[], ?::int[], ?::bigint[], ?::bigint[], ?::bigint[]) as o(g, v, lo, hi, w))
+                 o as (select * from unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) as o(g, lo, hi, w))
             select n.idx, n.m, b.poster, b.file_name, b.total_parts, b.rule_version
             from o
-            join binaries b on b.group_name = o.g and b.rule_version = o.v
+            join binaries b on b.group_name = o.g
                            and b.first_article between o.lo - o.w and o.hi and b.last_article >= o.lo
             cross join lateral unnest(b.message_ids) as x(m)
             join n on n.m = x.m
@@ -187,11 +191,14 @@ final class Placements {
         return out;
     }
 
-    /** Another rule version's span that a chunk meets: the chunk's span in that group, and the version's widest binary. */
-    record Overlap(String group, int version, long from, long to, long widest) {}
+    /** A group where a chunk meets spans of other rule versions or keyings: the chunk's span there, and the widest binary of those. */
+    record Overlap(String group, long from, long to, long widest) {}
 
-    /** Grows the spans of the chunk's rule versions; returns the other versions' spans it meets (none in the common write). */
-    static List<Overlap> spans(Connection conn, List<CompletedBinary> chunk) throws SQLException {
+    /**
+     * Grows the spans of the chunk's rule versions at {@code keying}; returns the groups where the
+     * chunk meets other spans (none in the common write).
+     */
+    static List<Overlap> spans(Connection conn, List<CompletedBinary> chunk, int keying) throws SQLException {
         int n = chunk.size();
         String[] groups = new String[n];
         int[] versions = new int[n];
@@ -211,9 +218,11 @@ final class Placements {
             ps.setArray(2, pg.createArrayOf("int4", versions));
             ps.setArray(3, pg.createArrayOf("int8", firsts));
             ps.setArray(4, pg.createArrayOf("int8", lasts));
+            ps.setInt(5, keying);
+            ps.setInt(6, keying);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new Overlap(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)));
+                    out.add(new Overlap(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
                 }
             }
         }
@@ -221,8 +230,8 @@ final class Placements {
     }
 
     /**
-     * Before the upsert of a chunk that meets other versions' spans: takes each of the chunk's
-     * articles that a binary of an older version holds under another key out of that binary
+     * Before the upsert of a chunk that meets other spans: takes each of the chunk's articles that
+     * a binary of the same or an older rule version holds under another key out of that binary
      * (deleting binaries left without parts), and returns the chunk without the segments that a
      * binary of a newer version holds. The releases of the binaries changed go to {@code changed}.
      */
@@ -255,14 +264,12 @@ final class Placements {
         }
         int o = overlaps.size();
         String[] overlapGroups = new String[o];
-        int[] overlapVersions = new int[o];
         long[] froms = new long[o];
         long[] tos = new long[o];
         long[] widest = new long[o];
         for (int j = 0; j < o; j++) {
             Overlap ov = overlaps.get(j);
             overlapGroups[j] = ov.group();
-            overlapVersions[j] = ov.version();
             froms[j] = ov.from();
             tos[j] = ov.to();
             widest[j] = ov.widest();
@@ -282,15 +289,14 @@ final class Placements {
             ps.setArray(5, pg.createArrayOf("text", files));
             ps.setArray(6, pg.createArrayOf("int4", totals));
             ps.setArray(7, pg.createArrayOf("text", overlapGroups));
-            ps.setArray(8, pg.createArrayOf("int4", overlapVersions));
-            ps.setArray(9, pg.createArrayOf("int8", froms));
-            ps.setArray(10, pg.createArrayOf("int8", tos));
-            ps.setArray(11, pg.createArrayOf("int8", widest));
+            ps.setArray(8, pg.createArrayOf("int8", froms));
+            ps.setArray(9, pg.createArrayOf("int8", tos));
+            ps.setArray(10, pg.createArrayOf("int8", widest));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     int idx = rs.getInt(1) - 1;
                     String messageId = rs.getString(2);
-                    if (chunk.get(idx).ruleVersion() > rs.getInt(6)) {
+                    if (chunk.get(idx).ruleVersion() >= rs.getInt(6)) {
                         loserGroups.add(groups[idx]);
                         loserPosters.add(rs.getString(3));
                         loserFiles.add(rs.getString(4));

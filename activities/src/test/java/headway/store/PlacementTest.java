@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import headway.index.CompletedBinary;
 import headway.index.Segment;
+import headway.index.Window;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -33,6 +34,7 @@ class PlacementTest {
                 "alt.binaries.older",
                 "alt.binaries.dup",
                 "alt.binaries.same",
+                "alt.binaries.upgrade",
                 "alt.binaries.wide");
     }
 
@@ -138,6 +140,37 @@ class PlacementTest {
         assertThat(rows("select rule_version || ':' || first_article || '-' || last_article || ':' || widest"
                         + " from rule_spans where group_name = '" + g + "' order by 1"))
                 .containsExactly("1:101-5001:799", "2:900-7001:0");
+    }
+
+    @Test
+    void aBuildThatKeysHeadersAnewMovesTheArticlesOfItsRuleVersionToTheirNewKeys() throws Exception {
+        String g = "alt.binaries.upgrade";
+        db.inTransaction(c -> store.writeBinaries(
+                c,
+                List.of(
+                        binary(g, "Show", "show.rar", 3, 1, 100, 1, 2, 3),
+                        binary(g, "Show", "show.nfo", 1, 1, 200, 1))));
+        // an upgraded build (keying + 1) re-indexes the span under the same rule set and keys the rar otherwise
+        CatalogStore upgraded = new CatalogStore(Window.KEYING + 1);
+        db.inTransaction(
+                c -> upgraded.writeBinaries(c, List.of(binary(g, "Show", "show.part1.rar", 3, 1, 100, 1, 2, 3))));
+
+        assertThat(messageIds(g))
+                .hasSize(4)
+                .allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
+        assertThat(rows("select file_name from binaries where group_name = '" + g + "' order by 1"))
+                .containsExactly("show.nfo", "show.part1.rar");
+        assertThat(rows("select rule_version || ':' || keying || ':' || first_article || '-' || last_article"
+                        + " from rule_spans where group_name = '" + g + "' order by 1"))
+                .containsExactly("1:" + Window.KEYING + ":101-201", "1:" + (Window.KEYING + 1) + ":101-103");
+
+        // the build before the upgrade, still running somewhere, writes the same again: the write wins a tie
+        db.inTransaction(c -> store.writeBinaries(c, List.of(binary(g, "Show", "show.rar", 3, 1, 100, 1, 2, 3))));
+        assertThat(messageIds(g))
+                .hasSize(4)
+                .allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
+        assertThat(rows("select file_name from binaries where group_name = '" + g + "' order by 1"))
+                .containsExactly("show.nfo", "show.rar");
     }
 
     @Test
