@@ -1,8 +1,7 @@
 package headway.index;
 
-import java.time.DateTimeException;
+import java.time.DayOfWeek;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -46,10 +45,19 @@ final class HeaderDates {
         }
     }
 
-    private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-    private static final String[] MONTHS = {
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"
-    };
+    /** Day and month names as three ASCII letters packed into an int, in the order of {@link DayOfWeek} and of the months. */
+    private static final int[] DAYS = packed("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun");
+
+    private static final int[] MONTHS =
+            packed("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec");
+
+    private static int[] packed(String... names) {
+        int[] out = new int[names.length];
+        for (int k = 0; k < names.length; k++) {
+            out[k] = (names[k].charAt(0) << 16) | (names[k].charAt(1) << 8) | names[k].charAt(2);
+        }
+        return out;
+    }
 
     /**
      * The instant of a date in the usual shape, or null for anything else, which the formatter
@@ -142,17 +150,42 @@ final class HeaderDates {
                 return null;
             }
         }
-        LocalDate date;
-        try {
-            date = LocalDate.of(year, month + 1, day);
-        } catch (DateTimeException e) {
+        if (day < 1 || day > monthLength(year, month)) {
             return null;
         }
-        if (dayName >= 0 && date.getDayOfWeek().ordinal() != dayName) {
+        long epochDay = epochDay(year, month + 1, day);
+        if (dayName >= 0 && Math.floorMod(epochDay + 3, 7) != dayName) { // 1970-01-01 was a Thursday
             return null;
         }
-        return Instant.ofEpochSecond(
-                date.toEpochDay() * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds);
+        return Instant.ofEpochSecond(epochDay * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds);
+    }
+
+    private static int monthLength(int year, int month) {
+        return switch (month) {
+            case 1 -> (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28;
+            case 3, 5, 8, 10 -> 30;
+            default -> 31;
+        };
+    }
+
+    /** Days from 1970-01-01 to a date of the proleptic Gregorian calendar ({@code LocalDate.toEpochDay}'s arithmetic). */
+    static long epochDay(int year, int month, int day) {
+        long y = year;
+        long total = 365 * y;
+        if (y >= 0) {
+            total += (y + 3) / 4 - (y + 99) / 100 + (y + 399) / 400;
+        } else {
+            total -= y / -4 - y / -100 + y / -400;
+        }
+        total += (367L * month - 362) / 12;
+        total += day - 1;
+        if (month > 2) {
+            total--;
+            if (monthLength(year, 1) == 28) {
+                total--;
+            }
+        }
+        return total - 719_528; // days from 0000-01-01 to 1970-01-01
     }
 
     private static int skipSpace(String t, int i) {
@@ -171,9 +204,16 @@ final class HeaderDates {
     }
 
     /** The index of {@code t} at {@code i} in {@code names} (three letters, spelled as listed), or -1. */
-    private static int name(String t, int i, String[] names) {
+    private static int name(String t, int i, int[] names) {
+        if (i + 3 > t.length()) {
+            return -1;
+        }
+        int code = (t.charAt(i) << 16) | (t.charAt(i + 1) << 8) | t.charAt(i + 2);
+        if (t.charAt(i) > 0x7f || t.charAt(i + 1) > 0x7f || t.charAt(i + 2) > 0x7f) {
+            return -1;
+        }
         for (int k = 0; k < names.length; k++) {
-            if (t.startsWith(names[k], i)) {
+            if (names[k] == code) {
                 return k;
             }
         }

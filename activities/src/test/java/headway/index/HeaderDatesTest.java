@@ -61,7 +61,7 @@ class HeaderDatesTest {
             String text = (random.nextBoolean() ? dow.getDisplayName(TextStyle.SHORT, Locale.ROOT) + ", " : "")
                     + (random.nextBoolean() ? String.format("%02d", day) : Integer.toString(day))
                     + " " + when.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT)
-                    + " " + String.format("%04d", when.getYear())
+                    + " " + String.format("%04d", random.nextInt(5) == 0 ? random.nextInt(10_000) : when.getYear())
                     + String.format(" %02d:%02d", random.nextInt(10) == 0 ? 24 : when.getHour(), when.getMinute())
                     + (random.nextBoolean()
                             ? String.format(":%02d", random.nextInt(10) == 0 ? 60 : when.getSecond())
@@ -100,5 +100,18 @@ class HeaderDatesTest {
                     });
         }
         return out;
+    }
+
+    @Test
+    void epochDaysAreLocalDatesOver10000Years() {
+        for (int year = 0; year < 10_000; year += 1) {
+            for (int month = 1; month <= 12; month++) {
+                java.time.LocalDate first = java.time.LocalDate.of(year, month, 1);
+                assertThat(HeaderDates.epochDay(year, month, 1)).isEqualTo(first.toEpochDay());
+                int last = first.lengthOfMonth();
+                assertThat(HeaderDates.epochDay(year, month, last))
+                        .isEqualTo(first.withDayOfMonth(last).toEpochDay());
+            }
+        }
     }
 }
