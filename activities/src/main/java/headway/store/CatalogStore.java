@@ -62,8 +62,8 @@ public final class CatalogStore {
 
     static final String MERGE = """
             on conflict (group_name, poster, file_name, total_parts) do update set
-                (part_numbers, segment_bytes, message_ids) = (
-                    select array_agg(u.p order by u.p), array_agg(u.y order by u.p), array_agg(u.m order by u.p)
+                (part_numbers, segment_bytes, message_ids, bytes) = (
+                    select array_agg(u.p order by u.p), array_agg(u.y order by u.p), array_agg(u.m order by u.p), sum(u.y)
                     from (select distinct on (a.p) a.p, a.y, a.m
                           from (select o.p, o.y, o.m, 0 as src
                                 from unnest(binaries.part_numbers, binaries.segment_bytes, binaries.message_ids) as o(p, y, m)
@@ -96,15 +96,17 @@ public final class CatalogStore {
      */
     private static final String UPSERT_BINARIES = """
             insert into binaries (group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
-                                  first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids)
+                                  first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids,
+                                  bytes)
             select k.group_name, k.poster, k.file_name, k.total_parts, k.release_name, k.file_total, k.subject, k.posted,
                    k.first_article, k.last_article, k.rule_version,
-                   string_to_array(k.parts, ' ')::int[], string_to_array(k.bytes, ' ')::int[],
-                   case when k.ids = '' then '{""}'::text[] else string_to_array(k.ids, E'\t') end
+                   string_to_array(k.parts, ' ')::int[], string_to_array(k.sizes, ' ')::int[],
+                   case when k.ids = '' then '{""}'::text[] else string_to_array(k.ids, E'\t') end,
+                   k.bytes
             from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::timestamptz[],
-                        ?::bigint[], ?::bigint[], ?::int[], ?::text[], ?::text[], ?::text[])
+                        ?::bigint[], ?::bigint[], ?::int[], ?::text[], ?::text[], ?::text[], ?::bigint[])
                  as k(group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
-                      first_article, last_article, rule_version, parts, bytes, ids)
+                      first_article, last_article, rule_version, parts, sizes, ids, bytes)
             """ + MERGE;
 
     private static final String UPSERT_RELEASES = """
@@ -513,10 +515,11 @@ public final class CatalogStore {
         long[] lasts = new long[n];
         int[] rules = new int[n];
         String[] parts = new String[n];
-        String[] bytes = new String[n];
+        String[] sizes = new String[n];
         String[] ids = new String[n];
+        long[] bytes = new long[n];
         StringBuilder partText = new StringBuilder();
-        StringBuilder byteText = new StringBuilder();
+        StringBuilder sizeText = new StringBuilder();
         StringBuilder idText = new StringBuilder();
         for (int i = 0; i < n; i++) {
             CompletedBinary b = chunk.get(i);
@@ -532,20 +535,23 @@ public final class CatalogStore {
             lasts[i] = b.lastArticle();
             rules[i] = b.ruleVersion();
             partText.setLength(0);
-            byteText.setLength(0);
+            sizeText.setLength(0);
+            long sum = 0;
             idText.setLength(0);
             for (Segment seg : sortedByPart(b.segments())) {
                 if (partText.length() > 0) {
                     partText.append(' ');
-                    byteText.append(' ');
+                    sizeText.append(' ');
                     idText.append('\t');
                 }
                 partText.append(seg.part());
-                byteText.append(seg.bytes());
+                sizeText.append(seg.bytes());
+                sum += seg.bytes();
                 idText.append(seg.messageId());
             }
             parts[i] = partText.toString();
-            bytes[i] = byteText.toString();
+            sizes[i] = sizeText.toString();
+            bytes[i] = sum;
             ids[i] = idText.toString();
         }
         PGConnection pg = conn.unwrap(PGConnection.class);
@@ -562,8 +568,9 @@ public final class CatalogStore {
             ps.setArray(10, pg.createArrayOf("int8", lasts));
             ps.setArray(11, pg.createArrayOf("int4", rules));
             ps.setArray(12, pg.createArrayOf("text", parts));
-            ps.setArray(13, pg.createArrayOf("text", bytes));
+            ps.setArray(13, pg.createArrayOf("text", sizes));
             ps.setArray(14, pg.createArrayOf("text", ids));
+            ps.setArray(15, pg.createArrayOf("int8", bytes));
             ps.executeUpdate();
         }
     }

@@ -97,9 +97,9 @@ final class Placements {
                        from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[]) as l(g, p, f, t, m)
                        group by l.g, l.p, l.f, l.t)
             update binaries b
-            set (part_numbers, segment_bytes, message_ids) = (
+            set (part_numbers, segment_bytes, message_ids, bytes) = (
                 select coalesce(array_agg(u.p order by u.p), '{}'), coalesce(array_agg(u.y order by u.p), '{}'),
-                       coalesce(array_agg(u.m order by u.p), '{}')
+                       coalesce(array_agg(u.m order by u.p), '{}'), coalesce(sum(u.y), 0)
                 from unnest(b.part_numbers, b.segment_bytes, b.message_ids) as u(p, y, m)
                 where u.m <> all(x.ms))
             from x

@@ -157,6 +157,13 @@ class CatalogStoreTest {
         });
         assertThat(r.filesComplete()).isEqualTo(1);
         assertThat(r.completionPercent()).isEqualByComparingTo("33.33");
+        assertThat(r.bytes())
+                .as("the bytes of the five parts, each counted once")
+                .isEqualTo(stored.get(0).bytes())
+                .isEqualTo(early.bytes()
+                        + late.bytes()
+                        + last.bytes()
+                        - early.segments().get(1).bytes());
 
         String before = db.dump();
         db.inTransaction(c -> store.writeBinaries(c, List.of(early, late, last)));

@@ -129,14 +129,16 @@ class PlacementTest {
         assertThat(messageIds(g))
                 .hasSize(5)
                 .allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
-        assertThat(rows(
-                        "select file_name || ':' || array_to_string(message_ids, ',') from binaries where group_name = '"
-                                + g + "' order by 1"))
+        assertThat(rows("select file_name || ':' || array_to_string(message_ids, ',') || ':' || bytes from binaries"
+                        + " where group_name = '" + g + "' order by 1"))
+                .as("the bytes of the segments left")
                 .containsExactly(
-                        "far.nfo:5001@sim.test",
-                        "later.nfo:7001@sim.test",
-                        "new.rar:900@sim.test",
-                        "wide.rar:101@sim.test,500@sim.test");
+                        "far.nfo:5001@sim.test:1001",
+                        "later.nfo:7001@sim.test:1001",
+                        "new.rar:900@sim.test:1001",
+                        "wide.rar:101@sim.test,500@sim.test:2401");
+        assertThat(rows("select name || ':' || bytes from releases where group_name = '" + g + "' order by 1"))
+                .containsExactly("Far:1001", "Later:1001", "New:1001", "Wide:2401");
         assertThat(rows("select rule_version || ':' || first_article || '-' || last_article || ':' || widest"
                         + " from rule_spans where group_name = '" + g + "' order by 1"))
                 .containsExactly("1:101-5001:799", "2:900-7001:0");

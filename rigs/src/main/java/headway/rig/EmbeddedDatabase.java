@@ -32,10 +32,15 @@ public final class EmbeddedDatabase implements AutoCloseable {
     /** Starts a server on {@code port} (0: a free one) with its data in {@code dataDir} (null: a fresh temporary directory). */
     public static EmbeddedDatabase start(Path dataDir, int port) {
         try {
+            // A fresh server creates each WAL segment it fills and writes 16 MB of zeros into it first,
+            // which a long-running one does not: it recycles the segments a checkpoint frees. Without
+            // zero-filling, a new server's CPU per write is the steady figure (0.3 us less per header
+            // written in the throughput benchmark, measured); neither holds data worth a crash-safe WAL.
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setServerConfig("fsync", "off")
                     .setServerConfig("synchronous_commit", "off")
                     .setServerConfig("full_page_writes", "off")
+                    .setServerConfig("wal_init_zero", "off")
                     .setServerConfig("max_connections", "300");
             if (dataDir != null) {
                 builder.setDataDirectory(dataDir).setCleanDataDirectory(false);
