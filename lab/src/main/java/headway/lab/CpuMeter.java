@@ -1,7 +1,12 @@
 package headway.lab;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -10,15 +15,29 @@ import java.util.stream.Stream;
  * where its machine went. Process accounting as the OS keeps it: a process that exits between
  * the samples is not counted, so sample before closing connection pools (PostgreSQL backends
  * live as long as their connections).
+ *
+ * <p>The JVM's JIT compiler threads are measured apart and not counted: a benchmark of a few
+ * seconds compiles code a worker running for days has long compiled (they took 12 % of the JVM's
+ * CPU in the throughput benchmark's end-to-end phase, after its warm-up, and varied most from run
+ * to run). A compiler thread that exits between the samples takes its time into the counted CPU.
  */
 final class CpuMeter {
 
     /** Cumulative CPU at one moment. */
-    record Sample(long wallNanos, double jvm, double children, double postgres) {
+    record Sample(long wallNanos, double jvm, double children, double postgres, Map<Integer, Long> compilerTicks) {
 
-        /** CPU seconds of everything measured (this JVM, its children, PostgreSQL) since {@code start}. */
+        /** CPU seconds of everything measured (this JVM but its JIT compilers, its children, PostgreSQL) since {@code start}. */
         double cpuSince(Sample start) {
-            return (jvm - start.jvm) + (children - start.children) + (postgres - start.postgres);
+            return (jvm - start.jvm) - jitSince(start) + (children - start.children) + (postgres - start.postgres);
+        }
+
+        /** CPU seconds of the JVM's JIT compiler threads alive now since {@code start} (or since they started). */
+        double jitSince(Sample start) {
+            long ticks = 0;
+            for (Map.Entry<Integer, Long> e : compilerTicks.entrySet()) {
+                ticks += e.getValue() - start.compilerTicks.getOrDefault(e.getKey(), 0L);
+            }
+            return ticks / (double) CLOCK_TICKS;
         }
 
         /** PostgreSQL's CPU seconds since {@code start}. */
@@ -31,14 +50,19 @@ final class CpuMeter {
             double wall = (wallNanos - start.wallNanos) / 1e9;
             return String.format(
                     java.util.Locale.ROOT,
-                    "%.1f s wall on %d cores; CPU s: this JVM %.1f, postgres %.1f, temporal server %.1f",
+                    "%.1f s wall on %d cores; CPU s: this JVM %.1f (and its JIT compilers %.1f, not counted),"
+                            + " postgres %.1f, temporal server %.1f",
                     wall,
                     Runtime.getRuntime().availableProcessors(),
-                    jvm - start.jvm,
+                    jvm - start.jvm - jitSince(start),
+                    jitSince(start),
                     postgres - start.postgres,
                     children - start.children);
         }
     }
+
+    /** Linux's USER_HZ, the unit of a thread's times in {@code /proc}: 100 on every architecture Java runs on here. */
+    private static final int CLOCK_TICKS = 100;
 
     private CpuMeter() {}
 
@@ -55,7 +79,32 @@ final class CpuMeter {
                         .map(c -> c.contains("postgres") && c.contains(portArg))
                         .orElse(false))
                 .flatMap(p -> Stream.concat(Stream.of(p), p.descendants())));
-        return new Sample(System.nanoTime(), jvm, children, postgres);
+        return new Sample(System.nanoTime(), jvm, children, postgres, compilerTicks());
+    }
+
+    /** User and system ticks of each of this JVM's JIT compiler threads (named "C1/C2 CompilerThreadN"), by thread id. */
+    private static Map<Integer, Long> compilerTicks() {
+        Map<Integer, Long> out = new HashMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException exited) {
+                    continue;
+                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                if (name.matches("C[12] CompilerThre.*")) {
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.put(
+                            Integer.parseInt(task.getFileName().toString()),
+                            Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read this JVM's threads from /proc/self/task", e);
+        }
+        return out;
     }
 
     private static double seconds(Stream<ProcessHandle> processes) {
