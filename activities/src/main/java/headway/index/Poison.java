@@ -4,6 +4,7 @@ import headway.nntp.OverviewLine;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Map;
 
@@ -99,7 +100,15 @@ public final class Poison {
 
     /** Why the catalog cannot take this (cleaned) header, or null when it can. */
     public static String reason(OverviewLine line) {
-        String id = bareId(line.messageId());
+        return reason(bareId(line.messageId()), line.date(), HeaderDates.parse(line.date()));
+    }
+
+    /**
+     * Why the catalog cannot take a header with this bare message-id ({@link #bareId}) and this
+     * date, read as {@code posted} ({@link HeaderDates#parse}), or null when it can: the window
+     * keeps both for the segment and the binary, so that neither is worked out twice.
+     */
+    static String reason(String id, String date, Instant posted) {
         if (id.isEmpty()) {
             return "no message-id, so no reader could fetch the segment";
         }
@@ -112,8 +121,7 @@ public final class Poison {
                 return "message-id holds a space or a control character";
             }
         }
-        String date = line.date();
-        if (date != null && !date.isBlank() && HeaderDates.parse(date) == null) {
+        if (posted == null && date != null && !date.isBlank()) {
             return "date is not an RFC 5322 date";
         }
         return null;

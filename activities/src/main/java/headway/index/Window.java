@@ -203,12 +203,14 @@ public final class Window {
         }
         SubjectMatch match = rules.match(group, line.from(), line.subject());
         if (match instanceof SubjectMatch.Matched m) {
-            String poison = Poison.reason(line);
+            String id = Poison.bareId(line.messageId());
+            Instant posted = HeaderDates.parse(line.date());
+            String poison = Poison.reason(id, line.date(), posted);
             if (poison != null) {
                 rejectedOut.add(Poison.rejected(group, served, poison));
             } else {
                 accepted++;
-                add(line, m.subject(), rules.version());
+                add(line, m.subject(), id, posted, rules.version());
             }
         } else if (match instanceof SubjectMatch.Rejected r) {
             rejected++;
@@ -327,7 +329,8 @@ public final class Window {
         return new Key(Poison.bounded(from, longNames), Poison.bounded(p.fileName(), longNames), total);
     }
 
-    private void add(OverviewLine line, ParsedSubject p, int ruleVersion) {
+    /** Adds the segment of {@code line}, whose bare message-id is {@code id} and date {@code posted}, to its binary. */
+    private void add(OverviewLine line, ParsedSubject p, String id, Instant posted, int ruleVersion) {
         int part = p.part() >= 0 ? p.part() : 1;
         Key key = key(line.from(), p, longNames);
         String poster = key.poster();
@@ -338,7 +341,7 @@ public final class Window {
                     spelling(poster, release),
                     p.fileTotal(),
                     line.subject(),
-                    HeaderDates.parse(line.date()),
+                    posted,
                     line.article(),
                     line.article(),
                     ruleVersion);
@@ -347,8 +350,7 @@ public final class Window {
             }
             open.put(key, b);
         }
-        Segment s = new Segment(
-                part, (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), Poison.bareId(line.messageId()));
+        Segment s = new Segment(part, (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), id);
         if (!b.parts.add(s)) {
             duplicates++;
             return;

@@ -53,11 +53,11 @@ final class Placements {
      * one statement, one snapshot).
      */
     private static final String SPANS = """
-            with k as (select k.g, k.v, min(k.lo) as lo, max(k.hi) as hi, max(k.hi - k.lo) as w
+            with k as (select ?::int as y, k.g, k.v, min(k.lo) as lo, max(k.hi) as hi, max(k.hi - k.lo) as w
                        from unnest(?::text[], ?::int[], ?::bigint[], ?::bigint[]) as k(g, v, lo, hi)
                        group by k.g, k.v),
                  grown as (insert into rule_spans as s (group_name, rule_version, keying, first_article, last_article, widest)
-                           select k.g, k.v, ?, k.lo, k.hi, k.w from k
+                           select k.g, k.v, k.y, k.lo, k.hi, k.w from k
                            on conflict (group_name, rule_version, keying) do update
                            set first_article = least(s.first_article, excluded.first_article),
                                last_article = greatest(s.last_article, excluded.last_article),
@@ -66,7 +66,7 @@ final class Placements {
                               or excluded.widest > s.widest)
             select k.g, min(k.lo), max(k.hi), max(s.widest)
             from k
-            join rule_spans s on s.group_name = k.g and (s.rule_version, s.keying) <> (k.v, ?)
+            join rule_spans s on s.group_name = k.g and (s.rule_version, s.keying) <> (k.v, k.y)
                              and s.first_article <= k.hi and s.last_article >= k.lo
             group by k.g
             """;
@@ -214,12 +214,11 @@ final class Placements {
         PGConnection pg = conn.unwrap(PGConnection.class);
         List<Overlap> out = new ArrayList<>();
         try (PreparedStatement ps = conn.prepareStatement(SPANS)) {
-            ps.setArray(1, pg.createArrayOf("text", groups));
-            ps.setArray(2, pg.createArrayOf("int4", versions));
-            ps.setArray(3, pg.createArrayOf("int8", firsts));
-            ps.setArray(4, pg.createArrayOf("int8", lasts));
-            ps.setInt(5, keying);
-            ps.setInt(6, keying);
+            ps.setInt(1, keying);
+            ps.setArray(2, pg.createArrayOf("text", groups));
+            ps.setArray(3, pg.createArrayOf("int4", versions));
+            ps.setArray(4, pg.createArrayOf("int8", firsts));
+            ps.setArray(5, pg.createArrayOf("int8", lasts));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new Overlap(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
