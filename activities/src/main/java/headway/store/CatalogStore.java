@@ -17,6 +17,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,7 +26,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import javax.sql.DataSource;
-import org.postgresql.PGConnection;
 
 /**
  * Reads and writes binaries, releases and missing-article runs. Invariant: a binary row holds
@@ -318,30 +318,9 @@ public final class CatalogStore {
             byGroup.computeIfAbsent(r.group(), g -> new ArrayList<>()).add(r);
         }
         for (Map.Entry<String, List<RejectedArticle>> e : byGroup.entrySet()) {
-            List<RejectedArticle> rows = e.getValue();
-            int n = rows.size();
-            Long[] articles = new Long[n];
-            String[] ids = new String[n];
-            String[] reasons = new String[n];
-            String[] raws = new String[n];
-            for (int i = 0; i < n; i++) {
-                RejectedArticle r = rows.get(i);
-                articles[i] = r.article();
-                ids[i] = r.messageId() == null
-                        ? null
-                        : Poison.prefix(Poison.clean(r.messageId()), Poison.MESSAGE_ID_BYTES);
-                reasons[i] = Poison.prefix(Poison.clean(r.reason()), 500);
-                raws[i] = java.util.Base64.getEncoder()
-                        .encodeToString(
-                                Poison.prefix(r.excerpt(), Poison.RAW_BYTES).getBytes(StandardCharsets.UTF_8));
-            }
             try (PreparedStatement ps = conn.prepareStatement(INSERT_REJECTED)) {
-                PGConnection pg = conn.unwrap(PGConnection.class);
                 ps.setString(1, e.getKey());
-                ps.setArray(2, pg.createArrayOf("int8", articles));
-                ps.setArray(3, pg.createArrayOf("text", ids));
-                ps.setArray(4, pg.createArrayOf("text", reasons));
-                ps.setArray(5, pg.createArrayOf("text", raws));
+                REJECTED_ROWS.bind(ps, 2, e.getValue());
                 ps.executeUpdate();
             } catch (SQLException ex) {
                 throw unknownGroup(ex);
@@ -349,23 +328,27 @@ public final class CatalogStore {
         }
     }
 
+    private static final ColumnArrays<RejectedArticle> REJECTED_ROWS = ColumnArrays.<RejectedArticle>of()
+            .int8(RejectedArticle::article)
+            .text(r ->
+                    r.messageId() == null ? null : Poison.prefix(Poison.clean(r.messageId()), Poison.MESSAGE_ID_BYTES))
+            .text(r -> Poison.prefix(Poison.clean(r.reason()), 500))
+            .text(r -> Base64.getEncoder()
+                    .encodeToString(Poison.prefix(r.excerpt(), Poison.RAW_BYTES).getBytes(StandardCharsets.UTF_8)));
+
     /** Keeps the whole text of each bounded key ({@link Poison#bounded}); a key already kept is left as it is. */
     public void recordLongNames(Connection conn, Map<String, String> longNames) throws SQLException {
         if (longNames.isEmpty()) {
             return;
         }
-        String[] keys = longNames.keySet().toArray(new String[0]);
-        String[] texts = new String[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            texts[i] = longNames.get(keys[i]);
-        }
-        PGConnection pg = conn.unwrap(PGConnection.class);
         try (PreparedStatement ps = conn.prepareStatement(INSERT_LONG_NAMES)) {
-            ps.setArray(1, pg.createArrayOf("text", keys));
-            ps.setArray(2, pg.createArrayOf("text", texts));
+            LONG_NAMES.bind(ps, 1, List.copyOf(longNames.entrySet()));
             ps.executeUpdate();
         }
     }
+
+    private static final ColumnArrays<Map.Entry<String, String>> LONG_NAMES =
+            ColumnArrays.<Map.Entry<String, String>>of().text(Map.Entry::getKey).text(Map.Entry::getValue);
 
     /** The ledger of one group: article number to reason, in article order. */
     public Map<Long, String> rejected(Connection conn, String group) throws SQLException {
@@ -386,26 +369,23 @@ public final class CatalogStore {
         if (runs.isEmpty()) {
             return;
         }
-        Long[] firsts = new Long[runs.size()];
-        Long[] lasts = new Long[runs.size()];
-        for (int i = 0; i < runs.size(); i++) {
-            long[] run = runs.get(i);
+        for (long[] run : runs) {
             if (run[0] > run[1]) {
                 throw new IllegalArgumentException(
                         "missing run " + run[0] + ".." + run[1] + " is empty; pass first <= last");
             }
-            firsts[i] = run[0];
-            lasts[i] = run[1];
         }
         try (PreparedStatement ps = conn.prepareStatement(INSERT_MISSING_RUNS)) {
             ps.setString(1, group);
-            ps.setArray(2, conn.createArrayOf("bigint", firsts));
-            ps.setArray(3, conn.createArrayOf("bigint", lasts));
+            RUNS.bind(ps, 2, runs);
             ps.executeUpdate();
         } catch (SQLException e) {
             throw unknownGroup(e);
         }
     }
+
+    private static final ColumnArrays<long[]> RUNS =
+            ColumnArrays.<long[]>of().int8(r -> r[0]).int8(r -> r[1]);
 
     /** The recorded missing runs of a group, in article order. */
     public List<MissingRun> missing(DataSource ds, String group) throws SQLException {
@@ -500,77 +480,57 @@ public final class CatalogStore {
                 new ArrayList<>(parts.values()));
     }
 
+    /** A binary as its row is sent: its segments as text (see {@link #UPSERT_BINARIES}) and their bytes added up. */
+    private record BinaryRow(CompletedBinary b, String parts, String sizes, String ids, long bytes) {
+
+        static List<BinaryRow> of(List<CompletedBinary> chunk) {
+            List<BinaryRow> rows = new ArrayList<>(chunk.size());
+            StringBuilder parts = new StringBuilder();
+            StringBuilder sizes = new StringBuilder();
+            StringBuilder ids = new StringBuilder();
+            for (CompletedBinary b : chunk) {
+                parts.setLength(0);
+                sizes.setLength(0);
+                ids.setLength(0);
+                long bytes = 0;
+                for (Segment seg : sortedByPart(b.segments())) {
+                    if (parts.length() > 0) {
+                        parts.append(' ');
+                        sizes.append(' ');
+                        ids.append('\t');
+                    }
+                    parts.append(seg.part());
+                    sizes.append(seg.bytes());
+                    ids.append(seg.messageId());
+                    bytes += seg.bytes();
+                }
+                rows.add(new BinaryRow(b, parts.toString(), sizes.toString(), ids.toString(), bytes));
+            }
+            return rows;
+        }
+    }
+
+    private static final ColumnArrays<BinaryRow> BINARY_ROWS = ColumnArrays.<BinaryRow>of()
+            .text(r -> r.b().group())
+            .text(r -> r.b().poster())
+            .text(r -> r.b().fileName())
+            .int4(r -> r.b().totalParts())
+            .text(r -> r.b().releaseName())
+            .int4(r -> r.b().fileTotal())
+            .text(r -> r.b().subject())
+            .text(r -> r.b().posted() == null ? null : r.b().posted().toString())
+            .int8(r -> r.b().firstArticle())
+            .int8(r -> r.b().lastArticle())
+            .int4(r -> r.b().ruleVersion())
+            .text(BinaryRow::parts)
+            .text(BinaryRow::sizes)
+            .text(BinaryRow::ids)
+            .int8(BinaryRow::bytes);
+
     /** Upserts the chunk's binaries: one statement of column arrays. */
     private static void upsertChunk(Connection conn, List<CompletedBinary> chunk) throws SQLException {
-        int n = chunk.size();
-        String[] groups = new String[n];
-        String[] posters = new String[n];
-        String[] files = new String[n];
-        int[] totals = new int[n];
-        String[] releases = new String[n];
-        int[] fileTotals = new int[n];
-        String[] subjects = new String[n];
-        String[] posted = new String[n];
-        long[] firsts = new long[n];
-        long[] lasts = new long[n];
-        int[] rules = new int[n];
-        String[] parts = new String[n];
-        String[] sizes = new String[n];
-        String[] ids = new String[n];
-        long[] bytes = new long[n];
-        StringBuilder partText = new StringBuilder();
-        StringBuilder sizeText = new StringBuilder();
-        StringBuilder idText = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            CompletedBinary b = chunk.get(i);
-            groups[i] = b.group();
-            posters[i] = b.poster();
-            files[i] = b.fileName();
-            totals[i] = b.totalParts();
-            releases[i] = b.releaseName();
-            fileTotals[i] = b.fileTotal();
-            subjects[i] = b.subject();
-            posted[i] = b.posted() == null ? null : b.posted().toString();
-            firsts[i] = b.firstArticle();
-            lasts[i] = b.lastArticle();
-            rules[i] = b.ruleVersion();
-            partText.setLength(0);
-            sizeText.setLength(0);
-            long sum = 0;
-            idText.setLength(0);
-            for (Segment seg : sortedByPart(b.segments())) {
-                if (partText.length() > 0) {
-                    partText.append(' ');
-                    sizeText.append(' ');
-                    idText.append('\t');
-                }
-                partText.append(seg.part());
-                sizeText.append(seg.bytes());
-                sum += seg.bytes();
-                idText.append(seg.messageId());
-            }
-            parts[i] = partText.toString();
-            sizes[i] = sizeText.toString();
-            bytes[i] = sum;
-            ids[i] = idText.toString();
-        }
-        PGConnection pg = conn.unwrap(PGConnection.class);
         try (PreparedStatement ps = conn.prepareStatement(UPSERT_BINARIES)) {
-            ps.setArray(1, pg.createArrayOf("text", groups));
-            ps.setArray(2, pg.createArrayOf("text", posters));
-            ps.setArray(3, pg.createArrayOf("text", files));
-            ps.setArray(4, pg.createArrayOf("int4", totals));
-            ps.setArray(5, pg.createArrayOf("text", releases));
-            ps.setArray(6, pg.createArrayOf("int4", fileTotals));
-            ps.setArray(7, pg.createArrayOf("text", subjects));
-            ps.setArray(8, pg.createArrayOf("text", posted));
-            ps.setArray(9, pg.createArrayOf("int8", firsts));
-            ps.setArray(10, pg.createArrayOf("int8", lasts));
-            ps.setArray(11, pg.createArrayOf("int4", rules));
-            ps.setArray(12, pg.createArrayOf("text", parts));
-            ps.setArray(13, pg.createArrayOf("text", sizes));
-            ps.setArray(14, pg.createArrayOf("text", ids));
-            ps.setArray(15, pg.createArrayOf("int8", bytes));
+            BINARY_ROWS.bind(ps, 1, BinaryRow.of(chunk));
             ps.executeUpdate();
         }
     }
@@ -606,13 +566,8 @@ public final class CatalogStore {
     private static void upsertReleaseKeys(
             Connection conn, List<List<String>> keys, CategoryRules categories, int categoryVersion)
             throws SQLException {
-        Categorized k = Categorized.of(keys, categories);
-        int[] versions = new int[k.size()];
-        java.util.Arrays.fill(versions, categoryVersion);
-        PGConnection pg = conn.unwrap(PGConnection.class);
         try (PreparedStatement ps = conn.prepareStatement(UPSERT_RELEASES)) {
-            int next = k.bind(pg, ps, 1);
-            ps.setArray(next, pg.createArrayOf("int4", versions));
+            CATEGORIZED.int4(k -> categoryVersion).bind(ps, 1, Categorized.of(keys, categories));
             ps.executeUpdate();
         }
     }
@@ -649,11 +604,9 @@ public final class CatalogStore {
                 if (keys.isEmpty()) {
                     return changed;
                 }
-                Categorized k = Categorized.of(keys, categories);
-                PGConnection pg = c.unwrap(PGConnection.class);
                 try (PreparedStatement ps = c.prepareStatement(UPDATE_CATEGORIES)) {
                     ps.setInt(1, version);
-                    int next = k.bind(pg, ps, 2);
+                    int next = CATEGORIZED.bind(ps, 2, Categorized.of(keys, categories));
                     ps.setInt(next, version);
                     changed += ps.executeUpdate();
                 }
@@ -664,63 +617,29 @@ public final class CatalogStore {
     }
 
     /** Release keys with their category and parsed attributes, as column arrays for one statement. */
-    private record Categorized(
-            String[] groups,
-            String[] posters,
-            String[] names,
-            Integer[] categories,
-            String[] titles,
-            Integer[] seasons,
-            String[] episodes,
-            Integer[] years,
-            String[] resolutions) {
+    private record Categorized(String group, String poster, String name, int category, ReleaseAttributes attributes) {
 
-        static Categorized of(List<List<String>> keys, CategoryRules rules) {
-            int n = keys.size();
-            Categorized k = new Categorized(
-                    new String[n],
-                    new String[n],
-                    new String[n],
-                    new Integer[n],
-                    new String[n],
-                    new Integer[n],
-                    new String[n],
-                    new Integer[n],
-                    new String[n]);
-            for (int i = 0; i < n; i++) {
-                List<String> key = keys.get(i);
+        static List<Categorized> of(List<List<String>> keys, CategoryRules rules) {
+            List<Categorized> out = new ArrayList<>(keys.size());
+            for (List<String> key : keys) {
                 Classification c = rules.classify(key.get(0), key.get(2));
-                ReleaseAttributes a = c.attributes();
-                k.groups[i] = key.get(0);
-                k.posters[i] = key.get(1);
-                k.names[i] = key.get(2);
-                k.categories[i] = c.category().id();
-                k.titles[i] = a.title();
-                k.seasons[i] = a.season();
-                k.episodes[i] = a.episode();
-                k.years[i] = a.year();
-                k.resolutions[i] = a.resolution();
+                out.add(new Categorized(
+                        key.get(0), key.get(1), key.get(2), c.category().id(), c.attributes()));
             }
-            return k;
-        }
-
-        int size() {
-            return names.length;
-        }
-
-        int bind(PGConnection pg, PreparedStatement ps, int from) throws SQLException {
-            ps.setArray(from, pg.createArrayOf("text", groups));
-            ps.setArray(from + 1, pg.createArrayOf("text", posters));
-            ps.setArray(from + 2, pg.createArrayOf("text", names));
-            ps.setArray(from + 3, pg.createArrayOf("int4", categories));
-            ps.setArray(from + 4, pg.createArrayOf("text", titles));
-            ps.setArray(from + 5, pg.createArrayOf("int4", seasons));
-            ps.setArray(from + 6, pg.createArrayOf("text", episodes));
-            ps.setArray(from + 7, pg.createArrayOf("int4", years));
-            ps.setArray(from + 8, pg.createArrayOf("text", resolutions));
-            return from + 9;
+            return out;
         }
     }
+
+    private static final ColumnArrays<Categorized> CATEGORIZED = ColumnArrays.<Categorized>of()
+            .text(Categorized::group)
+            .text(Categorized::poster)
+            .text(Categorized::name)
+            .int4(Categorized::category)
+            .text(k -> k.attributes().title())
+            .int4OrNull(k -> k.attributes().season())
+            .text(k -> k.attributes().episode())
+            .int4OrNull(k -> k.attributes().year())
+            .text(k -> k.attributes().resolution());
 
     static Release release(ResultSet rs) throws SQLException {
         int expected = rs.getInt("files_expected");

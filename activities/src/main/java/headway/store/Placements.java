@@ -3,7 +3,6 @@ package headway.store;
 import headway.index.CompletedBinary;
 import headway.index.Segment;
 import headway.index.Window;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,7 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.postgresql.PGConnection;
 
 /**
  * Where each article of a group is cataloged: the invariant "an article is in a group's catalog
@@ -91,6 +89,50 @@ final class Placements {
             where (b.poster, b.file_name, b.total_parts) is distinct from (k.p, k.f, k.t)
             """;
 
+    /** A binary's key: group, poster, file name, total parts. */
+    private static final ColumnArrays<CompletedBinary> KEYS = ColumnArrays.<CompletedBinary>of()
+            .text(CompletedBinary::group)
+            .text(CompletedBinary::poster)
+            .text(CompletedBinary::fileName)
+            .int4(CompletedBinary::totalParts);
+
+    private static final ColumnArrays<CompletedBinary> RELINK_COLUMNS =
+            KEYS.text(CompletedBinary::releaseName).int4(CompletedBinary::ruleVersion);
+
+    private static final ColumnArrays<CompletedBinary> SPAN_COLUMNS = ColumnArrays.<CompletedBinary>of()
+            .text(CompletedBinary::group)
+            .int4(CompletedBinary::ruleVersion)
+            .int8(CompletedBinary::firstArticle)
+            .int8(CompletedBinary::lastArticle);
+
+    /** A segment of the chunk: its binary's place in the chunk (from 1) and its message-id. */
+    private record Owned(int binary, String messageId) {}
+
+    private static final ColumnArrays<Owned> OWNED =
+            ColumnArrays.<Owned>of().int4(Owned::binary).text(Owned::messageId);
+
+    private static final ColumnArrays<Overlap> OVERLAPS = ColumnArrays.<Overlap>of()
+            .text(Overlap::group)
+            .int8(Overlap::from)
+            .int8(Overlap::to)
+            .int8(Overlap::widest);
+
+    /** An article the chunk takes from the binary (group, poster, file, total) that holds it. */
+    private record Lost(String group, String poster, String file, int total, String messageId) {}
+
+    private static final ColumnArrays<Lost> LOST_FROM = ColumnArrays.<Lost>of()
+            .text(Lost::group)
+            .text(Lost::poster)
+            .text(Lost::file)
+            .int4(Lost::total);
+
+    private static final ColumnArrays<Lost> LOST = LOST_FROM.text(Lost::messageId);
+
+    private static final ColumnArrays<List<String>> RELEASE_KEYS = ColumnArrays.<List<String>>of()
+            .text(k -> k.get(0))
+            .text(k -> k.get(1))
+            .text(k -> k.get(2));
+
     /** Removes the given message-ids from their binaries; returns the releases of the binaries changed. */
     private static final String REMOVE = """
             with x as (select l.g, l.p, l.f, l.t, array_agg(l.m) as ms
@@ -161,31 +203,9 @@ final class Placements {
 
     /** The releases that the chunk's binaries leave because a newer rule set names them otherwise; call before the upsert. */
     static Set<List<String>> relinked(Connection conn, List<CompletedBinary> chunk) throws SQLException {
-        int n = chunk.size();
-        String[] groups = new String[n];
-        String[] posters = new String[n];
-        String[] files = new String[n];
-        int[] totals = new int[n];
-        String[] releases = new String[n];
-        int[] versions = new int[n];
-        for (int i = 0; i < n; i++) {
-            CompletedBinary b = chunk.get(i);
-            groups[i] = b.group();
-            posters[i] = b.poster();
-            files[i] = b.fileName();
-            totals[i] = b.totalParts();
-            releases[i] = b.releaseName();
-            versions[i] = b.ruleVersion();
-        }
-        PGConnection pg = conn.unwrap(PGConnection.class);
         Set<List<String>> out = new LinkedHashSet<>();
         try (PreparedStatement ps = conn.prepareStatement(RELINKED)) {
-            ps.setArray(1, pg.createArrayOf("text", groups));
-            ps.setArray(2, pg.createArrayOf("text", posters));
-            ps.setArray(3, pg.createArrayOf("text", files));
-            ps.setArray(4, pg.createArrayOf("int4", totals));
-            ps.setArray(5, pg.createArrayOf("text", releases));
-            ps.setArray(6, pg.createArrayOf("int4", versions));
+            RELINK_COLUMNS.bind(ps, 1, chunk);
             readKeys(ps, out);
         }
         return out;
@@ -199,26 +219,10 @@ final class Placements {
      * chunk meets other spans (none in the common write).
      */
     static List<Overlap> spans(Connection conn, List<CompletedBinary> chunk, int keying) throws SQLException {
-        int n = chunk.size();
-        String[] groups = new String[n];
-        int[] versions = new int[n];
-        long[] firsts = new long[n];
-        long[] lasts = new long[n];
-        for (int i = 0; i < n; i++) {
-            CompletedBinary b = chunk.get(i);
-            groups[i] = b.group();
-            versions[i] = b.ruleVersion();
-            firsts[i] = b.firstArticle();
-            lasts[i] = b.lastArticle();
-        }
-        PGConnection pg = conn.unwrap(PGConnection.class);
         List<Overlap> out = new ArrayList<>();
         try (PreparedStatement ps = conn.prepareStatement(SPANS)) {
             ps.setInt(1, keying);
-            ps.setArray(2, pg.createArrayOf("text", groups));
-            ps.setArray(3, pg.createArrayOf("int4", versions));
-            ps.setArray(4, pg.createArrayOf("int8", firsts));
-            ps.setArray(5, pg.createArrayOf("int8", lasts));
+            SPAN_COLUMNS.bind(ps, 2, chunk);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new Overlap(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
@@ -238,69 +242,25 @@ final class Placements {
             Connection conn, List<CompletedBinary> chunk, List<Overlap> overlaps, Set<List<String>> changed)
             throws SQLException {
         int n = chunk.size();
-        String[] groups = new String[n];
-        String[] posters = new String[n];
-        String[] files = new String[n];
-        int[] totals = new int[n];
-        int segments = 0;
-        for (int i = 0; i < n; i++) {
-            CompletedBinary b = chunk.get(i);
-            groups[i] = b.group();
-            posters[i] = b.poster();
-            files[i] = b.fileName();
-            totals[i] = b.totalParts();
-            segments += b.segments().size();
-        }
-        int[] owners = new int[segments];
-        String[] ids = new String[segments];
-        int s = 0;
+        List<Owned> owned = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             for (Segment seg : chunk.get(i).segments()) {
-                owners[s] = i + 1;
-                ids[s] = seg.messageId();
-                s++;
+                owned.add(new Owned(i + 1, seg.messageId()));
             }
         }
-        int o = overlaps.size();
-        String[] overlapGroups = new String[o];
-        long[] froms = new long[o];
-        long[] tos = new long[o];
-        long[] widest = new long[o];
-        for (int j = 0; j < o; j++) {
-            Overlap ov = overlaps.get(j);
-            overlapGroups[j] = ov.group();
-            froms[j] = ov.from();
-            tos[j] = ov.to();
-            widest[j] = ov.widest();
-        }
-        PGConnection pg = conn.unwrap(PGConnection.class);
-        List<String> loserGroups = new ArrayList<>();
-        List<String> loserPosters = new ArrayList<>();
-        List<String> loserFiles = new ArrayList<>();
-        List<Integer> loserTotals = new ArrayList<>();
-        List<String> lost = new ArrayList<>();
+        List<Lost> lost = new ArrayList<>();
         Map<Integer, Set<String>> kept = new HashMap<>();
         try (PreparedStatement ps = conn.prepareStatement(HELD)) {
-            ps.setArray(1, pg.createArrayOf("int4", owners));
-            ps.setArray(2, pg.createArrayOf("text", ids));
-            ps.setArray(3, pg.createArrayOf("text", groups));
-            ps.setArray(4, pg.createArrayOf("text", posters));
-            ps.setArray(5, pg.createArrayOf("text", files));
-            ps.setArray(6, pg.createArrayOf("int4", totals));
-            ps.setArray(7, pg.createArrayOf("text", overlapGroups));
-            ps.setArray(8, pg.createArrayOf("int8", froms));
-            ps.setArray(9, pg.createArrayOf("int8", tos));
-            ps.setArray(10, pg.createArrayOf("int8", widest));
+            int next = OWNED.bind(ps, 1, owned);
+            next = KEYS.bind(ps, next, chunk);
+            OVERLAPS.bind(ps, next, overlaps);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     int idx = rs.getInt(1) - 1;
                     String messageId = rs.getString(2);
                     if (chunk.get(idx).ruleVersion() >= rs.getInt(6)) {
-                        loserGroups.add(groups[idx]);
-                        loserPosters.add(rs.getString(3));
-                        loserFiles.add(rs.getString(4));
-                        loserTotals.add(rs.getInt(5));
-                        lost.add(messageId);
+                        lost.add(new Lost(
+                                chunk.get(idx).group(), rs.getString(3), rs.getString(4), rs.getInt(5), messageId));
                     } else {
                         kept.computeIfAbsent(idx, i -> new HashSet<>()).add(messageId);
                     }
@@ -308,23 +268,12 @@ final class Placements {
             }
         }
         if (!lost.isEmpty()) {
-            Array g = pg.createArrayOf("text", loserGroups.toArray(new String[0]));
-            Array p = pg.createArrayOf("text", loserPosters.toArray(new String[0]));
-            Array f = pg.createArrayOf("text", loserFiles.toArray(new String[0]));
-            Array t = pg.createArrayOf("int4", loserTotals.toArray(new Integer[0]));
             try (PreparedStatement ps = conn.prepareStatement(REMOVE)) {
-                ps.setArray(1, g);
-                ps.setArray(2, p);
-                ps.setArray(3, f);
-                ps.setArray(4, t);
-                ps.setArray(5, pg.createArrayOf("text", lost.toArray(new String[0])));
+                LOST.bind(ps, 1, lost);
                 readKeys(ps, changed);
             }
             try (PreparedStatement ps = conn.prepareStatement(DELETE_EMPTY_BINARIES)) {
-                ps.setArray(1, g);
-                ps.setArray(2, p);
-                ps.setArray(3, f);
-                ps.setArray(4, t);
+                LOST_FROM.bind(ps, 1, lost);
                 ps.executeUpdate();
             }
         }
@@ -357,22 +306,8 @@ final class Placements {
         if (releases.isEmpty()) {
             return;
         }
-        int n = releases.size();
-        String[] groups = new String[n];
-        String[] posters = new String[n];
-        String[] names = new String[n];
-        int i = 0;
-        for (List<String> k : releases) {
-            groups[i] = k.get(0);
-            posters[i] = k.get(1);
-            names[i] = k.get(2);
-            i++;
-        }
-        PGConnection pg = conn.unwrap(PGConnection.class);
         try (PreparedStatement ps = conn.prepareStatement(DELETE_EMPTY_RELEASES)) {
-            ps.setArray(1, pg.createArrayOf("text", groups));
-            ps.setArray(2, pg.createArrayOf("text", posters));
-            ps.setArray(3, pg.createArrayOf("text", names));
+            RELEASE_KEYS.bind(ps, 1, List.copyOf(releases));
             ps.executeUpdate();
         }
     }
