@@ -85,7 +85,11 @@ final class CpuMeter {
     /** User and system ticks of each of this JVM's JIT compiler threads (named "C1/C2 CompilerThreadN"), by thread id. */
     private static Map<Integer, Long> compilerTicks() {
         Map<Integer, Long> out = new HashMap<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+        Path threads = Path.of("/proc/self/task");
+        if (!Files.isDirectory(threads)) {
+            return out; // not Linux: the compilers' time stays in the JVM's
+        }
+        try (Stream<Path> tasks = Files.list(threads)) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 String stat;
                 try {
