@@ -636,9 +636,9 @@ public final class CatalogStore {
             .text(Categorized::name)
             .int4(Categorized::category)
             .text(k -> k.attributes().title())
-            .int4OrNull(k -> k.attributes().season())
+            .int4(k -> k.attributes().season())
             .text(k -> k.attributes().episode())
-            .int4OrNull(k -> k.attributes().year())
+            .int4(k -> k.attributes().year())
             .text(k -> k.attributes().resolution());
 
     static Release release(ResultSet rs) throws SQLException {

@@ -5,8 +5,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import java.util.function.ToIntFunction;
-import java.util.function.ToLongFunction;
+import java.util.function.IntFunction;
 import org.postgresql.PGConnection;
 
 /**
@@ -32,51 +31,28 @@ final class ColumnArrays<T> {
 
     /** A {@code text[]} column. */
     ColumnArrays<T> text(Function<? super T, String> value) {
-        return with("text", rows -> {
-            String[] out = new String[rows.size()];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = value.apply(rows.get(i));
-            }
-            return out;
-        });
+        return with("text", String[]::new, value);
     }
 
-    /** An {@code int4[]} column. */
-    ColumnArrays<T> int4(ToIntFunction<? super T> value) {
-        return with("int4", rows -> {
-            int[] out = new int[rows.size()];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = value.applyAsInt(rows.get(i));
-            }
-            return out;
-        });
-    }
-
-    /** An {@code int4[]} column whose values may be null. */
-    ColumnArrays<T> int4OrNull(Function<? super T, Integer> value) {
-        return with("int4", rows -> {
-            Integer[] out = new Integer[rows.size()];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = value.apply(rows.get(i));
-            }
-            return out;
-        });
+    /** An {@code int4[]} column (a null value is SQL null). */
+    ColumnArrays<T> int4(Function<? super T, Integer> value) {
+        return with("int4", Integer[]::new, value);
     }
 
     /** An {@code int8[]} column. */
-    ColumnArrays<T> int8(ToLongFunction<? super T> value) {
-        return with("int8", rows -> {
-            long[] out = new long[rows.size()];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = value.applyAsLong(rows.get(i));
-            }
-            return out;
-        });
+    ColumnArrays<T> int8(Function<? super T, Long> value) {
+        return with("int8", Long[]::new, value);
     }
 
-    private ColumnArrays<T> with(String type, Function<List<? extends T>, Object> values) {
+    private <V> ColumnArrays<T> with(String type, IntFunction<V[]> array, Function<? super T, V> value) {
         List<Column<T>> more = new ArrayList<>(columns);
-        more.add(new Column<>(type, values));
+        more.add(new Column<>(type, rows -> {
+            V[] out = array.apply(rows.size());
+            for (int i = 0; i < out.length; i++) {
+                out[i] = value.apply(rows.get(i));
+            }
+            return out;
+        }));
         return new ColumnArrays<>(List.copyOf(more));
     }
 
