@@ -616,7 +616,7 @@ public final class CatalogStore {
         }
     }
 
-    /** Release keys with their category and parsed attributes, as column arrays for one statement. */
+    /** A release key with its category and parsed attributes: a row of the statements that write categories. */
     private record Categorized(String group, String poster, String name, int category, ReleaseAttributes attributes) {
 
         static List<Categorized> of(List<List<String>> keys, CategoryRules rules) {
