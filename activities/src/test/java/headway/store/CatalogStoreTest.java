@@ -181,6 +181,49 @@ class CatalogStoreTest {
     }
 
     @Test
+    void aLatePartOfAWrittenBinaryMergesIntoItsRowBesideNewBinaries() throws Exception {
+        CompletedBinary written = binary(G, "Late", "late.rar", 3, 1, 1, 2); // articles 1001..2002
+        db.inTransaction(c -> store.writeBinaries(c, List.of(written)));
+        // part 3 comes long after, past the articles written so far, in a write with a new binary
+        CompletedBinary late = new CompletedBinary(
+                G,
+                POSTER,
+                "late.rar",
+                3,
+                "Late",
+                3,
+                "subject of late.rar",
+                POSTED,
+                9003,
+                9003,
+                1,
+                List.of(new Segment(3, 700_003, "late.rar.3@news.example")));
+        CompletedBinary next = new CompletedBinary(
+                G,
+                POSTER,
+                "next.rar",
+                1,
+                "Late",
+                3,
+                "subject of next.rar",
+                POSTED,
+                9004,
+                9004,
+                1,
+                List.of(new Segment(1, 5, "next.rar.1@news.example")));
+        db.inTransaction(c -> store.writeBinaries(c, List.of(late, next)));
+
+        Release r = store.release(db.ds, G, POSTER, "Late").orElseThrow();
+        assertThat(store.binaries(db.ds, r))
+                .extracting(
+                        CompletedBinary::fileName,
+                        b -> b.segments().stream().map(Segment::part).toList(),
+                        CompletedBinary::lastArticle)
+                .containsExactly(tuple("late.rar", List.of(1, 2, 3), 9003L), tuple("next.rar", List.of(1), 9004L));
+        assertThat(r.bytes()).isEqualTo(700_001 + 700_002 + 700_003 + 5);
+    }
+
+    @Test
     void messageIdsAreStoredAsServedWhateverTheirCharacters() throws Exception {
         List<String> ids = List.of("", "a\"b,c{d}e@x", "back\\slash NULL@x", "ünï cødé@x", " ");
         List<Segment> segments = new ArrayList<>();
