@@ -183,6 +183,7 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
                         from);
             }
         }
+        window.catalogHoldsUpTo(leases.catalogedTo(group));
         holdings.put(outcome.holder(), window, ruleSet, cursor, ttl);
         log.info(
                 "node {} took {} at epoch {}{}; window from {} ({} binaries), {} ranges re-planned",

@@ -8,7 +8,9 @@ import java.util.List;
  * sorted by part number and unique per part. It is incomplete when it aged out before all parts
  * came; {@link #completionPercent()} says how much of it there is. {@code fileTotal} is the file
  * count of its release from a {@code [01/20]} counter, or -1; {@code posted} may be null when the
- * header date did not parse.
+ * header date did not parse. {@code fresh} is the window's word that the catalog holds no copy of
+ * it (see {@link Window#catalogHoldsUpTo}): a hint that lets the catalog insert it without looking
+ * for a row to merge into, never trusted for correctness, and false wherever nobody knows.
  */
 public record CompletedBinary(
         String group,
@@ -22,10 +24,41 @@ public record CompletedBinary(
         long firstArticle,
         long lastArticle,
         int ruleVersion,
-        List<Segment> segments) {
+        List<Segment> segments,
+        boolean fresh) {
 
     public CompletedBinary {
         segments = List.copyOf(segments);
+    }
+
+    /** A binary not known to be fresh, e.g. one read back from the catalog or merged from copies. */
+    public CompletedBinary(
+            String group,
+            String poster,
+            String fileName,
+            int totalParts,
+            String releaseName,
+            int fileTotal,
+            String subject,
+            Instant posted,
+            long firstArticle,
+            long lastArticle,
+            int ruleVersion,
+            List<Segment> segments) {
+        this(
+                group,
+                poster,
+                fileName,
+                totalParts,
+                releaseName,
+                fileTotal,
+                subject,
+                posted,
+                firstArticle,
+                lastArticle,
+                ruleVersion,
+                segments,
+                false);
     }
 
     public int partsPresent() {

@@ -54,6 +54,8 @@ public final class Window {
     private final Map<String, String> longNames = new LinkedHashMap<>();
     private Misses misses = new Misses();
     private long newestArticle = -1;
+    /** No article of the group past this is in the catalog but what this window handed over; MAX_VALUE until told. */
+    private long catalogHoldsUpTo = Long.MAX_VALUE;
     /** The first article of the oldest open binary (the head of {@link #open}), or MAX_VALUE when none is open: aging looks at it alone. */
     private long headFirst = Long.MAX_VALUE;
 
@@ -89,6 +91,11 @@ public final class Window {
         long lastArticle;
         /** Changed since the catalog last got a copy (see {@link Window#changedOpen()}); true for a binary read from a snapshot. */
         boolean changed = true;
+        /**
+         * The catalog may hold a copy: it was opened by a header at or below the newest article the
+         * window or the catalog had seen, a copy was written, or it was read from a snapshot.
+         */
+        boolean catalogMayHold = true;
 
         final Parts parts = new Parts();
 
@@ -186,6 +193,17 @@ public final class Window {
         return maxAgeArticles;
     }
 
+    /**
+     * Tells the window that the catalog holds no binary of its group with an article past {@code
+     * article} (the group's rule spans when it was taken), and that from now on only this window
+     * writes the group's binaries. A binary then opened by a header past both that and every
+     * article fed before, and never handed over since, leaves the window {@link
+     * CompletedBinary#fresh() fresh}. A window never told marks nothing fresh.
+     */
+    public void catalogHoldsUpTo(long article) {
+        catalogHoldsUpTo = article;
+    }
+
     /** The newest article number fed so far, or -1. */
     public long newestArticle() {
         return newestArticle;
@@ -193,6 +211,7 @@ public final class Window {
 
     /** Classifies one header and adds its segment; completed and aged binaries go to the outbox. */
     public void accept(OverviewLine served, RuleSet rules) {
+        boolean unseen = served.article() > newestArticle && served.article() > catalogHoldsUpTo;
         newestArticle = Math.max(newestArticle, served.article());
         OverviewLine line = Poison.clean(served);
         if (line.subject().length() > SubjectParser.MAX_LENGTH
@@ -210,7 +229,7 @@ public final class Window {
                 rejectedOut.add(Poison.rejected(group, served, poison));
             } else {
                 accepted++;
-                add(line, m.subject(), id, posted, rules.version());
+                add(line, m.subject(), id, posted, rules.version(), unseen);
             }
         } else if (match instanceof SubjectMatch.Rejected r) {
             rejected++;
@@ -278,7 +297,8 @@ public final class Window {
                         b.firstArticle,
                         b.lastArticle,
                         b.ruleVersion,
-                        b.parts.view()));
+                        b.parts.view(),
+                        !b.catalogMayHold));
             }
         }
         return copies;
@@ -288,6 +308,7 @@ public final class Window {
     public void markOpenWritten() {
         for (Open b : open.values()) {
             b.changed = false;
+            b.catalogMayHold = true;
         }
     }
 
@@ -329,8 +350,12 @@ public final class Window {
         return new Key(Poison.bounded(from, longNames), Poison.bounded(p.fileName(), longNames), total);
     }
 
-    /** Adds the segment of {@code line}, whose bare message-id is {@code id} and date {@code posted}, to its binary. */
-    private void add(OverviewLine line, ParsedSubject p, String id, Instant posted, int ruleVersion) {
+    /**
+     * Adds the segment of {@code line}, whose bare message-id is {@code id} and date {@code posted},
+     * to its binary; a binary it opens is fresh when the header is {@code unseen} (past every
+     * article the window or the catalog had seen).
+     */
+    private void add(OverviewLine line, ParsedSubject p, String id, Instant posted, int ruleVersion, boolean unseen) {
         int part = p.part() >= 0 ? p.part() : 1;
         Key key = key(line.from(), p, longNames);
         String poster = key.poster();
@@ -345,6 +370,7 @@ public final class Window {
                     line.article(),
                     line.article(),
                     ruleVersion);
+            b.catalogMayHold = !unseen;
             if (open.isEmpty()) {
                 headFirst = b.firstArticle;
             }
@@ -387,7 +413,8 @@ public final class Window {
                 b.firstArticle,
                 b.lastArticle,
                 b.ruleVersion,
-                b.parts.view()));
+                b.parts.view(),
+                !b.catalogMayHold));
     }
 
     /**

@@ -39,9 +39,9 @@ import javax.sql.DataSource;
  * most once ({@link Placements}): an article that a newer rule set keys into another binary
  * moves there. A batch is
  * written in chunks of {@value #CHUNK} binaries or {@value #CHUNK_SEGMENTS} segments: the binaries
- * that start past their rule span as written so far (new, but for a late part of one written
- * before) by binary COPY straight into the table ({@link BinaryCopy}, 0.25 us less of PostgreSQL
- * per header than the upsert, measured), the rest by one upsert statement of column arrays, which
+ * the window marked fresh (opened past everything the catalog held when it took the group, never
+ * handed over since) by binary COPY straight into the table ({@link BinaryCopy}, 0.25 us less of
+ * PostgreSQL per header than the upsert, measured), the rest by one upsert statement of column arrays, which
  * measured as fast as COPY into a staging table when it was chosen. The cost is a read of the
  * stored arrays on every conflict, and a chunk held in memory at once.
  */
@@ -275,15 +275,14 @@ public final class CatalogStore {
             }
             List<CompletedBinary> chunk = unique.subList(from, to);
             try {
-                Map<Placements.SpanKey, Long> writtenTo = Placements.writtenTo(conn, chunk, keying);
                 List<Placements.Overlap> overlaps = Placements.spans(conn, chunk, keying);
-                if (!overlaps.isEmpty()) {
+                boolean alone = overlaps.isEmpty();
+                if (!alone) {
                     leftBehind.addAll(Placements.relinked(conn, chunk));
                     chunk = Placements.place(conn, chunk, overlaps, leftBehind);
-                    writtenTo = null;
                 }
                 if (!chunk.isEmpty()) {
-                    upsertChunk(conn, chunk, writtenTo);
+                    upsertChunk(conn, chunk, alone);
                     upsertReleases(conn, chunk, categories, categoryVersion);
                 }
             } catch (SQLException e) {
@@ -482,7 +481,8 @@ public final class CatalogStore {
                 Math.min(a.firstArticle(), b.firstArticle()),
                 Math.max(a.lastArticle(), b.lastArticle()),
                 a.ruleVersion(),
-                new ArrayList<>(parts.values()));
+                new ArrayList<>(parts.values()),
+                a.fresh() && b.fresh());
     }
 
     /** A binary as its row is sent: its segments as text (see {@link #UPSERT_BINARIES}) and their bytes added up. */
@@ -533,21 +533,18 @@ public final class CatalogStore {
             .int8(BinaryRow::bytes);
 
     /**
-     * Writes the chunk's binaries. Those whose first article is past their rule span as written so
-     * far ({@code writtenTo}; null when the chunk met other spans) are new but for a late part of a
-     * binary written before: they go by binary {@code COPY} ({@link BinaryCopy}), and should one be
-     * in the catalog after all, the copy is rolled back to its savepoint and the whole chunk merged.
-     * The rest are merged into their rows by one statement of column arrays.
+     * Writes the chunk's binaries. When the chunk met no other rule spans ({@code alone}), those
+     * the window marked {@link CompletedBinary#fresh() fresh} go by binary {@code COPY} ({@link
+     * BinaryCopy}), and should one be in the catalog after all (a late part of a binary that aged
+     * out, a repost under the same key, a holder fenced out mid-commit), the copy is rolled back to
+     * its savepoint and the whole chunk merged. The rest are merged into their rows by one
+     * statement of column arrays.
      */
-    private static void upsertChunk(
-            Connection conn, List<CompletedBinary> chunk, Map<Placements.SpanKey, Long> writtenTo) throws SQLException {
+    private static void upsertChunk(Connection conn, List<CompletedBinary> chunk, boolean alone) throws SQLException {
         List<CompletedBinary> fresh = new ArrayList<>();
         List<CompletedBinary> merged = new ArrayList<>();
         for (CompletedBinary b : chunk) {
-            Long last = writtenTo == null
-                    ? null
-                    : writtenTo.getOrDefault(new Placements.SpanKey(b.group(), b.ruleVersion()), -1L);
-            (last != null && b.firstArticle() > last ? fresh : merged).add(b);
+            (alone && b.fresh() ? fresh : merged).add(b);
         }
         if (!fresh.isEmpty() && !conn.getAutoCommit()) {
             Savepoint before = conn.setSavepoint();

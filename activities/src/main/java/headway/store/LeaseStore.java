@@ -137,6 +137,10 @@ public final class LeaseStore {
             where group_name = ? and (status = 'done' or next_article > start_article)
             """;
 
+    private static final String CATALOGED_TO = """
+            select coalesce(max(last_article), 0) from rule_spans where group_name = ?
+            """;
+
     private final DataSource dataSource;
     private final Fence fence;
     private final CatalogCap cap;
@@ -289,6 +293,19 @@ public final class LeaseStore {
             return Jdbc.one(c, INDEXED_TO, rs -> Jdbc.nullableLong(rs, 1), group);
         } catch (SQLException e) {
             throw new StoreException("reading how far " + group + " was indexed", e);
+        }
+    }
+
+    /**
+     * The last article of any binary of the group in the catalog (its rule spans, every version
+     * and keying), or 0: read by a new holder after its take, when no one else may write the
+     * group's binaries, so that its window can tell binaries the catalog cannot hold.
+     */
+    public long catalogedTo(String group) {
+        try (Connection c = dataSource.getConnection()) {
+            return Jdbc.one(c, CATALOGED_TO, rs -> rs.getLong(1), group);
+        } catch (SQLException e) {
+            throw new StoreException("reading how far the catalog holds " + group, e);
         }
     }
 

@@ -211,39 +211,6 @@ final class Placements {
         return out;
     }
 
-    /** A group's span of one rule version (at the writer's keying). */
-    record SpanKey(String group, int ruleVersion) {}
-
-    private static final String WRITTEN_TO = """
-            select s.group_name, s.rule_version, s.last_article
-            from rule_spans s
-            join (select distinct k.g, k.v from unnest(?::text[], ?::int[]) as k(g, v)) k
-              on s.group_name = k.g and s.rule_version = k.v and s.keying = ?
-            """;
-
-    private static final ColumnArrays<CompletedBinary> GROUP_VERSIONS =
-            ColumnArrays.<CompletedBinary>of().text(CompletedBinary::group).int4(CompletedBinary::ruleVersion);
-
-    /**
-     * The last article of each span of the chunk's rule versions at {@code keying}, as written so
-     * far (call before {@link #spans} grows them); a span not started has no entry. A binary of
-     * the chunk whose first article is past its span's last was never written, but for a late part
-     * of a binary written before, keyed alike.
-     */
-    static Map<SpanKey, Long> writtenTo(Connection conn, List<CompletedBinary> chunk, int keying) throws SQLException {
-        Map<SpanKey, Long> out = new HashMap<>();
-        try (PreparedStatement ps = conn.prepareStatement(WRITTEN_TO)) {
-            int next = GROUP_VERSIONS.bind(ps, 1, chunk);
-            ps.setInt(next, keying);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.put(new SpanKey(rs.getString(1), rs.getInt(2)), rs.getLong(3));
-                }
-            }
-        }
-        return out;
-    }
-
     /** A group where a chunk meets spans of other rule versions or keyings: the chunk's span there, and the widest binary of those. */
     record Overlap(String group, long from, long to, long widest) {}
 
@@ -366,6 +333,7 @@ final class Placements {
                 b.firstArticle(),
                 b.lastArticle(),
                 b.ruleVersion(),
-                segments);
+                segments,
+                b.fresh());
     }
 }

@@ -2,6 +2,7 @@ package headway.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -191,5 +192,46 @@ class WindowTest {
         assertThatThrownBy(() -> w.writeTo(new ByteArrayOutputStream()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("drain()");
+    }
+
+    @Test
+    void onlyBinariesOpenedPastTheCatalogAndNeverHandedOverLeaveFresh() throws IOException {
+        Window untold = new Window(GROUP, 10_000);
+        untold.accept(Headers.line(1, "\"u.rar\" yEnc (1/1)", POSTER, "u@x"), RULES);
+        assertThat(untold.drain())
+                .singleElement()
+                .satisfies(b -> assertThat(b.fresh()).isFalse());
+
+        Window w = new Window(GROUP, 10_000);
+        w.catalogHoldsUpTo(100);
+        w.accept(Headers.line(100, "\"held.rar\" yEnc (1/2)", POSTER, "h1@x"), RULES);
+        w.accept(Headers.line(101, "\"new.rar\" yEnc (1/2)", POSTER, "n1@x"), RULES);
+        w.accept(Headers.line(102, "\"snap.rar\" yEnc (1/2)", POSTER, "s1@x"), RULES);
+        assertThat(w.changedOpen())
+                .extracting(CompletedBinary::fileName, CompletedBinary::fresh)
+                .containsExactly(tuple("held.rar", false), tuple("new.rar", true), tuple("snap.rar", true));
+        w.markOpenWritten(); // the snapshot's copies are in the catalog now
+        w.accept(Headers.line(103, "\"late.rar\" yEnc (1/1)", POSTER, "l1@x"), RULES);
+        w.accept(Headers.line(104, "\"held.rar\" yEnc (2/2)", POSTER, "h2@x"), RULES);
+        w.accept(Headers.line(105, "\"snap.rar\" yEnc (2/2)", POSTER, "s2@x"), RULES);
+        // a replay (a redo, a rebuilt window) goes back below the newest article fed
+        w.accept(Headers.line(50, "\"replayed.rar\" yEnc (1/1)", POSTER, "r1@x"), RULES);
+        assertThat(w.drain())
+                .extracting(CompletedBinary::fileName, CompletedBinary::fresh)
+                .containsExactly(
+                        tuple("late.rar", true),
+                        tuple("held.rar", false),
+                        tuple("snap.rar", false),
+                        tuple("replayed.rar", false));
+
+        w.accept(Headers.line(106, "\"open.rar\" yEnc (1/2)", POSTER, "o1@x"), RULES);
+        ByteArrayOutputStream snapshot = new ByteArrayOutputStream();
+        w.writeTo(snapshot);
+        Window taken = Window.readFrom(new ByteArrayInputStream(snapshot.toByteArray()));
+        taken.catalogHoldsUpTo(99);
+        taken.accept(Headers.line(107, "\"open.rar\" yEnc (2/2)", POSTER, "o2@x"), RULES);
+        assertThat(taken.drain())
+                .singleElement()
+                .satisfies(b -> assertThat(b.fresh()).isFalse());
     }
 }

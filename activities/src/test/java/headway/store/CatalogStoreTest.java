@@ -197,7 +197,8 @@ class CatalogStoreTest {
                 9003,
                 9003,
                 1,
-                List.of(new Segment(3, 700_003, "late.rar.3@news.example")));
+                List.of(new Segment(3, 700_003, "late.rar.3@news.example")),
+                true); // as a window that never saw its first parts says
         CompletedBinary next = new CompletedBinary(
                 G,
                 POSTER,
@@ -210,7 +211,8 @@ class CatalogStoreTest {
                 9004,
                 9004,
                 1,
-                List.of(new Segment(1, 5, "next.rar.1@news.example")));
+                List.of(new Segment(1, 5, "next.rar.1@news.example")),
+                true);
         db.inTransaction(c -> store.writeBinaries(c, List.of(late, next)));
 
         Release r = store.release(db.ds, G, POSTER, "Late").orElseThrow();
@@ -230,18 +232,34 @@ class CatalogStoreTest {
         for (int i = 0; i < ids.size(); i++) {
             segments.add(new Segment(i + 1, 100 + i, ids.get(i)));
         }
-        CompletedBinary odd =
-                new CompletedBinary(G, POSTER, "odd.bin", 5, "Odd", -1, "odd ids", POSTED, 1, 5, 1, segments);
-        CompletedBinary alone = new CompletedBinary(
-                G, POSTER, "alone.bin", 1, "Odd", -1, "no id", POSTED, 6, 6, 1, List.of(new Segment(1, 9, "")));
-        db.inTransaction(c -> store.writeBinaries(c, List.of(odd, alone)));
+        for (boolean fresh : new boolean[] {true, false}) { // by binary COPY, and by the upsert
+            String release = fresh ? "Odd" : "OddMerged";
+            long at = fresh ? 1 : 11;
+            CompletedBinary odd = new CompletedBinary(
+                    G, POSTER, release + ".bin", 5, release, -1, "odd ids", POSTED, at, at + 4, 1, segments, fresh);
+            CompletedBinary alone = new CompletedBinary(
+                    G,
+                    POSTER,
+                    release + ".alone",
+                    1,
+                    release,
+                    -1,
+                    "no id",
+                    POSTED,
+                    at + 5,
+                    at + 5,
+                    1,
+                    List.of(new Segment(1, 9, "")),
+                    fresh);
+            db.inTransaction(c -> store.writeBinaries(c, List.of(odd, alone)));
 
-        Release r = store.release(db.ds, G, POSTER, "Odd").orElseThrow();
-        assertThat(store.binaries(db.ds, r))
-                .extracting(
-                        CompletedBinary::fileName,
-                        b -> b.segments().stream().map(Segment::messageId).toList())
-                .containsExactlyInAnyOrder(tuple("odd.bin", ids), tuple("alone.bin", List.of("")));
+            Release r = store.release(db.ds, G, POSTER, release).orElseThrow();
+            assertThat(store.binaries(db.ds, r))
+                    .extracting(
+                            CompletedBinary::fileName,
+                            b -> b.segments().stream().map(Segment::messageId).toList())
+                    .containsExactlyInAnyOrder(tuple(release + ".bin", ids), tuple(release + ".alone", List.of("")));
+        }
         assertThatThrownBy(() -> new Segment(1, 1, "tab\there@x"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cannot hold a tab");

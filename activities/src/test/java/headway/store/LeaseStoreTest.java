@@ -39,6 +39,25 @@ class LeaseStoreTest {
     }
 
     @Test
+    void catalogedToIsTheLastArticleOfAnyBinaryOfTheGroup() throws Exception {
+        groups.add("alt.binaries.spanned", 0);
+        groups.add("alt.binaries.bare", 0);
+        try (var c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            new CatalogStore()
+                    .writeBinaries(
+                            c,
+                            List.of(
+                                    CatalogStoreTest.binary("alt.binaries.spanned", "R", "r.rar", 9, 1, 1, 7),
+                                    CatalogStoreTest.binary("alt.binaries.spanned", "R", "s.rar", 9, 2, 3)));
+            c.commit();
+        }
+        assertThat(leases.catalogedTo("alt.binaries.spanned"))
+                .isEqualTo(2007); // binary(): last article 2000 + last part
+        assertThat(leases.catalogedTo("alt.binaries.bare")).isZero();
+    }
+
+    @Test
     void leasingOrderPutsTheMostUrgentRangeFirst() {
         groups.add("a.history", 0);
         groups.plan("a.history", 1, 100, 100, 10);
