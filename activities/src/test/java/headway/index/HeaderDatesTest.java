@@ -82,6 +82,34 @@ class HeaderDatesTest {
         assertThat(scanned).as("dates that parse").isGreaterThan(compared / 10);
     }
 
+    /** The shape nearly every posting tool writes, read at fixed positions, gives what the formatter gives, offsets and all. */
+    @Test
+    void theFixedShapeAgreesWithTheFormatter() {
+        Random random = new Random(23);
+        for (int k = 0; k < 20_000; k++) {
+            int offsetMinutes = random.nextInt(-18 * 60, 18 * 60 + 1);
+            ZonedDateTime when = ZonedDateTime.ofInstant(
+                    Instant.ofEpochSecond(random.nextLong(-2_000_000_000L, 4_000_000_000L)),
+                    ZoneOffset.ofTotalSeconds(offsetMinutes * 60));
+            String text = String.format(
+                    Locale.ROOT,
+                    "%s, %02d %s %04d %02d:%02d:%02d %s%02d%02d",
+                    when.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT),
+                    when.getDayOfMonth(),
+                    when.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT),
+                    when.getYear(),
+                    when.getHour(),
+                    when.getMinute(),
+                    when.getSecond(),
+                    offsetMinutes < 0 ? "-" : "+",
+                    Math.abs(offsetMinutes) / 60,
+                    Math.abs(offsetMinutes) % 60);
+            assertThat(text).hasSize(31);
+            assertThat(HeaderDates.parse(text)).as(text).isEqualTo(when.toInstant());
+            assertThat(HeaderDates.byFormatter(text)).as(text).isEqualTo(when.toInstant());
+        }
+    }
+
     private static java.util.List<String> variants(String text, Random random, String[] junk) {
         java.util.List<String> out = new java.util.ArrayList<>();
         out.add(text);

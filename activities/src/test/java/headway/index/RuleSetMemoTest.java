@@ -61,6 +61,33 @@ class RuleSetMemoTest {
         assertThat(rules.memoized(GROUP)).isEqualTo(2);
     }
 
+    @Test
+    void subjectsThatDifferOnlyInCharactersPastLatin1AreTwoTemplates() {
+        // ISO-8859-1 bytes make both '?' and 公 and 字 a '?'; the memo must still tell them apart
+        RuleSet rules = RuleSet.defaults(0);
+        String[] names = {"公", "字", "?"};
+        for (int part = 1; part <= 3; part++) {
+            for (String name : names) {
+                SubjectMatch m =
+                        rules.match(GROUP, POSTER, "[1/3] - \"" + name + "1.part1.rar\" yEnc (" + part + "/40)");
+                assertThat(((SubjectMatch.Matched) m).subject().fileName()).isEqualTo(name + "1.part1.rar");
+                assertThat(((SubjectMatch.Matched) m).subject().part()).isEqualTo(part);
+            }
+        }
+        assertThat(rules.memoized(GROUP)).isEqualTo(3);
+    }
+
+    @Test
+    void subjectsThatDifferOnlyAfterTheCounterAreTwoTemplates() {
+        RuleSet rules = RuleSet.defaults(0);
+        for (long bytes : new long[] {36700160, 36700161, 36700160}) {
+            rules.match(GROUP, POSTER, "[03/14] - \"Show.S01E01.part02.rar\" yEnc (7/50) " + bytes);
+        }
+        rules.match(GROUP, POSTER, "[03/14] - \"Show.S01E01.part02.rar\" yEnc [7/50]");
+        rules.match(GROUP, POSTER, "[03/14] - \"Show.S01E01.part02.rar\" yEnc (7 / 50)");
+        assertThat(rules.memoized(GROUP)).isEqualTo(4);
+    }
+
     /** The subject with its trailing counter replaced by {@code (part/total)}, keeping the bracket style and a byte count after it. */
     private static String renumber(String subject, int part, int total) {
         return subject.replaceFirst(

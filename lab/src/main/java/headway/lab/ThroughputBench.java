@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 /**
  * Headers per second end to end (news simulator -> worker -> catalog) beside the two raw limits
@@ -109,6 +110,11 @@ public final class ThroughputBench {
                     "throughput: raw fetch %.0f headers/s (%d groups x %d articles, parsed, no Temporal, no database),"
                             + " cpu_us_per_header=%.2f%n",
                     fetch.rate(), groups, articles, fetch.cpuUs());
+            Raw window = rawWindow(rig.nntpServer(), warmUp, specs, pg);
+            out.printf(
+                    "throughput: fetch and window (no Temporal, no database) cpu_us_per_header=%.2f; less the raw"
+                            + " fetch, the window's %.2f is in neither raw path%n",
+                    window.cpuUs(), window.cpuUs() - fetch.cpuUs());
             Raw write = rawWrite(rig.postgres(), rig.nntpServer(), warmUp, specs, pg);
             out.printf(
                     "throughput: raw catalog write %.0f headers/s, cpu_us_per_header=%.2f%n",
@@ -182,6 +188,27 @@ public final class ThroughputBench {
     }
 
     /**
+     * The raw fetch with each group's window fed and drained as the indexer does it, the
+     * binaries dropped: less the raw fetch, the window's CPU per header, which the end-to-end run
+     * spends and neither raw path does. The warm-up groups first, untimed.
+     */
+    private Raw rawWindow(
+            NntpServer simulator, List<NewsSimulator.GroupSpec> warmUp, List<NewsSimulator.GroupSpec> specs, int pg)
+            throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(specs.size());
+        try {
+            inParallel(pool, warmUp, g -> assemble(simulator, g, batch -> {}));
+            CpuMeter.Sample before = CpuMeter.sample(pg);
+            long lines = inParallel(pool, specs, g -> assemble(simulator, g, batch -> {}));
+            CpuMeter.Sample after = CpuMeter.sample(pg);
+            return new Raw(
+                    lines / ((after.wallNanos() - before.wallNanos()) / 1e9), after.cpuSince(before) * 1e6 / lines);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /**
      * The catalog write rate alone: the binaries the groups' windows produce (computed first,
      * untimed) written with the same batching as the indexer, one transaction per batch, groups
      * in parallel; the warm-up groups' binaries first, untimed, so that the figure is the
@@ -203,7 +230,9 @@ public final class ThroughputBench {
                 new Database.Settings(url, "postgres", null, specs.size() + 2, Duration.ofSeconds(10)),
                 "bench-write")) {
             inParallel(pool, all, g -> {
-                batches.put(g.name(), assemble(simulator, g));
+                List<List<CompletedBinary>> out = new ArrayList<>();
+                assemble(simulator, g, out::add);
+                batches.put(g.name(), out);
                 return 0;
             });
             Database.migrate(ds);
@@ -226,9 +255,10 @@ public final class ThroughputBench {
         }
     }
 
-    /** A group's binaries as the indexer's window hands them over, one list per batch. */
-    private List<List<CompletedBinary>> assemble(NntpServer simulator, NewsSimulator.GroupSpec g) throws Exception {
-        List<List<CompletedBinary>> out = new ArrayList<>();
+    /** Hands {@code out} a group's binaries as the indexer's window hands them over, one list per batch; returns the headers read. */
+    private long assemble(NntpServer simulator, NewsSimulator.GroupSpec g, Consumer<List<CompletedBinary>> out)
+            throws Exception {
+        long headers = 0;
         Window window = new Window(g.name(), Setting.WINDOW_MAX_AGE.longDefault());
         window.catalogHoldsUpTo(0); // an empty catalog, as the end-to-end run starts with
         RuleSet rules = RuleSet.defaults(0);
@@ -236,17 +266,17 @@ public final class ThroughputBench {
             client.group(g.name());
             for (long lo = 1; lo <= g.initialArticles(); lo += batch) {
                 long hi = Math.min(g.initialArticles(), lo + batch - 1);
-                client.over(lo, hi, new CountingSink() {
+                headers += client.over(lo, hi, new CountingSink() {
                     @Override
                     public void header(OverviewLine line) {
                         window.accept(line, rules);
                     }
                 });
                 window.ageTo(hi);
-                out.add(window.drain());
+                out.accept(window.drain());
             }
         }
-        return out;
+        return headers;
     }
 
     /** Writes a group's batches, one transaction each; returns the segments written. */
