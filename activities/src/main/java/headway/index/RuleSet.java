@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A versioned, immutable set of subject rules read from a JSON document, in front of the built-in
@@ -74,10 +75,10 @@ public final class RuleSet {
      * counter's digits, and matching rules and parsing is most of the window's cost. The trade-off: rules
      * and subject lists must treat the trailing counter's digits as {@code \d+} (the default
      * rules do); one that matches only some part numbers would be applied as it matched the first
-     * part seen. Poster lists are checked per header. One memo per group, keyed by
-     * {@link Template} without building the template string; bounded: cleared when full.
+     * part seen. Poster lists are checked per header. One memo per group ({@link Memo}), keyed by
+     * {@link Template} without building the template string.
      */
-    private static final int MEMO_LIMIT = 20_000;
+    private static final int MEMO_GENERATION = 4_096;
 
     private static final int MEMO_PART = Integer.MIN_VALUE;
     private static final SubjectMatch NOT_MEMOIZABLE = new SubjectMatch.Unmatched();
@@ -183,7 +184,7 @@ public final class RuleSet {
     public SubjectMatch match(String group, String poster, String subject) {
         GroupRules forGroup = perGroup.get(group);
         if (forGroup == null) {
-            forGroup = perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new ConcurrentHashMap<>()));
+            forGroup = perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new Memo()));
         }
         GroupEntry rules = forGroup.entry();
         String s = subject == null ? "" : subject.strip();
@@ -197,13 +198,10 @@ public final class RuleSet {
             verdict = verdict(rules, s, null);
         } else {
             Template key = new Template(s, counter);
-            Map<Template, Verdict> memo = forGroup.memo();
+            Memo memo = forGroup.memo();
             verdict = memo.get(key);
             if (verdict == null) {
                 verdict = verdict(rules, s, counter);
-                if (memo.size() >= MEMO_LIMIT) {
-                    memo.clear();
-                }
                 memo.put(key, verdict);
             }
         }
@@ -241,6 +239,12 @@ public final class RuleSet {
     int memoized(String group) {
         GroupRules rules = perGroup.get(group);
         return rules == null ? 0 : rules.memo().size();
+    }
+
+    /** How many times a template of {@code group} was put into its memo, as a miss or moved back into the young generation (tests read it). */
+    long memoPuts(String group) {
+        GroupRules rules = perGroup.get(group);
+        return rules == null ? 0 : rules.memo().puts.sum();
     }
 
     /** What the subject alone decides: its black list, its white list, and the first rule that matches it. */
@@ -395,7 +399,50 @@ public final class RuleSet {
     }
 
     /** A group's merged rules and its memo. */
-    private record GroupRules(GroupEntry entry, Map<Template, Verdict> memo) {}
+    private record GroupRules(GroupEntry entry, Memo memo) {}
+
+    /**
+     * A group's templates in two generations of at most {@link #MEMO_GENERATION}: new ones go
+     * into the young one, and when it is full it becomes the old one and the old one is dropped;
+     * a template found in the old one moves back into the young one. So the templates of files
+     * still being posted stay (a file's parts lie within the window's few thousand files) and the
+     * memo stays small enough to stay in cache, where clearing a larger map when full made every
+     * file in flight parse again. Safe to share between threads: a race at worst parses a subject
+     * twice.
+     */
+    private static final class Memo {
+        private volatile ConcurrentHashMap<Template, Verdict> young = new ConcurrentHashMap<>();
+        private volatile ConcurrentHashMap<Template, Verdict> old = new ConcurrentHashMap<>();
+
+        Verdict get(Template key) {
+            Verdict v = young.get(key);
+            if (v == null) {
+                v = old.get(key);
+                if (v != null) {
+                    put(key, v);
+                }
+            }
+            return v;
+        }
+
+        /** Templates put (tests read it). */
+        private final LongAdder puts = new LongAdder();
+
+        void put(Template key, Verdict v) {
+            puts.increment();
+            ConcurrentHashMap<Template, Verdict> y = young;
+            if (y.size() >= MEMO_GENERATION) {
+                old = y;
+                y = new ConcurrentHashMap<>();
+                young = y;
+            }
+            y.put(key, v);
+        }
+
+        int size() {
+            return young.size() + old.size();
+        }
+    }
 
     /**
      * A subject with its counter's digit spans masked, as a memo key: equal, with equal hashes,

@@ -88,6 +88,23 @@ class RuleSetMemoTest {
         assertThat(rules.memoized(GROUP)).isEqualTo(4);
     }
 
+    @Test
+    void theMemoStaysBoundedAndKeepsTheTemplatesOfFilesStillBeingPosted() {
+        RuleSet rules = RuleSet.defaults(0);
+        String inFlight = "[01/99] - \"Long.Posting.part001.rar\" yEnc (%d/5000)";
+        rules.match(GROUP, POSTER, String.format(inFlight, 1));
+        int files = 20_000;
+        for (int f = 0; f < files; f++) {
+            rules.match(GROUP, POSTER, "[01/02] - \"File" + f + ".rar\" yEnc (1/2)");
+            if (f % 1_000 == 0) {
+                rules.match(GROUP, POSTER, String.format(inFlight, 2 + f / 1_000));
+            }
+        }
+        assertThat(rules.memoized(GROUP)).isLessThanOrEqualTo(2 * 4_096);
+        // every file once, and the file still being posted at most once per generation it outlived, not once per part
+        assertThat(rules.memoPuts(GROUP)).isLessThanOrEqualTo(files + 1 + files / 4_096 + 1);
+    }
+
     /** The subject with its trailing counter replaced by {@code (part/total)}, keeping the bracket style and a byte count after it. */
     private static String renumber(String subject, int part, int total) {
         return subject.replaceFirst(
