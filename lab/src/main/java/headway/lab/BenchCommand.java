@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
         description = "Run a benchmark and print its figures.",
         subcommands = {
             BenchCommand.Throughput.class,
+            BenchCommand.WindowCost.class,
             BenchCommand.Overhead.class,
             BenchCommand.Scale.class,
             BenchCommand.Takeover.class,
@@ -245,6 +246,59 @@ final class BenchCommand implements Runnable {
                     r.secondsMedian(),
                     r.redoMax(),
                     r.ttl().toSeconds());
+        }
+    }
+
+    @Command(
+            name = "window",
+            mixinStandardHelpOptions = true,
+            description =
+                    "CPU microseconds per header of the window alone (classify, assemble, age out), the work end to end"
+                            + " does that neither raw path of `bench throughput` does: one group on one thread, and every group at once.")
+    static final class WindowCost implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--groups", defaultValue = "4", description = "groups fed at once (default 4)")
+        int groups;
+
+        @Option(
+                names = "--articles",
+                defaultValue = "1000000",
+                description =
+                        "articles per group, held in memory as overview lines (default 1000000, about 2 GB for 4 groups)")
+        long articles;
+
+        @Option(
+                names = "--repetitions",
+                defaultValue = "5",
+                description = "counted runs after 3 warm-up runs (default 5)")
+        int repetitions;
+
+        @Override
+        public void run() {
+            if (groups < 1 || groups > 64) {
+                throw CliException.badInput("--groups must be between 1 and 64, was " + groups);
+            }
+            if (articles < 1 || articles > 10_000_000) {
+                throw CliException.badInput("--articles must be between 1 and 10000000, was " + articles);
+            }
+            if (repetitions < 1 || repetitions > 100) {
+                throw CliException.badInput("--repetitions must be between 1 and 100, was " + repetitions);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            try {
+                WindowBench.Result r = new WindowBench(groups, articles, repetitions, out).run();
+                out.printf(
+                        java.util.Locale.ROOT,
+                        "window: groups=%d headers=%d one_group_us=%.3f all_groups_us=%.3f%n",
+                        r.groups(),
+                        r.headers(),
+                        r.singleUs(),
+                        r.parallelUs());
+            } catch (Exception e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
         }
     }
 

@@ -53,10 +53,25 @@ class HeadwayLabTest {
 
     @Test
     void providerBenchRejectsBadOptionsNamingTheFlag() {
-        for (List<String> bad : List.of(
-                List.of("--conns", "0"), List.of("--mbit", "0"), List.of("--rtt-ms", "-1"), List.of("--batch", "0"))) {
+        rejectsNamingTheFlag(
+                "provider",
+                List.of(
+                        List.of("--conns", "0"),
+                        List.of("--mbit", "0"),
+                        List.of("--rtt-ms", "-1"),
+                        List.of("--batch", "0")));
+    }
+
+    @Test
+    void windowBenchRejectsBadOptionsNamingTheFlag() {
+        rejectsNamingTheFlag(
+                "window", List.of(List.of("--groups", "0"), List.of("--articles", "0"), List.of("--repetitions", "0")));
+    }
+
+    private static void rejectsNamingTheFlag(String bench, List<List<String>> bads) {
+        for (List<String> bad : bads) {
             StringWriter err = new StringWriter();
-            List<String> args = new java.util.ArrayList<>(List.of("bench", "provider"));
+            List<String> args = new java.util.ArrayList<>(List.of("bench", bench));
             args.addAll(bad);
             int code = HeadwayLab.run(
                     args.toArray(String[]::new),
