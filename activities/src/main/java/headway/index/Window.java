@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,7 +80,35 @@ public final class Window {
      */
     public static final int KEYING = 1;
 
-    record Key(String poster, String fileName, int totalParts) {}
+    /**
+     * An open binary's key. Its hash leaves the poster out: every part of a file shares one
+     * file-name string (the rule memo's), whose hash is computed once, where the poster is a new
+     * string per header whose hash would be computed per header. Keys that share a file name and
+     * differ by poster meet in one bucket; being comparable, they keep a crowded bucket a tree,
+     * so that posting one file name under many posters cannot make look-ups linear.
+     */
+    record Key(String poster, String fileName, int totalParts) implements Comparable<Key> {
+        private static final Comparator<Key> ORDER =
+                Comparator.comparing(Key::fileName).thenComparing(Key::poster).thenComparingInt(Key::totalParts);
+
+        @Override
+        public int hashCode() {
+            return 31 * fileName.hashCode() + totalParts;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k
+                    && totalParts == k.totalParts
+                    && fileName.equals(k.fileName)
+                    && poster.equals(k.poster);
+        }
+
+        @Override
+        public int compareTo(Key other) {
+            return ORDER.compare(this, other);
+        }
+    }
 
     static final class Open {
         final String releaseName;

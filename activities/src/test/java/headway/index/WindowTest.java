@@ -52,6 +52,48 @@ class WindowTest {
     }
 
     @Test
+    void oneFileNameUnderManyPostersMakesABinaryForEachPoster() {
+        // the keys share a hash bucket (the poster is left out of the hash); each poster's parts stay its own
+        Window w = new Window(GROUP, 1_000_000);
+        int posters = 500;
+        long article = 1;
+        for (int part = 1; part <= 3; part++) {
+            for (int p = 0; p < posters; p++) {
+                w.accept(
+                        Headers.line(
+                                article++,
+                                "\"same.rar\" yEnc (" + part + "/3)",
+                                "p" + p + " <p@x>",
+                                p + "." + part + "@x"),
+                        RULES);
+            }
+        }
+        List<CompletedBinary> out = w.drain();
+        assertThat(out).hasSize(posters);
+        assertThat(out).allSatisfy(b -> {
+            assertThat(b.complete()).isTrue();
+            String p = b.poster().substring(1, b.poster().indexOf(' '));
+            assertThat(b.segments()).extracting(Segment::messageId).containsExactly(p + ".1@x", p + ".2@x", p + ".3@x");
+        });
+    }
+
+    @Test
+    void keysOrderConsistentlyWithEquals() {
+        Window.Key a = new Window.Key("p1", "f.rar", 3);
+        assertThat(a)
+                .isEqualTo(new Window.Key("p1", new String("f.rar"), 3))
+                .hasSameHashCodeAs(new Window.Key("p1", "f.rar", 3));
+        assertThat(a.compareTo(new Window.Key("p1", "f.rar", 3))).isZero();
+        for (Window.Key other : List.of(
+                new Window.Key("p2", "f.rar", 3), new Window.Key("p1", "g.rar", 3), new Window.Key("p1", "f.rar", 4))) {
+            assertThat(a).isNotEqualTo(other);
+            assertThat(Integer.signum(a.compareTo(other)))
+                    .isEqualTo(-Integer.signum(other.compareTo(a)))
+                    .isNotZero();
+        }
+    }
+
+    @Test
     void repeatedPartIsNotCountedTwice() {
         Window w = new Window(GROUP, 10_000);
         w.accept(Headers.line(1, "\"a.rar\" yEnc (1/3)", POSTER, "1@x"), RULES);
