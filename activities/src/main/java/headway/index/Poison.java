@@ -1,9 +1,6 @@
 package headway.index;
 
 import headway.nntp.OverviewLine;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -88,10 +85,6 @@ public final class Poison {
         return c < 0x20 || c == 0x7f;
     }
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101_0101_0101_0101L;
-    private static final long HIGHS = 0x8080_8080_8080_8080L;
-
     /**
      * False when {@code text} holds no control character; true when it may. Every subject and
      * poster is checked, so this reads the text's ISO-8859-1 bytes (a character past U+00FF
@@ -104,13 +97,13 @@ public final class Poison {
         long found = 0;
         int i = 0;
         for (; i + 8 <= b.length; i += 8) {
-            long w = (long) LONGS.get(b, i);
-            found |= ((w - ONES * 0x20) & ~w) | ((w ^ ONES * 0x7f) - ONES & ~(w ^ ONES * 0x7f));
+            long w = Words.at(b, i);
+            found |= Words.hasByteBelow(w, 0x20) | Words.hasByte(w, 0x7f);
         }
         for (; i < b.length; i++) {
-            found |= isControl((char) (b[i] & 0xff)) ? HIGHS : 0;
+            found |= isControl((char) (b[i] & 0xff)) ? 1 : 0;
         }
-        return (found & HIGHS) != 0;
+        return found != 0;
     }
 
     /**

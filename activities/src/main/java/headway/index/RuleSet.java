@@ -12,9 +12,6 @@ import headway.category.CategoryRulesException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -455,11 +452,6 @@ public final class RuleSet {
      * pair by their strings, so that {@code 公} and {@code 字} never make one key.
      */
     private static final class Template {
-        private static final VarHandle LONGS =
-                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-        private static final long ONES = 0x0101_0101_0101_0101L;
-        private static final long HIGHS = 0x8080_8080_8080_8080L;
-        private static final long QUESTION_MARKS = ONES * '?';
         private static final long MIX = 0x9E37_79B9_7F4A_7C15L;
 
         private final String s;
@@ -477,13 +469,13 @@ public final class RuleSet {
             long q = 0;
             int i = 0;
             for (; i + 8 <= end; i += 8) {
-                long w = (long) LONGS.get(b, i);
-                q |= zeroByte(w ^ QUESTION_MARKS);
+                long w = Words.at(b, i);
+                q |= Words.hasByte(w, '?');
                 h = mix(h, w);
             }
             if (i < end) { // the last few bytes, as the word that ends with them
-                long w = end >= 8 ? (long) LONGS.get(b, end - 8) : word(0, end);
-                q |= zeroByte(w ^ QUESTION_MARKS);
+                long w = end >= 8 ? Words.at(b, end - 8) : word(0, end);
+                q |= Words.hasByte(w, '?');
                 h = mix(h, w);
             }
             // what lies between and after the counter's digits (ASCII, as Counter.find reads them): a few
@@ -496,11 +488,6 @@ public final class RuleSet {
         private static long mix(long h, long w) {
             h = (h ^ w) * 0xFF51_AFD7_ED55_8CCDL;
             return h ^ (h >>> 29);
-        }
-
-        /** A word with a zero byte where {@code w} has one: nonzero exactly when it has one. */
-        private static long zeroByte(long w) {
-            return (w - ONES) & ~w & HIGHS;
         }
 
         /** The first eight bytes of {@code b[from, to)} as a number, with its length (the rest is compared, not hashed). */
