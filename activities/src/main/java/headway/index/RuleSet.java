@@ -410,6 +410,8 @@ public final class RuleSet {
     private static final class Memo {
         private volatile ConcurrentHashMap<Template, Verdict> young = new ConcurrentHashMap<>();
         private volatile ConcurrentHashMap<Template, Verdict> old = new ConcurrentHashMap<>();
+        /** Templates put (tests read it). */
+        private final LongAdder puts = new LongAdder();
 
         Verdict get(Template key) {
             Verdict v = young.get(key);
@@ -421,9 +423,6 @@ public final class RuleSet {
             }
             return v;
         }
-
-        /** Templates put (tests read it). */
-        private final LongAdder puts = new LongAdder();
 
         void put(Template key, Verdict v) {
             puts.increment();
