@@ -171,15 +171,18 @@ final class Placements {
      * write holds already, and the binaries left empty, because one write places an article once.
      */
     static List<CompletedBinary> firstPlacements(List<CompletedBinary> binaries) {
-        Map<String, Integer> owner = new HashMap<>();
+        int segments = 0;
+        for (CompletedBinary b : binaries) {
+            segments += b.segments().size();
+        }
+        Set<String> placed = new HashSet<>(Math.max(16, segments * 4 / 3 + 1));
         List<CompletedBinary> out = null;
         for (int i = 0; i < binaries.size(); i++) {
             CompletedBinary b = binaries.get(i);
             List<Segment> kept = null;
             for (int s = 0; s < b.segments().size(); s++) {
                 Segment seg = b.segments().get(s);
-                Integer first = seg.messageId().isEmpty() ? null : owner.putIfAbsent(seg.messageId(), i);
-                if (first != null) {
+                if (!seg.messageId().isEmpty() && !placed.add(seg.messageId())) {
                     if (kept == null) {
                         kept = new ArrayList<>(b.segments().subList(0, s));
                     }

@@ -266,6 +266,64 @@ class CatalogStoreTest {
     }
 
     @Test
+    void aCopyOfManyBinariesStoresWhatTheUpsertStores() throws Exception {
+        // 400 binaries of 40 segments: about 1 MB of COPY rows, so the encoder flushes and grows
+        // its buffer many times; ASCII, Latin-1, wider characters and a surrogate pair in the text
+        List<String> names = List.of("plain", "ünï cødé", "日本語", "emoji \uD83C\uDFAC", "quote\"tab");
+        for (boolean fresh : new boolean[] {true, false}) { // by binary COPY, and by the upsert
+            String group = fresh ? G : "alt.binaries.other";
+            List<CompletedBinary> batch = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                String name = names.get(i % names.size()) + " " + i;
+                List<Segment> segments = new ArrayList<>();
+                for (int p = 1; p <= 40; p++) {
+                    segments.add(new Segment(
+                            p, 700_000 + i * 100 + p, "part" + p + "of40." + name.replace(' ', '_') + "@many.example"));
+                }
+                batch.add(new CompletedBinary(
+                        group,
+                        "poster " + name + " <p@example.com>",
+                        "many " + name + ".rar",
+                        i % 7 == 0 ? 60 : 40,
+                        "Many " + (i / 50),
+                        i % 3 == 0 ? -1 : 8,
+                        "subject of " + name,
+                        i % 11 == 0 ? null : POSTED.plusMillis(i * 1_234_567L),
+                        100_000L + i * 50,
+                        100_000L + i * 50 + 39,
+                        1,
+                        segments,
+                        fresh));
+            }
+            db.inTransaction(c -> store.writeBinaries(c, batch));
+        }
+        String columns = "poster, file_name, total_parts, release_name, file_total, subject, posted, first_article,"
+                + " last_article, rule_version, part_numbers, segment_bytes, message_ids, bytes";
+        assertThat(rows("select " + columns + " from binaries where group_name = '" + G
+                        + "' and file_name like 'many %' order by file_name"))
+                .hasSize(400)
+                .isEqualTo(rows("select " + columns
+                        + " from binaries where group_name = 'alt.binaries.other' and file_name like 'many %'"
+                        + " order by file_name"));
+    }
+
+    private static List<String> rows(String query) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (var c = db.ds.getConnection();
+                var st = c.createStatement();
+                var rs = st.executeQuery(query)) {
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                    row.append(rs.getString(i)).append('|');
+                }
+                out.add(row.toString());
+            }
+        }
+        return out;
+    }
+
+    @Test
     void missingRunsAreRecordedOnce() throws Exception {
         db.inTransaction(c -> {
             store.recordMissing(c, "alt.binaries.other", 100, 199);
