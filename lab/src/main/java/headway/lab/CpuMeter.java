@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -14,7 +15,10 @@ import java.util.stream.Stream;
  * dev server) and a local PostgreSQL server between two samples, so that a benchmark can show
  * where its machine went. Process accounting as the OS keeps it: a process that exits between
  * the samples is not counted, so sample before closing connection pools (PostgreSQL backends
- * live as long as their connections).
+ * live as long as their connections); but PostgreSQL's backends and workers that exit (autovacuum
+ * workers come and go every few seconds under a heavy write) are counted through the time the
+ * postmaster reaped from its children, because leaving them out, or subtracting a worker alive
+ * at the first sample and gone at the second, moved PostgreSQL's figure by a third from run to run.
  *
  * <p>The JVM's JIT compiler threads are measured apart and not counted: a benchmark of a few
  * seconds compiles code a worker running for days has long compiled (they took 12 % of the JVM's
@@ -73,13 +77,31 @@ final class CpuMeter {
         double jvm = os.getProcessCpuTime() / 1e9;
         double children = seconds(ProcessHandle.current().descendants());
         String portArg = "-p " + postgresPort + " ";
-        double postgres = seconds(ProcessHandle.allProcesses()
+        List<ProcessHandle> postmasters = ProcessHandle.allProcesses()
                 .filter(p -> p.info()
                         .commandLine()
                         .map(c -> c.contains("postgres") && c.contains(portArg))
                         .orElse(false))
-                .flatMap(p -> Stream.concat(Stream.of(p), p.descendants())));
+                .toList();
+        double postgres = seconds(postmasters.stream().flatMap(p -> Stream.concat(Stream.of(p), p.descendants())))
+                + reapedChildrenSeconds(postmasters);
         return new Sample(System.nanoTime(), jvm, children, postgres, compilerTicks());
+    }
+
+    /** CPU seconds of the exited children that {@code postmasters} have reaped (cutime + cstime of each). */
+    private static double reapedChildrenSeconds(List<ProcessHandle> postmasters) {
+        long ticks = 0;
+        for (ProcessHandle p : postmasters) {
+            String stat;
+            try {
+                stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+            } catch (IOException gone) {
+                continue; // not Linux, or the server stopped
+            }
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            ticks += Long.parseLong(fields[13]) + Long.parseLong(fields[14]); // fields 16 and 17 of proc(5)
+        }
+        return ticks / (double) CLOCK_TICKS;
     }
 
     /** User and system ticks of each of this JVM's JIT compiler threads (named "C1/C2 CompilerThreadN"), by thread id. */
