@@ -131,10 +131,13 @@ public final class ThroughputBench {
             Rig.Indexed warm = rig.indexAll(warmUp, rangeSize, ttl, Duration.ofMinutes(20));
             out.printf(
                     "throughput: warm-up end to end %.0f headers/s (not counted)%n", warm.headers() / warm.seconds());
+            PostgresActivity wrote = PostgresActivity.of(rig.postgres().postgresDatabase());
             CpuMeter.Sample before = CpuMeter.sample(pg);
             Rig.Indexed e2e = rig.indexAll(specs, rangeSize, ttl, Duration.ofMinutes(20));
             CpuMeter.Sample after = CpuMeter.sample(pg);
             out.println("throughput: end to end took " + after.since(before));
+            out.println("throughput: end to end, postgres "
+                    + PostgresActivity.of(rig.postgres().postgresDatabase()).since(wrote, e2e.headers()));
             double endToEnd = e2e.headers() / e2e.seconds();
             double cpuE2e = after.cpuSince(before) * 1e6 / e2e.headers();
             out.printf(
@@ -249,13 +252,15 @@ public final class ThroughputBench {
             all.forEach(g -> groupStore.add(g.name(), 0));
             CatalogStore catalog = new CatalogStore();
             inParallel(pool, warmUp, g -> write(ds, catalog, batches.remove(g.name())));
+            PostgresActivity wrote = PostgresActivity.of(postgres.postgresDatabase());
             CpuMeter.Sample before = CpuMeter.sample(pg);
             long segments = inParallel(pool, specs, g -> write(ds, catalog, batches.remove(g.name())));
             CpuMeter.Sample after = CpuMeter.sample(pg);
             out.println("throughput: raw catalog write took " + after.since(before));
             out.printf(
-                    "throughput: raw catalog write, postgres cpu_us_per_header=%.2f%n",
-                    after.postgresSince(before) * 1e6 / segments);
+                    "throughput: raw catalog write, postgres cpu_us_per_header=%.2f (%s)%n",
+                    after.postgresSince(before) * 1e6 / segments,
+                    PostgresActivity.of(postgres.postgresDatabase()).since(wrote, segments));
             return new Raw(
                     segments / ((after.wallNanos() - before.wallNanos()) / 1e9),
                     after.cpuSince(before) * 1e6 / segments);
