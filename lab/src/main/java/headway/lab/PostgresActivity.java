@@ -9,11 +9,11 @@ import javax.sql.DataSource;
 
 /**
  * What a PostgreSQL server (17 or later) wrote, cumulatively: WAL bytes, blocks written to its
- * files by any process, and checkpoints, so that a benchmark can say how much of its database
+ * files by any process, checkpoints, and blocks the autovacuum workers read, so that a benchmark can say how much of its database
  * CPU went to writing and whether a checkpoint fell into a timed phase (the cluster-wide
  * statistics views; reading them costs a query).
  */
-record PostgresActivity(long walBytes, long blocksWritten, long checkpoints) {
+record PostgresActivity(long walBytes, long blocksWritten, long checkpoints, long vacuumBlocks) {
 
     static PostgresActivity of(DataSource server) {
         try (Connection c = server.getConnection();
@@ -21,22 +21,25 @@ record PostgresActivity(long walBytes, long blocksWritten, long checkpoints) {
                 ResultSet rs = s.executeQuery("""
                         select (select wal_bytes from pg_stat_wal)::bigint,
                                (select coalesce(sum(writes), 0) from pg_stat_io)::bigint,
-                               (select num_timed + num_requested from pg_stat_checkpointer)::bigint
+                               (select num_timed + num_requested from pg_stat_checkpointer)::bigint,
+                               (select coalesce(sum(coalesce(reads, 0) + coalesce(hits, 0)), 0) from pg_stat_io
+                                where backend_type = 'autovacuum worker')::bigint
                         """)) {
             rs.next();
-            return new PostgresActivity(rs.getLong(1), rs.getLong(2), rs.getLong(3));
+            return new PostgresActivity(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));
         } catch (SQLException e) {
             throw new IllegalStateException("reading PostgreSQL's write statistics: " + e.getMessage(), e);
         }
     }
 
-    /** WAL bytes and blocks written per header since {@code start}, and the checkpoints begun. */
+    /** WAL bytes and blocks written per header since {@code start}, the checkpoints begun, and the blocks autovacuum read. */
     String since(PostgresActivity start, long headers) {
         return String.format(
                 Locale.ROOT,
-                "%.0f WAL bytes and %.2f blocks written per header, %d checkpoint(s)",
+                "%.0f WAL bytes and %.3f blocks written per header, %d checkpoint(s), autovacuum read %d blocks",
                 (walBytes - start.walBytes) / (double) headers,
                 (blocksWritten - start.blocksWritten) / (double) headers,
-                checkpoints - start.checkpoints);
+                checkpoints - start.checkpoints,
+                vacuumBlocks - start.vacuumBlocks);
     }
 }
