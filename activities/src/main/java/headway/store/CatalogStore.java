@@ -63,9 +63,25 @@ public final class CatalogStore {
         this.keying = keying;
     }
 
+    /**
+     * The stored row's segments are the first of the new row's, part for part (the common case: a
+     * binary written open with a snapshot, written again when it completes), so that the merge is
+     * the new row's arrays as they are; the merge by part number then runs only for other rows
+     * (PostgreSQL gates a subquery on a condition of the outer row alone, so the sort and
+     * aggregates are skipped). Both sides' parts are in ascending order, each once.
+     */
+    private static final String STORED_IS_PREFIX = """
+            (cardinality(binaries.part_numbers) <= cardinality(excluded.part_numbers)
+                     and binaries.part_numbers = excluded.part_numbers[1:cardinality(binaries.part_numbers)]
+                     and binaries.segment_bytes = excluded.segment_bytes[1:cardinality(binaries.part_numbers)]
+                     and binaries.message_ids = excluded.message_ids[1:cardinality(binaries.part_numbers)])""";
+
     static final String MERGE = """
             on conflict (group_name, poster, file_name, total_parts) do update set
                 (part_numbers, segment_bytes, message_ids, bytes) = (
+                    select excluded.part_numbers, excluded.segment_bytes, excluded.message_ids, excluded.bytes
+                    where {stored is prefix}
+                    union all
                     select array_agg(u.p order by u.p), array_agg(u.y order by u.p), array_agg(u.m order by u.p), sum(u.y)
                     from (select distinct on (a.p) a.p, a.y, a.m
                           from (select o.p, o.y, o.m, 0 as src
@@ -73,7 +89,8 @@ public final class CatalogStore {
                                 union all
                                 select n.p, n.y, n.m, 1 as src
                                 from unnest(excluded.part_numbers, excluded.segment_bytes, excluded.message_ids) as n(p, y, m)) a
-                          order by a.p, a.src) u),
+                          order by a.p, a.src) u
+                    having not {stored is prefix}),
                 first_article = least(binaries.first_article, excluded.first_article),
                 last_article = greatest(binaries.last_article, excluded.last_article),
                 posted = least(binaries.posted, excluded.posted),
@@ -89,7 +106,7 @@ public final class CatalogStore {
                        and binaries.file_total >= excluded.file_total
                        and binaries.posted is not distinct from least(binaries.posted, excluded.posted)
                        and binaries.rule_version >= excluded.rule_version)
-            """;
+            """.replace("{stored is prefix}", STORED_IS_PREFIX);
 
     /**
      * One row per binary; its segments come as three strings (part numbers and sizes separated by

@@ -171,6 +171,69 @@ class CatalogStoreTest {
     }
 
     @Test
+    void aBinaryWrittenOpenThenWholeMergesAsEveryPartialWriteDoes() throws Exception {
+        // the stored parts are the first of the new write's, part for part: the new arrays as they are
+        CompletedBinary open = withIds(binary(G, "Whole", "whole.rar", 4, 1, 1, 2), "w");
+        CompletedBinary whole = withIds(binary(G, "Whole", "whole.rar", 4, 1, 1, 2, 3, 4), "w");
+        // the same part under another message-id (a repost): the stored segment stays, the rest merge in
+        CompletedBinary first = withIds(binary(G, "Repost", "repost.rar", 4, 1, 1, 2), "x");
+        CompletedBinary reposted = withIds(binary(G, "Repost", "repost.rar", 4, 1, 1, 2, 3, 4), "y");
+        // stored parts that are not the first of the new write's: merged by part number
+        CompletedBinary gapped = withIds(binary(G, "Gap", "gap.rar", 4, 1, 1, 3), "g");
+        CompletedBinary filled = withIds(binary(G, "Gap", "gap.rar", 4, 1, 1, 2, 3), "g");
+        // a new write with fewer parts than stored, its parts among them: nothing changes
+        CompletedBinary more = withIds(binary(G, "Fewer", "fewer.rar", 4, 1, 1, 2, 3), "f");
+        CompletedBinary fewer = withIds(binary(G, "Fewer", "fewer.rar", 4, 1, 1, 2), "f");
+
+        db.inTransaction(c -> store.writeBinaries(c, List.of(open, first, gapped, more)));
+        db.inTransaction(c -> store.writeBinaries(c, List.of(whole, reposted, filled, fewer)));
+
+        assertThat(stored("Whole")).isEqualTo(whole.segments());
+        assertThat(stored("Repost"))
+                .containsExactly(
+                        first.segments().get(0),
+                        first.segments().get(1),
+                        reposted.segments().get(2),
+                        reposted.segments().get(3));
+        assertThat(stored("Gap")).isEqualTo(filled.segments());
+        assertThat(stored("Fewer")).isEqualTo(more.segments());
+        for (String release : List.of("Whole", "Repost", "Gap", "Fewer")) {
+            Release r = store.release(db.ds, G, POSTER, release).orElseThrow();
+            assertThat(r.bytes())
+                    .as("the bytes of %s's stored parts", release)
+                    .isEqualTo(
+                            stored(release).stream().mapToLong(Segment::bytes).sum());
+        }
+    }
+
+    private List<Segment> stored(String release) throws SQLException {
+        Release r = store.release(db.ds, G, POSTER, release).orElseThrow();
+        return store.binaries(db.ds, r).get(0).segments();
+    }
+
+    /** {@code b} with message-ids of its own, {@code tag} in each: binaries of one test can then differ in them alone. */
+    private static CompletedBinary withIds(CompletedBinary b, String tag) {
+        List<Segment> segments = new ArrayList<>();
+        for (Segment s : b.segments()) {
+            segments.add(new Segment(
+                    s.part(), s.bytes() + tag.charAt(0), tag + s.part() + "." + b.fileName() + "@ids.example"));
+        }
+        return new CompletedBinary(
+                b.group(),
+                b.poster(),
+                b.fileName(),
+                b.totalParts(),
+                b.releaseName(),
+                b.fileTotal(),
+                b.subject(),
+                b.posted(),
+                b.firstArticle(),
+                b.lastArticle(),
+                b.ruleVersion(),
+                segments);
+    }
+
+    @Test
     void mergedBinaryWithinOneBatchIsWrittenOnce() throws Exception {
         db.inTransaction(c -> store.writeBinaries(
                 c, List.of(binary(G, "Twice", "twice.rar", 2, 1, 1), binary(G, "Twice", "twice.rar", 2, 1, 2))));
