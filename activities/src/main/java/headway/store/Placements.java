@@ -323,7 +323,8 @@ final class Placements {
         }
     }
 
-    private static CompletedBinary withSegments(CompletedBinary b, List<Segment> segments) {
+    /** {@code b} with {@code segments} instead of its own. */
+    static CompletedBinary withSegments(CompletedBinary b, List<Segment> segments) {
         return new CompletedBinary(
                 b.group(),
                 b.poster(),

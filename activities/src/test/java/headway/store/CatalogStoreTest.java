@@ -218,19 +218,7 @@ class CatalogStoreTest {
             segments.add(new Segment(
                     s.part(), s.bytes() + tag.charAt(0), tag + s.part() + "." + b.fileName() + "@ids.example"));
         }
-        return new CompletedBinary(
-                b.group(),
-                b.poster(),
-                b.fileName(),
-                b.totalParts(),
-                b.releaseName(),
-                b.fileTotal(),
-                b.subject(),
-                b.posted(),
-                b.firstArticle(),
-                b.lastArticle(),
-                b.ruleVersion(),
-                segments);
+        return Placements.withSegments(b, segments);
     }
 
     @Test
