@@ -9,9 +9,10 @@ import javax.sql.DataSource;
 
 /**
  * What a PostgreSQL server (17 or later) wrote, cumulatively: WAL bytes, blocks written to its
- * files by any process, checkpoints, and blocks the autovacuum workers read, so that a benchmark can say how much of its database
- * CPU went to writing and whether a checkpoint fell into a timed phase (the cluster-wide
- * statistics views; reading them costs a query).
+ * files by any process, checkpoints, and blocks the autovacuum workers read, so that a benchmark
+ * can say how much of its database CPU went to writing and whether a checkpoint or a vacuum fell
+ * into a timed phase (the cluster-wide statistics views, which backends flush to within a second
+ * or so; reading them costs a query).
  */
 record PostgresActivity(long walBytes, long blocksWritten, long checkpoints, long vacuumBlocks) {
 

@@ -40,10 +40,10 @@ import java.util.function.Consumer;
  */
 public final class ThroughputBench {
 
-    /** The benchmarks' in-process worker: room for every group at once. */
     /** Untimed rounds over the warm-up groups before the fetch-and-window figure (see {@link #rawWindow}). */
     private static final int WINDOW_WARM_UP = 3;
 
+    /** The benchmarks' in-process worker: room for every group at once. */
     static final Map<String, String> BENCH_WORKER = Map.of(
             Setting.NODE_ID.key(), "bench-worker",
             Setting.MAX_GROUPS.key(), "64",
