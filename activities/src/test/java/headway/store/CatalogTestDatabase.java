@@ -6,6 +6,8 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 
 /** A fresh migrated database on the shared embedded server, with some groups, for catalog tests; one per test class. */
@@ -72,6 +74,19 @@ final class CatalogTestDatabase implements AutoCloseable {
             }
         }
         return sb.toString();
+    }
+
+    /** The first column of every row {@code sql} returns, as text (join columns in the query to compare several). */
+    List<String> rows(String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = ds.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
     }
 
     long count(String table) throws SQLException {

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import headway.index.CompletedBinary;
 import headway.index.Segment;
 import headway.index.Window;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,12 +81,13 @@ class PlacementTest {
 
         Map<String, Integer> ids = messageIds(g);
         assertThat(ids).hasSize(6).allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
-        assertThat(rows("select file_name from binaries where group_name = '" + g + "' order by 1"))
+        assertThat(db.rows("select file_name from binaries where group_name = '" + g + "' order by 1"))
                 .containsExactly("new.part1.rar", "new.part2.rar", "other.nfo");
-        assertThat(rows("select name || ':' || rule_version || ':' || files_present from releases where group_name = '"
-                        + g + "' order by 1"))
+        assertThat(db.rows(
+                        "select name || ':' || rule_version || ':' || files_present from releases where group_name = '"
+                                + g + "' order by 1"))
                 .containsExactly("New.Name:2:2", "Other:1:1");
-        assertThat(rows("select rule_version || ':' || first_article || '-' || last_article || ':' || widest"
+        assertThat(db.rows("select rule_version || ':' || first_article || '-' || last_article || ':' || widest"
                         + " from rule_spans where group_name = '" + g + "' order by 1"))
                 .containsExactly("1:101-301:2", "2:101-202:2");
 
@@ -107,9 +105,9 @@ class PlacementTest {
         db.inTransaction(c -> store.writeBinaries(c, List.of(binary(g, "Old", "old.rar", 2, 1, 100, 1, 2))));
 
         assertThat(messageIds(g)).hasSize(2).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
-        assertThat(rows("select file_name from binaries where group_name = '" + g + "'"))
+        assertThat(db.rows("select file_name from binaries where group_name = '" + g + "'"))
                 .containsExactly("new.rar");
-        assertThat(rows("select name from releases where group_name = '" + g + "'"))
+        assertThat(db.rows("select name from releases where group_name = '" + g + "'"))
                 .containsExactly("New");
     }
 
@@ -129,7 +127,7 @@ class PlacementTest {
         assertThat(messageIds(g))
                 .hasSize(5)
                 .allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
-        assertThat(rows("select file_name || ':' || array_to_string(message_ids, ',') || ':' || bytes from binaries"
+        assertThat(db.rows("select file_name || ':' || array_to_string(message_ids, ',') || ':' || bytes from binaries"
                         + " where group_name = '" + g + "' order by 1"))
                 .as("the bytes of the segments left")
                 .containsExactly(
@@ -137,9 +135,9 @@ class PlacementTest {
                         "later.nfo:7001@sim.test:1001",
                         "new.rar:900@sim.test:1001",
                         "wide.rar:101@sim.test,500@sim.test:2401");
-        assertThat(rows("select name || ':' || bytes from releases where group_name = '" + g + "' order by 1"))
+        assertThat(db.rows("select name || ':' || bytes from releases where group_name = '" + g + "' order by 1"))
                 .containsExactly("Far:1001", "Later:1001", "New:1001", "Wide:2401");
-        assertThat(rows("select rule_version || ':' || first_article || '-' || last_article || ':' || widest"
+        assertThat(db.rows("select rule_version || ':' || first_article || '-' || last_article || ':' || widest"
                         + " from rule_spans where group_name = '" + g + "' order by 1"))
                 .containsExactly("1:101-5001:799", "2:900-7001:0");
     }
@@ -160,9 +158,9 @@ class PlacementTest {
         assertThat(messageIds(g))
                 .hasSize(4)
                 .allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
-        assertThat(rows("select file_name from binaries where group_name = '" + g + "' order by 1"))
+        assertThat(db.rows("select file_name from binaries where group_name = '" + g + "' order by 1"))
                 .containsExactly("show.nfo", "show.part1.rar");
-        assertThat(rows("select rule_version || ':' || keying || ':' || first_article || '-' || last_article"
+        assertThat(db.rows("select rule_version || ':' || keying || ':' || first_article || '-' || last_article"
                         + " from rule_spans where group_name = '" + g + "' order by 1"))
                 .containsExactly("1:" + Window.KEYING + ":101-201", "1:" + (Window.KEYING + 1) + ":101-103");
 
@@ -171,7 +169,7 @@ class PlacementTest {
         assertThat(messageIds(g))
                 .hasSize(4)
                 .allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
-        assertThat(rows("select file_name from binaries where group_name = '" + g + "' order by 1"))
+        assertThat(db.rows("select file_name from binaries where group_name = '" + g + "' order by 1"))
                 .containsExactly("show.nfo", "show.rar");
     }
 
@@ -182,7 +180,7 @@ class PlacementTest {
                 c, List.of(binary(g, "A", "a.rar", 2, 1, 100, 1, 2), binary(g, "B", "b.rar", 2, 1, 100, 1, 2))));
 
         assertThat(messageIds(g)).hasSize(2).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
-        assertThat(rows("select file_name from binaries where group_name = '" + g + "'"))
+        assertThat(db.rows("select file_name from binaries where group_name = '" + g + "'"))
                 .containsExactly("a.rar");
     }
 
@@ -196,33 +194,24 @@ class PlacementTest {
                         binary(g, "first.name", "x.nfo", 1, 1, 300, 1))));
         db.inTransaction(c -> store.writeBinaries(c, List.of(binary(g, "Better.Name", "x.rar", 2, 3, 100, 1, 2))));
 
-        assertThat(rows("select name || ':' || rule_version || ':' || files_present from releases where group_name = '"
-                        + g + "' order by 1"))
+        assertThat(db.rows(
+                        "select name || ':' || rule_version || ':' || files_present from releases where group_name = '"
+                                + g + "' order by 1"))
                 .containsExactly("Better.Name:3:1", "first.name:1:1");
         db.inTransaction(c -> store.writeBinaries(c, List.of(binary(g, "Better.Name", "x.nfo", 1, 3, 300, 1))));
-        assertThat(rows("select name || ':' || rule_version || ':' || files_present from releases where group_name = '"
-                        + g + "' order by 1"))
+        assertThat(db.rows(
+                        "select name || ':' || rule_version || ':' || files_present from releases where group_name = '"
+                                + g + "' order by 1"))
                 .as("the release left empty is deleted")
                 .containsExactly("Better.Name:3:2");
     }
 
     private static Map<String, Integer> messageIds(String group) throws SQLException {
         Map<String, Integer> ids = new TreeMap<>();
-        for (String id : rows("select m from binaries, unnest(message_ids) as m where group_name = '" + group + "'")) {
+        for (String id :
+                db.rows("select m from binaries, unnest(message_ids) as m where group_name = '" + group + "'")) {
             ids.merge(id, 1, Integer::sum);
         }
         return ids;
-    }
-
-    private static List<String> rows(String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Connection c = db.ds.getConnection();
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
     }
 }
