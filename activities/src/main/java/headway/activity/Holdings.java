@@ -174,18 +174,25 @@ public final class Holdings {
         this.onAbandoned = java.util.Objects.requireNonNull(listener, "listener");
     }
 
-    /** Waits up to {@code limit} until this worker may take {@code group}; false when it is still full. */
-    public synchronized boolean awaitRoomFor(String group, java.time.Duration limit) throws InterruptedException {
+    /**
+     * Waits up to {@code limit} until this worker may take {@code group}; false when it is still
+     * full. Looks again when a group is let go and at least every {@link #ROOM_RECHECK}, because
+     * the share moves without a held group changing (groups started, peers gone).
+     */
+    public synchronized boolean awaitRoomFor(String group, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (!hasRoomFor(group)) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
             }
-            java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
+            java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, ROOM_RECHECK.toNanos()));
         }
         return true;
     }
+
+    /** How often a wait for room looks at the limit again when nothing was let go. */
+    static final Duration ROOM_RECHECK = Duration.ofMillis(250);
 
     /** Whether this worker may take {@code group}: it holds it already, or has room for one more. */
     public synchronized boolean hasRoomFor(String group) {

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -107,6 +108,30 @@ class FleetShareTest {
         assertThatThrownBy(holdings::limit)
                 .isInstanceOf(StoreException.class)
                 .hasMessageContaining("no list read yet to fall back on");
+    }
+
+    @Test
+    void groupsStartedAfterACountRaiseTheShareWithinASecondNotTheNodeTtl() {
+        try (HikariDataSource own = TestDatabase.migrated("share-fresh")) {
+            GroupStore groups = new GroupStore(own);
+            groups.add("alt.binaries.fresh.g0", 0);
+            NodeRegistry registry = new NodeRegistry(own, "alone", "x", NODE_TTL, Clock.systemUTC());
+            registry.register();
+            AtomicLong nanos = new AtomicLong();
+            FleetShare share = new FleetShare(registry, 8, FleetShare.SLACK, nanos::get);
+            assertThat(share.getAsInt()).as("one group, one node: 1 + slack").isEqualTo(2);
+
+            for (int i = 1; i <= 4; i++) {
+                groups.add("alt.binaries.fresh.g" + i, 0);
+            }
+            nanos.addAndGet(FleetShare.GROUPS_FRESH.toNanos() / 2);
+            assertThat(share.getAsInt())
+                    .as("the count read half a second ago still serves")
+                    .isEqualTo(2);
+            nanos.addAndGet(FleetShare.GROUPS_FRESH.toNanos());
+            assertThat(FleetShare.GROUPS_FRESH).isLessThan(NODE_TTL);
+            assertThat(share.getAsInt()).as("five groups, read again").isEqualTo(6);
+        }
     }
 
     /** A worker that may hold 8, registered, sharing the fleet as HeadwayWorker wires it. */

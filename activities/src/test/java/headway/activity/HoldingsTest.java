@@ -8,6 +8,7 @@ import headway.store.Holder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,5 +52,33 @@ class HoldingsTest {
         }
         assertThat(holdings.hasRoomFor("g.other")).isFalse();
         assertThat(holdings.size()).isEqualTo(1);
+    }
+
+    @Test
+    void aWaitForRoomEndsWhenTheShareGrowsThoughNoGroupWasLetGo() throws Exception {
+        Holdings holdings = new Holdings(8);
+        AtomicInteger share = new AtomicInteger(1);
+        holdings.sharedBy(share::get);
+        holdings.put(new Holder("g.held", "n1", 1), new Window("g.held", 100), RuleSet.defaults(0), -1, TTL);
+        assertThat(holdings.hasRoomFor("g.new")).as("at its share").isFalse();
+
+        Thread raise = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            share.set(2); // groups were started: nothing calls back into the holdings
+        });
+        raise.start();
+        long started = System.nanoTime();
+        boolean room = holdings.awaitRoomFor("g.new", Duration.ofSeconds(5));
+        Duration waited = Duration.ofNanos(System.nanoTime() - started);
+        raise.join();
+
+        assertThat(room).isTrue();
+        assertThat(waited)
+                .as("the wait looked at the share again, not only when a group was let go or at its end")
+                .isLessThan(Duration.ofSeconds(3));
     }
 }
