@@ -233,7 +233,11 @@ public final class SubjectParser {
                 release = "";
             } else {
                 ReleaseText text = new ReleaseText(
-                        this, fileCounter, Math.max(0, file.start() - RELEASE_WINDOW), file.end() + RELEASE_WINDOW);
+                        this,
+                        fileCounter,
+                        file.name(),
+                        Math.max(0, file.start() - RELEASE_WINDOW),
+                        file.end() + RELEASE_WINDOW);
                 release = text.read(Math.max(0, file.start() - RELEASE_WINDOW), file.start());
                 if (release.isEmpty()) {
                     String afterText = text.read(
@@ -1058,11 +1062,14 @@ public final class SubjectParser {
         private final String s;
         /** Offsets that are not release text: the file counter, counters in brackets, yEnc. */
         private final boolean[] removed;
+        /** The post's file name: a short leading tag it starts with too is a name, not a tag. */
+        private final String fileName;
 
         /** Reads release text within {@code [from, to)} only (sizes are looked for there alone). */
-        ReleaseText(Scan scan, Counter fileCounter, int from, int to) {
+        ReleaseText(Scan scan, Counter fileCounter, String fileName, int from, int to) {
             this.scan = scan;
             this.s = scan.s;
+            this.fileName = fileName;
             this.removed = new boolean[scan.n];
             for (int[] y : scan.yencs) {
                 for (int k = y[0]; k < y[1]; k++) {
@@ -1436,7 +1443,8 @@ public final class SubjectParser {
                 return false;
             }
             boolean shortTag = inner.length() <= 6 && inner.indexOf(' ') < 0 && inner.indexOf('.') < 0;
-            return !(leading && shortTag);
+            // a fansub group's tag ([GJM], [Leeson]) opens its file names too; a status tag does not
+            return !(leading && shortTag) || fileName.startsWith(s.substring(start, end));
         }
     }
 

@@ -461,12 +461,27 @@ class SubjectParserTest {
                 "\"show.s01e01.720p.hdtv.x264-grp.r00\" yEnc (1/100)",
                 "\"show.s01e01.720p.hdtv.x264-grp.s00\" yEnc (1/100)",
                 "\"show.s01e01.720p.hdtv.x264-grp.7z.001\" yEnc (1/100)",
-                "\"show.s01e01.720p.hdtv.x264-grp.001\" yEnc (1/100)");
+                "\"show.s01e01.720p.hdtv.x264-grp.001\" yEnc (1/100)",
+                "[4/8] - \"Show.S01E01.720p.HDTV.x264-GRP.vol-01.par2\" yEnc  1293968 (1/2)",
+                "[5/8] - \"Show.S01E01.720p.HDTV.x264-GRP.vol07.par2\" yEnc (1/2)");
         for (String subject : post) {
             assertThat(ReleaseNames.fold(SubjectParser.parse(subject).release()))
                     .as(subject)
                     .isEqualTo("show s01e01 720p hdtv x264 grp");
         }
+    }
+
+    @Test
+    void aShortLeadingTagIsAGroupNameWhenTheFileStartsWithItTooAndATagOtherwise() {
+        assertThat(SubjectParser.parse(
+                                "[GJM] To Aru Majutsu no Index III - 19 [6B11483D].mkv [1/8] - \"[GJM] To Aru Majutsu no"
+                                        + " Index III - 19 [6B11483D].mkv\" yEnc (1/1367) 979664014")
+                        .release())
+                .isEqualTo("[GJM] To Aru Majutsu no Index III - 19 [6B11483D]");
+        assertThat(SubjectParser.parse("[KoreanTV] Star.King.E412.150509.HDTV.H264.720p-WITH.mp4 [1/36] -"
+                                + " \"star.king.e412.par2\" yEnc")
+                        .release())
+                .isEqualTo("Star.King.E412.150509.HDTV.H264.720p-WITH");
     }
 
     @Test
