@@ -21,158 +21,29 @@ final class ReleaseNames {
 
     /** Extensions seen on Usenet; with letters-only ones up to 4 long they make a word after a dot an extension. */
     private static final Set<String> KNOWN = Set.of(
-            "nfo",
-            "sfv",
-            "nzb",
-            "par2",
-            "par",
-            "par3",
-            "rar",
-            "zip",
-            "7z",
-            "mkv",
-            "mp4",
-            "avi",
-            "m4v",
-            "mov",
-            "wmv",
-            "mpg",
-            "mpeg",
-            "ts",
-            "m2ts",
-            "mts",
-            "iso",
-            "img",
-            "bin",
-            "cue",
-            "flac",
-            "mp3",
-            "m4a",
-            "m4b",
-            "aac",
-            "ogg",
-            "opus",
-            "wav",
-            "ape",
-            "wv",
-            "dts",
-            "ac3",
-            "jpg",
-            "jpeg",
-            "png",
-            "gif",
-            "bmp",
-            "tif",
-            "pdf",
-            "epub",
-            "mobi",
-            "azw",
-            "azw3",
-            "cbr",
-            "cbz",
-            "txt",
-            "srt",
-            "sub",
-            "idx",
-            "ass",
-            "ssa",
-            "srr",
-            "md5",
-            "sha1",
-            "sfk",
-            "exe",
-            "msi",
-            "dmg",
-            "pkg",
-            "apk",
-            "vob",
-            "ifo",
-            "bup",
-            "divx",
-            "xvid",
-            "nds",
-            "3ds",
-            "cia",
-            "xci",
-            "nsp",
-            "wbfs",
-            "dat",
-            "db",
-            "url",
-            "htm",
-            "html",
-            "doc",
-            "docx",
-            "rtf",
-            "lit",
-            "chm",
-            "djvu",
-            "tar",
-            "gz",
-            "bz2",
-            "xz",
-            "tgz",
-            "clpi",
-            "mpls",
-            "bdmv",
-            "m2v",
-            "m3u",
-            "m3u8",
-            "pls",
-            "log",
-            "cbt",
-            "rev",
-            "mp2",
-            "flv",
-            "webm",
-            "3gp",
-            "wma",
-            "rm",
-            "rmvb",
-            "ogm",
-            "mka",
-            "dsf",
-            "dff",
-            "nrg",
-            "mdf",
-            "mds",
-            "ccd",
-            "xml",
-            "json",
-            "ini",
-            "sh",
-            "bat",
-            "jar",
-            "ps1",
-            "psd",
-            "svg",
-            "webp",
-            "heic",
-            "raw",
-            "cr2",
-            "nef",
-            "xls",
-            "xlsx",
-            "ppt",
-            "pptx",
-            "odt",
-            "ods",
-            "csv",
-            "vtt",
-            "sup",
-            "mid",
-            "midi",
-            "swf",
-            "torrent",
-            "appimage",
-            "deb",
-            "rpm");
+            "nfo", "sfv", "nzb", "par2", "par", "par3", "rar", "zip", "7z", "mkv", "mp4", "avi", "m4v", "mov", "wmv",
+            "mpg", "mpeg", "ts", "m2ts", "mts", "iso", "img", "bin", "cue", "flac", "mp3", "m4a", "m4b", "aac", "ogg",
+            "opus", "wav", "ape", "wv", "dts", "ac3", "jpg", "jpeg", "png", "gif", "bmp", "tif", "pdf", "epub", "mobi",
+            "azw", "azw3", "cbr", "cbz", "txt", "srt", "sub", "idx", "ass", "ssa", "srr", "md5", "sha1", "sfk", "exe",
+            "msi", "dmg", "pkg", "apk", "vob", "ifo", "bup", "divx", "xvid", "nds", "3ds", "cia", "xci", "nsp", "wbfs",
+            "dat", "db", "url", "htm", "html", "doc", "docx", "rtf", "lit", "chm", "djvu", "tar", "gz", "bz2", "xz",
+            "tgz", "clpi", "mpls", "bdmv", "m2v", "m3u", "m3u8", "pls", "log", "cbt", "rev", "mp2", "flv", "webm",
+            "3gp", "wma", "rm", "rmvb", "ogm", "mka", "dsf", "dff", "nrg", "mdf", "mds", "ccd", "xml", "json", "ini",
+            "sh", "bat", "jar", "ps1", "psd", "svg", "webp", "heic", "raw", "cr2", "nef", "xls", "xlsx", "ppt", "pptx",
+            "odt", "ods", "csv", "vtt", "sup", "mid", "midi", "swf", "torrent");
+
+    /** Software packages posted as they are: extensions too, though longer than four letters or not in {@link #KNOWN}. */
+    private static final Set<String> PACKAGES = Set.of("appimage", "deb", "rpm");
 
     /** Known extensions that also end release names ({@code Movie.2013.DVDRip.XviD}): never taken for a file's extension in release text. */
     private static final Set<String> CODECS =
             Set.of("xvid", "divx", "ac3", "dts", "aac", "flac", "ts", "mp3", "m2v", "mp2");
 
     private ReleaseNames() {}
+
+    private static boolean known(String ext) {
+        return KNOWN.contains(ext) || PACKAGES.contains(ext);
+    }
 
     /** The release a file belongs to when the subject names none (see the class comment). */
     static String fromFileName(String fileName) {
@@ -185,9 +56,7 @@ final class ReleaseNames {
             if (dot > 0 && isExtension(lower.substring(dot + 1), false)) {
                 end = dot;
                 String inner = lower.substring(0, dot);
-                int volume = KNOWN.contains(lower.substring(dot + 1)) || !hasKnownExtension(inner)
-                        ? -1
-                        : volumeSuffix(inner);
+                int volume = known(lower.substring(dot + 1)) || !hasKnownExtension(inner) ? -1 : volumeSuffix(inner);
                 if (volume >= 0) {
                     end = volume; // a par2 volume or an archive part renamed: Name.vol064+21.PAR2.bad
                 }
@@ -262,7 +131,7 @@ final class ReleaseNames {
 
     /** An extension a file keeps before a volume or par2 suffix ({@code .mkv.001}, {@code .epub.vol0+1.par2}, {@code .pdf.par2}). */
     private static boolean innerExtension(String ext) {
-        return CONTAINERS.contains(ext) || (KNOWN.contains(ext) && !CODECS.contains(ext));
+        return CONTAINERS.contains(ext) || (known(ext) && !CODECS.contains(ext));
     }
 
     /** Where a volume or archive suffix starts in {@code lower}, or -1. */
@@ -348,7 +217,7 @@ final class ReleaseNames {
             return numeric && n <= 4;
         }
         String lower = ext.toLowerCase(Locale.ROOT);
-        if (KNOWN.contains(lower) || (letters && n <= 4)) {
+        if (known(lower) || (letters && n <= 4)) {
             return true;
         }
         char first = lower.charAt(0);
@@ -364,7 +233,7 @@ final class ReleaseNames {
         }
         int dot = lower.lastIndexOf('.');
         String ext = dot > 0 ? lower.substring(dot + 1) : "";
-        return KNOWN.contains(ext) && !CODECS.contains(ext);
+        return known(ext) && !CODECS.contains(ext);
     }
 
     /**
