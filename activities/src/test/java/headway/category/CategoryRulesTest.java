@@ -44,6 +44,31 @@ class CategoryRulesTest {
     }
 
     @Test
+    void sceneMusicNamesEndingInSourceYearAndGroupAreAudio() {
+        CategoryRules rules = CategoryRules.defaults();
+        assertThat(rules.classify(null, "VA-Deep_Rhythm_Vol_1-(MIXTRAX0094)-WEB-2017-ENSLAVE")
+                        .category()
+                        .id())
+                .isEqualTo(3010);
+        assertThat(rules.classify(null, "Artist-Album_Title-2CD-2019-GRP")
+                        .category()
+                        .id())
+                .isEqualTo(3010);
+        assertThat(rules.classify(null, "Artist-Album-CD-FLAC-2004-GRP")
+                        .category()
+                        .id())
+                .isEqualTo(3040);
+        assertThat(rules.classify(null, "Movie.Title.2017.1080p.WEB-DL.x264-GRP")
+                        .category()
+                        .parentId())
+                .as("a film from the web is not music")
+                .isEqualTo(2000);
+        assertThat(rules.classify(null, "Show-S01E02-WEB-2017-GRP").category().parentId())
+                .as("nor is an episode")
+                .isEqualTo(5000);
+    }
+
+    @Test
     void badRulesAreRefusedWithTheFix() {
         assertThatThrownBy(() ->
                         CategoryRules.ofRuleSet("{\"categories\": [{\"pattern\": \"(a)\\\\1\", \"category\": 5040}]}"))

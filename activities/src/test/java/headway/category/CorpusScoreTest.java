@@ -10,22 +10,28 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Scores the parser and the default category rules on release names from public parser and
  * categorizer tests (Sonarr, Radarr, Lidarr, NNTmux; each row cites its file). Prints
  * {@code corpus: file=... rows=... attributes=... parent=... sub=...} and fails below the targets:
  * 90 % of the judged attributes, 85 % of parent categories. The holdout file was scored once
- * when the rules were written and never tuned on.
+ * when the rules were written and never tuned on. The third sample (names with the category real
+ * indexers gave them, from recorded newznab answers in other projects' fixtures) fails below 93 %
+ * and 90 %, just under what the rules reach on it.
  */
 class CorpusScoreTest {
 
     private static final String[] ATTRIBUTES = {"title", "season", "episode", "year", "resolution"};
 
     @ParameterizedTest
-    @ValueSource(strings = {"release-names.tsv", "release-names-holdout.tsv"})
-    void corpusMeetsTargets(String file) throws IOException {
+    @CsvSource({
+        "release-names.tsv, 400, 0.90, 0.85",
+        "release-names-holdout.tsv, 400, 0.90, 0.85",
+        "release-names-sample3.tsv, 100, 0.93, 0.90"
+    })
+    void corpusMeetsTargets(String file, int minRows, double minAttributes, double minParent) throws IOException {
         Score s = score(file);
         System.out.printf(
                 Locale.ROOT,
@@ -41,9 +47,9 @@ class CorpusScoreTest {
                 s.sub(),
                 s.subRight,
                 s.subJudged);
-        assertThat(s.rows).isGreaterThanOrEqualTo(400);
-        assertThat(s.attributes()).as("share of attributes right in " + file).isGreaterThanOrEqualTo(0.90);
-        assertThat(s.parent()).as("share of parent categories right in " + file).isGreaterThanOrEqualTo(0.85);
+        assertThat(s.rows).isGreaterThanOrEqualTo(minRows);
+        assertThat(s.attributes()).as("share of attributes right in " + file).isGreaterThanOrEqualTo(minAttributes);
+        assertThat(s.parent()).as("share of parent categories right in " + file).isGreaterThanOrEqualTo(minParent);
     }
 
     static final class Score {
