@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class CategoryRulesTest {
@@ -46,24 +47,16 @@ class CategoryRulesTest {
     @Test
     void sceneMusicNamesEndingInSourceYearAndGroupAreAudio() {
         CategoryRules rules = CategoryRules.defaults();
-        assertThat(rules.classify(null, "VA-Deep_Rhythm_Vol_1-(MIXTRAX0094)-WEB-2017-ENSLAVE")
-                        .category()
+        Function<String, Category> category = name -> rules.classify(null, name).category();
+        assertThat(category.apply("VA-Deep_Rhythm_Vol_1-(MIXTRAX0094)-WEB-2017-ENSLAVE")
                         .id())
                 .isEqualTo(3010);
-        assertThat(rules.classify(null, "Artist-Album_Title-2CD-2019-GRP")
-                        .category()
-                        .id())
-                .isEqualTo(3010);
-        assertThat(rules.classify(null, "Artist-Album-CD-FLAC-2004-GRP")
-                        .category()
-                        .id())
-                .isEqualTo(3040);
-        assertThat(rules.classify(null, "Movie.Title.2017.1080p.WEB-DL.x264-GRP")
-                        .category()
-                        .parentId())
+        assertThat(category.apply("Artist-Album_Title-2CD-2019-GRP").id()).isEqualTo(3010);
+        assertThat(category.apply("Artist-Album-CD-FLAC-2004-GRP").id()).isEqualTo(3040);
+        assertThat(category.apply("Movie.Title.2017.1080p.WEB-DL.x264-GRP").parentId())
                 .as("a film from the web is not music")
                 .isEqualTo(2000);
-        assertThat(rules.classify(null, "Show-S01E02-WEB-2017-GRP").category().parentId())
+        assertThat(category.apply("Show-S01E02-WEB-2017-GRP").parentId())
                 .as("nor is an episode")
                 .isEqualTo(5000);
     }
