@@ -1444,7 +1444,7 @@ public final class SubjectParser {
             }
             boolean shortTag = inner.length() <= 6 && inner.indexOf(' ') < 0 && inner.indexOf('.') < 0;
             // a fansub group's tag ([GJM], [Leeson]) opens its file names too; a status tag does not
-            return !(leading && shortTag) || fileName.startsWith(s.substring(start, end));
+            return !(leading && shortTag) || s.regionMatches(start, fileName, 0, end - start);
         }
     }
 
