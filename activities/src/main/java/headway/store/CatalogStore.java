@@ -133,25 +133,28 @@ public final class CatalogStore {
             insert into releases (group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                                   completion_percent, complete, rule_version, category, title, season, episode, year,
                                   resolution, category_version)
-            select b.group_name, b.poster, b.release_name,
-                   nullif(max(b.file_total), -1),
-                   count(*),
-                   count(*) filter (where b.complete),
-                   sum(b.bytes),
-                   min(b.posted),
-                   round(100.0 * sum(b.parts_present) / sum(b.total_parts)
-                         * least(1.0, count(*)::numeric / coalesce(nullif(max(b.file_total), -1), count(*))), 2),
-                   bool_and(b.complete) and count(*) >= coalesce(nullif(max(b.file_total), -1), 0),
-                   max(b.rule_version),
+            select k.g, k.p, k.n, a.files_expected, a.files_present, a.files_complete, a.bytes, a.posted,
+                   round(100.0 * a.parts_present / a.total_parts
+                         * least(1.0, a.files_present::numeric / coalesce(a.files_expected, a.files_present)), 2),
+                   a.complete and a.files_present >= coalesce(a.files_expected, 0),
+                   a.rule_version,
                    k.category, k.title, k.season, k.episode, k.year, k.resolution, k.category_version
-            from binaries b
-            join (select distinct on (g, p, n) *
-                  from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[],
-                              ?::int[])
-                       as k(g, p, n, category, title, season, episode, year, resolution, category_version)) k
-              on b.group_name = k.g and b.poster = k.p and b.release_name = k.n
-            group by b.group_name, b.poster, b.release_name,
-                     k.category, k.title, k.season, k.episode, k.year, k.resolution, k.category_version
+            from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[],
+                        ?::int[])
+                 as k(g, p, n, category, title, season, episode, year, resolution, category_version)
+            cross join lateral (
+                select nullif(max(b.file_total), -1) as files_expected,
+                       count(*) as files_present,
+                       count(*) filter (where b.complete) as files_complete,
+                       sum(b.bytes) as bytes,
+                       min(b.posted) as posted,
+                       sum(b.parts_present) as parts_present,
+                       sum(b.total_parts) as total_parts,
+                       bool_and(b.complete) as complete,
+                       max(b.rule_version) as rule_version
+                from binaries b
+                where b.group_name = k.g and b.poster = k.p and b.release_name = k.n) a
+            where a.files_present > 0
             on conflict (group_name, poster, name) do update set
                 files_expected = excluded.files_expected,
                 files_present = excluded.files_present,
@@ -613,7 +616,14 @@ public final class CatalogStore {
         upsertReleaseKeys(conn, new ArrayList<>(seen.keySet()), categories, categoryVersion);
     }
 
-    /** Recomputes the releases keyed (group, poster, name) from their binaries; a release without binaries is left as it is. */
+    /**
+     * Recomputes the releases keyed (group, poster, name) from their binaries; a release without
+     * binaries is left as it is. {@code keys} holds each release once (a statement may change a
+     * row only once). Each key's binaries are aggregated on their own (a lateral subquery on
+     * {@code binaries_release}), not joined, sorted and grouped by the release's columns: that
+     * sort and grouping was two thirds of the statement's select (measured: 15 against 5 ms for
+     * 200 releases of 20 binaries).
+     */
     private static void upsertReleaseKeys(
             Connection conn, List<List<String>> keys, CategoryRules categories, int categoryVersion)
             throws SQLException {
