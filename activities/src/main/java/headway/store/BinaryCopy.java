@@ -29,7 +29,6 @@ final class BinaryCopy {
 
     private static final byte[] SIGNATURE = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xff, '\r', '\n', 0};
     private static final int INT4_OID = 23;
-    private static final int TEXT_OID = 25;
     /** Seconds from the Unix epoch to PostgreSQL's, 2000-01-01T00:00:00Z. */
     private static final long POSTGRES_EPOCH = 946_684_800L;
     /** How many bytes are encoded before they go to the server. */
@@ -97,9 +96,12 @@ final class BinaryCopy {
             bytes += size;
         }
         int lengthAt = out.size;
-        arrayHeader(out, 0, TEXT_OID, n); // the field's length is known once the ids are written
+        out.int32(0); // the field's length is known once the ids are written
         for (int i = 0; i < n; i++) {
-            out.text(segments.get(i).messageId());
+            if (i > 0) {
+                out.byte8('\t');
+            }
+            out.utf8(segments.get(i).messageId());
         }
         out.int32At(lengthAt, out.size - lengthAt - 4);
         int8(out, bytes);
@@ -176,23 +178,32 @@ final class BinaryCopy {
             size += b.length;
         }
 
-        /** A text field: its UTF-8 length, then its UTF-8 bytes (ASCII copied as it is, anything else as {@code getBytes} encodes it). */
+        void byte8(int v) {
+            room(1);
+            buf[size++] = (byte) v;
+        }
+
+        /** A text field: its UTF-8 length, then its UTF-8 bytes. */
         void text(String s) {
+            int lengthAt = size;
+            int32(0);
+            utf8(s);
+            int32At(lengthAt, size - lengthAt - 4);
+        }
+
+        /** {@code s} in UTF-8: ASCII copied as it is, anything else as {@code getBytes} encodes it. */
+        void utf8(String s) {
             int n = s.length();
-            room(4 + n);
-            int at = size + 4;
+            room(n);
             for (int i = 0; i < n; i++) {
                 char c = s.charAt(i);
                 if (c >= 0x80) {
-                    byte[] b = s.getBytes(StandardCharsets.UTF_8);
-                    int32(b.length);
-                    bytes(b);
+                    bytes(s.getBytes(StandardCharsets.UTF_8));
                     return;
                 }
-                buf[at + i] = (byte) c;
+                buf[size + i] = (byte) c;
             }
-            INTS.set(buf, size, n);
-            size = at + n;
+            size += n;
         }
     }
 }

@@ -83,7 +83,7 @@ final class Placements {
             from o
             join binaries b on b.group_name = o.g
                            and b.first_article between o.lo - o.w and o.hi and b.last_article >= o.lo
-            cross join lateral unnest(b.message_ids) as x(m)
+            cross join lateral unnest(message_id_array(b.message_ids)) as x(m)
             join n on n.m = x.m
             join k on k.idx = n.idx and k.g = b.group_name
             where (b.poster, b.file_name, b.total_parts) is distinct from (k.p, k.f, k.t)
@@ -141,8 +141,8 @@ final class Placements {
             update binaries b
             set (part_numbers, segment_bytes, message_ids, bytes) = (
                 select coalesce(array_agg(u.p order by u.p), '{}'), coalesce(array_agg(u.y order by u.p), '{}'),
-                       coalesce(array_agg(u.m order by u.p), '{}'), coalesce(sum(u.y), 0)
-                from unnest(b.part_numbers, b.segment_bytes, b.message_ids) as u(p, y, m)
+                       coalesce(string_agg(u.m, E'\t' order by u.p), ''), coalesce(sum(u.y), 0)
+                from unnest(b.part_numbers, b.segment_bytes, message_id_array(b.message_ids)) as u(p, y, m)
                 where u.m <> all(x.ms))
             from x
             where b.group_name = x.g and b.poster = x.p and b.file_name = x.f and b.total_parts = x.t

@@ -73,8 +73,8 @@ class HostileOverviewPropertyTest {
         RuleSet rules = RuleSet.defaults(0);
         index(group, source, rules);
 
-        Set<String> catalog =
-                new HashSet<>(strings("select unnest(message_ids) from binaries where group_name = '" + group + "'"));
+        Set<String> catalog = new HashSet<>(strings(
+                "select unnest(message_id_array(message_ids)) from binaries where group_name = '" + group + "'"));
         Map<Long, String> ledger;
         try (Connection c = ds.getConnection()) {
             ledger = new CatalogStore().rejected(c, group);

@@ -109,7 +109,7 @@ class InnPoisonTest {
 
         index(wires.size());
 
-        assertThat(new HashSet<>(strings("select unnest(message_ids) from binaries")))
+        assertThat(new HashSet<>(strings("select unnest(message_id_array(message_ids)) from binaries")))
                 .isEqualTo(cataloged);
         assertThat(strings("select message_id || ' ' || reason from rejected_articles"))
                 .containsExactly(longSubject + " subject longer than 1000 characters");

@@ -106,7 +106,7 @@ class PoisonArticlesTest {
         assertThat(new StatusStore(ds).rejectedPerGroup()).isEqualTo(Map.of(GROUP, (long) ledgerExpected.size()));
 
         Map<String, Long> catalogIds = new TreeMap<>();
-        for (String id : strings(ds, "select unnest(message_ids) from binaries")) {
+        for (String id : strings(ds, "select unnest(message_id_array(message_ids)) from binaries")) {
             catalogIds.merge(id, 1L, Long::sum);
         }
         assertThat(catalogIds.values()).as("no segment twice").allMatch(n -> n == 1);
@@ -139,8 +139,8 @@ class PoisonArticlesTest {
 
     /** The simulator's message-id of article {@code n}, without angle brackets (its suffix is read from the catalog). */
     private static String idOf(long n) throws Exception {
-        String any =
-                strings(ds, "select unnest(message_ids) from binaries limit 1").get(0);
+        String any = strings(ds, "select unnest(message_id_array(message_ids)) from binaries limit 1")
+                .get(0);
         return n + any.substring(any.indexOf('.'));
     }
 

@@ -474,7 +474,7 @@ class TakeoverCatalogTest {
         List<String> ids = new ArrayList<>();
         try (Connection c = ds.getConnection();
                 Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("select m from binaries, unnest(message_ids) as m")) {
+                ResultSet rs = st.executeQuery("select m from binaries, unnest(message_id_array(message_ids)) as m")) {
             while (rs.next()) {
                 ids.add(rs.getString(1));
             }

@@ -127,7 +127,7 @@ class PlacementTest {
         assertThat(messageIds(g))
                 .hasSize(5)
                 .allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
-        assertThat(db.rows("select file_name || ':' || array_to_string(message_ids, ',') || ':' || bytes from binaries"
+        assertThat(db.rows("select file_name || ':' || replace(message_ids, E'\t', ',') || ':' || bytes from binaries"
                         + " where group_name = '" + g + "' order by 1"))
                 .as("the bytes of the segments left")
                 .containsExactly(
@@ -209,7 +209,8 @@ class PlacementTest {
     private static Map<String, Integer> messageIds(String group) throws SQLException {
         Map<String, Integer> ids = new TreeMap<>();
         for (String id :
-                db.rows("select m from binaries, unnest(message_ids) as m where group_name = '" + group + "'")) {
+                db.rows("select m from binaries, unnest(message_id_array(message_ids)) as m where group_name = '"
+                        + group + "'")) {
             ids.merge(id, 1, Integer::sum);
         }
         return ids;

@@ -464,8 +464,9 @@ public final class Chaos {
                 });
             }
             Map<String, Integer> catalog = new HashMap<>();
-            for (Map<String, Object> row :
-                    cluster.rows("select unnest(message_ids) as id from binaries where group_name = ?", g.name())) {
+            for (Map<String, Object> row : cluster.rows(
+                    "select unnest(message_id_array(message_ids)) as id from binaries where group_name = ?",
+                    g.name())) {
                 catalog.merge((String) row.get("id"), 1, Integer::sum);
             }
             List<String> lostIds = served.stream()

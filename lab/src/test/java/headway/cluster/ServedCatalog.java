@@ -24,8 +24,8 @@ final class ServedCatalog {
     /** Fails unless the group's catalog holds exactly the message ids the default rules accept from the server, once each. */
     static void assertCatalogIsWhatWasServed(Cluster cluster, String group) {
         Map<String, Long> cataloged = new HashMap<>();
-        for (Map<String, Object> row :
-                cluster.rows("select m from binaries, unnest(message_ids) m where group_name = ?", group)) {
+        for (Map<String, Object> row : cluster.rows(
+                "select m from binaries, unnest(message_id_array(message_ids)) m where group_name = ?", group)) {
             cataloged.merge((String) row.get("m"), 1L, Long::sum);
         }
         RuleSet rules = RuleSet.defaults(0);

@@ -137,8 +137,8 @@ class TakeoverTest {
     private static void assertExactlyOnce(Cluster cluster) throws IOException {
         long high = cluster.simulator().high(GROUP);
         Map<String, Long> cataloged = new HashMap<>();
-        for (Map<String, Object> row :
-                cluster.rows("select m from binaries, unnest(message_ids) m where group_name = ?", GROUP)) {
+        for (Map<String, Object> row : cluster.rows(
+                "select m from binaries, unnest(message_id_array(message_ids)) m where group_name = ?", GROUP)) {
             cataloged.merge((String) row.get("m"), 1L, Long::sum);
         }
         SnapshotStore snapshots =

@@ -162,7 +162,7 @@ class HostileInputCliTest {
                                           first_article, last_article, rule_version, part_numbers, segment_bytes,
                                           message_ids, bytes)
                     values ('alt.binaries.nzb', 'p', 'old.rar', 1, 'Old.Release', 'Old.Release "old.rar" (1/1)', now(),
-                            1, 1, 0, '{1}', '{100}', '{old.1@headway.test}', 100)
+                            1, 1, 0, '{1}', '{100}', 'old.1@headway.test', 100)
                     """);
         }
         Path out = tmp.resolve("old.nzb");

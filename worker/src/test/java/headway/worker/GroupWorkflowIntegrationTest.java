@@ -548,8 +548,8 @@ class GroupWorkflowIntegrationTest {
     private static List<String> catalogMessageIds(String group) throws SQLException {
         List<String> ids = new ArrayList<>();
         try (Connection c = ds.getConnection();
-                PreparedStatement s =
-                        c.prepareStatement("select m from binaries, unnest(message_ids) as m where group_name = ?")) {
+                PreparedStatement s = c.prepareStatement(
+                        "select m from binaries, unnest(message_id_array(message_ids)) as m where group_name = ?")) {
             s.setString(1, group);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
