@@ -209,6 +209,8 @@ public final class CatalogStore {
             where r.group_name = k.g and r.poster = k.p and r.name = k.n and r.category_version < ?
             """;
 
+    private static final String GROUP_KNOWN = "select 1 from groups where name = ? for key share";
+
     private static final String INSERT_MISSING = """
             insert into missing_articles (group_name, first_article, last_article)
             values (?, ?, ?)
@@ -323,13 +325,12 @@ public final class CatalogStore {
         if (from > to) {
             throw new IllegalArgumentException("missing run " + from + ".." + to + " is empty; pass first <= last");
         }
+        requireGroup(conn, group);
         try (PreparedStatement ps = conn.prepareStatement(INSERT_MISSING)) {
             ps.setString(1, group);
             ps.setLong(2, from);
             ps.setLong(3, to);
             ps.executeUpdate();
-        } catch (SQLException e) {
-            throw unknownGroup(e);
         }
     }
 
@@ -344,12 +345,11 @@ public final class CatalogStore {
             byGroup.computeIfAbsent(r.group(), g -> new ArrayList<>()).add(r);
         }
         for (Map.Entry<String, List<RejectedArticle>> e : byGroup.entrySet()) {
+            requireGroup(conn, e.getKey());
             try (PreparedStatement ps = conn.prepareStatement(INSERT_REJECTED)) {
                 ps.setString(1, e.getKey());
                 REJECTED_ROWS.bind(ps, 2, e.getValue());
                 ps.executeUpdate();
-            } catch (SQLException ex) {
-                throw unknownGroup(ex);
             }
         }
     }
@@ -401,12 +401,11 @@ public final class CatalogStore {
                         "missing run " + run[0] + ".." + run[1] + " is empty; pass first <= last");
             }
         }
+        requireGroup(conn, group);
         try (PreparedStatement ps = conn.prepareStatement(INSERT_MISSING_RUNS)) {
             ps.setString(1, group);
             RUNS.bind(ps, 2, runs);
             ps.executeUpdate();
-        } catch (SQLException e) {
-            throw unknownGroup(e);
         }
     }
 
@@ -457,6 +456,24 @@ public final class CatalogStore {
     public long catalogBytes(DataSource ds) throws SQLException {
         try (Connection c = ds.getConnection()) {
             return CatalogCap.catalogBytes(c);
+        }
+    }
+
+    /**
+     * Fails naming the fix unless {@code group} is in table {@code groups}, and key-share locks its
+     * row for the transaction, as the foreign keys that V16 dropped did once per row written.
+     */
+    private static void requireGroup(Connection conn, String group) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(GROUP_KNOWN)) {
+            ps.setString(1, group);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException(
+                            "the group " + group + " is not in table groups; add the group (headway groups add " + group
+                                    + ") before writing its binaries or missing runs",
+                            FOREIGN_KEY_VIOLATION);
+                }
+            }
         }
     }
 

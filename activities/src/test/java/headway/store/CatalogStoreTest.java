@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import headway.category.CategoryRules;
 import headway.index.CompletedBinary;
 import headway.index.NzbWriter;
+import headway.index.RejectedArticle;
 import headway.index.Segment;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
@@ -372,7 +373,7 @@ class CatalogStoreTest {
     }
 
     @Test
-    void unknownGroupFailsNamingTheFix() {
+    void unknownGroupFailsNamingTheFix() throws Exception {
         assertThatThrownBy(() -> db.inTransaction(
                         c -> store.writeBinaries(c, List.of(binary("alt.binaries.nowhere", "X", "x.rar", 1, 1, 1)))))
                 .isInstanceOf(SQLException.class)
@@ -380,6 +381,19 @@ class CatalogStoreTest {
         assertThatThrownBy(() -> db.inTransaction(c -> store.recordMissing(c, "alt.binaries.nowhere", 1, 2)))
                 .isInstanceOf(SQLException.class)
                 .hasMessageContaining("add the group");
+        assertThatThrownBy(() -> db.inTransaction(c ->
+                        store.recordMissing(c, "alt.binaries.nowhere", List.of(new long[] {1, 2}, new long[] {5, 5}))))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("headway groups add alt.binaries.nowhere");
+        assertThatThrownBy(() -> db.inTransaction(c -> store.recordRejected(
+                        c, List.of(new RejectedArticle("alt.binaries.nowhere", 3, "<id@x>", "no subject", "raw")))))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("add the group");
+        assertThat(db.rows("select count(*)::text from missing_articles where group_name = 'alt.binaries.nowhere'"
+                        + " union all select count(*)::text from rejected_articles"
+                        + " where group_name = 'alt.binaries.nowhere'"))
+                .as("nothing written for a group that is not there")
+                .containsExactly("0", "0");
     }
 
     @Test
