@@ -99,7 +99,7 @@ final class BinaryCopy {
         out.int32(0); // the field's length is known once the ids are written
         for (int i = 0; i < n; i++) {
             if (i > 0) {
-                out.byte8('\t');
+                out.oneByte('\t');
             }
             out.utf8(segments.get(i).messageId());
         }
@@ -178,7 +178,7 @@ final class BinaryCopy {
             size += b.length;
         }
 
-        void byte8(int v) {
+        void oneByte(int v) {
             room(1);
             buf[size++] = (byte) v;
         }
