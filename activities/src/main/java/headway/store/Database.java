@@ -94,10 +94,16 @@ public final class Database {
      * because versions were handed out to parallel work and a lower one may land after a higher one.
      */
     public static MigrateResult migrate(DataSource dataSource) {
+        return migrate(dataSource, "latest");
+    }
+
+    /** As {@link #migrate(DataSource)}, up to version {@code target} only (tests of a migration's data). */
+    static MigrateResult migrate(DataSource dataSource, String target) {
         return Flyway.configure()
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")
                 .outOfOrder(true)
+                .target(target)
                 .load()
                 .migrate();
     }

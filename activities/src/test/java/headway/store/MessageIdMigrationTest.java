@@ -8,7 +8,6 @@ import headway.index.CompletedBinary;
 import headway.index.Segment;
 import java.time.Instant;
 import java.util.List;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 /** V15 turns a binary's message-ids from a text[] into one text value; a catalog written before keeps every id. */
@@ -21,13 +20,7 @@ class MessageIdMigrationTest {
     void binariesWrittenAsArraysReadAndMergeAlikeAfterTheMigration() throws Exception {
         String url = TestDatabase.emptyDatabase("ids_v15");
         try (HikariDataSource ds = TestDatabase.pool(url, 2)) {
-            Flyway.configure()
-                    .dataSource(ds)
-                    .locations("classpath:db/migration")
-                    .outOfOrder(true)
-                    .target("14")
-                    .load()
-                    .migrate();
+            Database.migrate(ds, "14");
             TestDatabase.execute(ds, """
                     insert into groups (name) values ('alt.binaries.migrated');
                     insert into binaries (group_name, poster, file_name, total_parts, release_name, subject, posted,
