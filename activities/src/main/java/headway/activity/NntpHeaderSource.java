@@ -1,13 +1,23 @@
 package headway.activity;
 
 import headway.nntp.GroupInfo;
+import headway.nntp.MisbehavingServerException;
+import headway.nntp.NntpClient;
 import headway.nntp.NntpPool;
 import headway.nntp.OverviewSink;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Headers from an NNTP server, over the worker's pool shared by all the groups it holds. */
 public final class NntpHeaderSource implements HeaderSource {
+    private static final Logger log = LoggerFactory.getLogger(NntpHeaderSource.class);
+
+    /** OVER commands a pipeline keeps on the wire: the one being read and one behind it. */
+    static final int PIPELINE_DEPTH = 2;
+
     private final NntpPool pool;
 
     public NntpHeaderSource(NntpPool pool) {
@@ -28,5 +38,139 @@ public final class NntpHeaderSource implements HeaderSource {
     @Override
     public GroupInfo group(String group) throws IOException {
         return pool.withConnection(client -> client.group(group));
+    }
+
+    /**
+     * OVER commands pipelined on one pooled connection ({@link NntpClient#sendOver}): up to two on
+     * the wire, the second sent once the connection has answered one (until then OVER may turn out
+     * to need XOVER, so it waits). A connection that broke before its first reply (the server
+     * dropped it while it was idle in the pool) is replaced once and the ranges sent again, as
+     * {@link NntpPool#withConnection} does for a single fetch.
+     */
+    @Override
+    public Pipeline pipeline(String group) throws IOException {
+        return new NntpPipeline(group);
+    }
+
+    private final class NntpPipeline implements Pipeline {
+        private final String group;
+        /** Ranges sent and not yet received, oldest first; the first {@code onWire} of them are sent on {@code client}. */
+        private final ArrayDeque<long[]> owed = new ArrayDeque<>();
+
+        private int onWire;
+        private NntpClient client;
+        private int repliesAtOpen;
+        private boolean replaced;
+
+        NntpPipeline(String group) throws IOException {
+            this.group = group;
+            open();
+        }
+
+        @Override
+        public int ahead() {
+            return PIPELINE_DEPTH;
+        }
+
+        @Override
+        public void send(long from, long to) throws IOException {
+            owed.add(new long[] {from, to});
+            try {
+                topUp();
+            } catch (IOException e) {
+                replaceIfStale(e);
+                topUp();
+            }
+        }
+
+        @Override
+        public void receive(long from, long to, OverviewSink sink) throws IOException {
+            long[] head = owed.peek();
+            if (head == null || head[0] != from || head[1] != to) {
+                throw new IllegalStateException("received " + from + "-" + to + " out of the order sent");
+            }
+            while (true) {
+                topUp();
+                try {
+                    client.receiveOver(from, to, sink);
+                    break;
+                } catch (IOException e) {
+                    replaceIfStale(e);
+                }
+            }
+            owed.poll();
+            onWire--;
+            topUp();
+        }
+
+        @Override
+        public void close() {
+            if (client == null) {
+                return;
+            }
+            if (client.unreadReplies() > 0) {
+                pool.invalidate(client);
+            } else {
+                pool.release(client);
+            }
+            client = null;
+        }
+
+        /** Rethrows {@code e} unless the connection broke before any reply, the first time: then opens a new one. */
+        private void replaceIfStale(IOException e) throws IOException {
+            boolean stale = client.isBroken()
+                    && client.repliesRead() == repliesAtOpen
+                    && !(e instanceof MisbehavingServerException);
+            if (!stale || replaced) {
+                throw e;
+            }
+            log.info(
+                    "connection to {} broke ({}), sending {} again on a new connection",
+                    pool.config().server(),
+                    e,
+                    group);
+            replaced = true;
+            pool.invalidate(client);
+            client = null;
+            onWire = 0;
+            open();
+        }
+
+        /** Sends the owed ranges not on the wire yet, as far as the connection allows. */
+        private void topUp() throws IOException {
+            while (onWire < owed.size() && (onWire == 0 || client.pipelinesOver())) {
+                long[] r = owed.stream().skip(onWire).findFirst().orElseThrow();
+                client.sendOver(r[0], r[1]);
+                onWire++;
+            }
+        }
+
+        private void open() throws IOException {
+            for (int attempt = 1; ; attempt++) {
+                NntpClient c = pool.borrow();
+                int before = c.repliesRead();
+                try {
+                    // a pooled connection that has this group selected already saves a round trip
+                    if (!group.equals(c.selectedGroup())) {
+                        c.group(group);
+                    }
+                    client = c;
+                    repliesAtOpen = c.repliesRead();
+                    return;
+                } catch (IOException e) {
+                    boolean stale =
+                            c.isBroken() && c.repliesRead() == before && !(e instanceof MisbehavingServerException);
+                    if (stale && attempt == 1) {
+                        pool.invalidate(c);
+                        continue;
+                    }
+                    pool.release(c);
+                    throw e;
+                } catch (RuntimeException | Error e) {
+                    pool.release(c);
+                    throw e;
+                }
+            }
+        }
     }
 }

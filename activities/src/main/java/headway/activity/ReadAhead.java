@@ -4,7 +4,6 @@ import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,16 +15,28 @@ import java.util.concurrent.Executor;
 /**
  * A range's overview, fetched in batches ahead of the reader over up to {@code depth} connections
  * at once (HEADWAY_NNTP_GROUP_CONNECTIONS) and handed over in article order, so one group can use
- * more of a slow provider's connections than one. Each batch is kept whole in memory (at most
- * {@code depth} batches of overview lines) and is handed over only when its fetch succeeded, so a
- * cursor that follows the batches handed over never passes a failed fetch, and a failed batch
- * gives the reader nothing; the batches fetched after it are dropped. {@code perHeader} runs for
- * every header as it arrives (the indexer's lease check, so a refused renewal stops a fetch at
- * its next header). Closing lets fetches in flight finish on their own (an NNTP reply cannot be
- * cut short without losing its connection) and drops what they bring. The connections come from
- * the source's pool, whose size bounds all groups' fetches together.
+ * more of a slow provider's connections than one. Each connection is a {@link HeaderSource.Pipeline}
+ * that takes the next batch not yet taken and may ask for it while the reply before it is still
+ * arriving, so a distant server does not leave it idle a round trip between batches. At most
+ * {@code depth} x {@link #PER_CONNECTION} batches are asked for and not handed over (each kept whole in
+ * memory), and a batch is handed over only when its fetch succeeded, so a cursor that follows the
+ * batches handed over never passes a failed fetch, and a failed batch gives the reader nothing; it
+ * ends the read-ahead, and the batches after it are dropped. {@code perHeader} runs for every header
+ * as it arrives (the indexer's lease check, so a refused renewal stops a fetch at its next header).
+ * Closing lets fetches in flight finish on their own (an NNTP reply cannot be cut short without
+ * losing its connection) and drops what they bring. The connections come from the source's pool,
+ * whose size bounds all groups' fetches together; a connection is held while it has batches to
+ * fetch and given back when none is left to take.
  */
 public final class ReadAhead implements AutoCloseable {
+
+    /**
+     * Batches asked for and not handed over, per connection: the one the reader is about to take,
+     * the one arriving, and the one asked for behind it. With two, a connection that finishes a
+     * batch would find the next one's place taken by the batch the reader has not taken yet, and
+     * would read its next reply with nothing asked for behind it.
+     */
+    static final int PER_CONNECTION = 3;
 
     private final HeaderSource source;
     private final Executor fetchers;
@@ -34,10 +45,16 @@ public final class ReadAhead implements AutoCloseable {
     private final String group;
     private final long end;
     private final Runnable perHeader;
-    private final ArrayDeque<CompletableFuture<Fetched>> pending = new ArrayDeque<>();
+    /** The batches asked for or to be, in article order; only the reader's thread touches it. */
+    private final ArrayDeque<Batch> pending = new ArrayDeque<>();
+    /** Batches no connection has taken yet, in article order. */
+    private final ArrayDeque<Batch> untaken = new ArrayDeque<>(); // guarded by this
+
+    private int connections; // guarded by this
+    private boolean closed; // guarded by this
     private long nextFrom;
 
-    /** Starts fetching articles {@code from..end} of {@code group} in batches of {@code batchArticles}, {@code depth} at once. */
+    /** Starts fetching articles {@code from..end} of {@code group} in batches of {@code batchArticles}, over up to {@code depth} connections. */
     public ReadAhead(
             HeaderSource source,
             Executor fetchers,
@@ -67,53 +84,139 @@ public final class ReadAhead implements AutoCloseable {
         return !pending.isEmpty();
     }
 
-    /** The next batch, once its fetch has succeeded (its failure otherwise); starts the fetch after the last. */
+    /** The next batch, once its fetch has succeeded (its failure otherwise, which ends the read-ahead); asks for the batch after the last. */
     public Fetched next() throws IOException {
-        CompletableFuture<Fetched> first = pending.poll();
+        Batch first = pending.poll();
         if (first == null) {
             throw new IllegalStateException("read past the end of " + group + " at " + nextFrom);
         }
+        Fetched fetched;
         try {
-            Fetched fetched = first.get();
-            fill();
-            return fetched;
+            fetched = first.result.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            close();
             throw new InterruptedIOException("stopped while " + group + " was fetched");
         } catch (ExecutionException e) {
+            close();
             Throwable cause = e.getCause();
-            if (cause instanceof UncheckedIOException io) {
-                throw io.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
             }
             if (cause instanceof RuntimeException r) {
                 throw r;
             }
+            if (cause instanceof Error err) {
+                throw err;
+            }
             throw new IllegalStateException(cause);
         }
+        fill();
+        return fetched;
     }
 
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+            untaken.clear();
+        }
         pending.clear();
     }
 
+    /** Adds batches up to the bound, and starts a connection for each one left untaken while fewer than {@code depth} run. */
     private void fill() {
-        while (pending.size() < depth && nextFrom <= end) {
-            long from = nextFrom;
-            long to = end - from < batchArticles ? end : from + batchArticles - 1;
-            pending.add(CompletableFuture.supplyAsync(() -> fetch(from, to), fetchers));
-            nextFrom = to + 1;
+        List<Batch> starts = new ArrayList<>();
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            while (pending.size() < depth * PER_CONNECTION && nextFrom <= end) {
+                long from = nextFrom;
+                long to = end - from < batchArticles ? end : from + batchArticles - 1;
+                Batch b = new Batch(from, to);
+                pending.add(b);
+                untaken.add(b);
+                nextFrom = to + 1;
+            }
+            while (connections < depth && !untaken.isEmpty()) {
+                connections++;
+                starts.add(untaken.poll());
+            }
+        }
+        for (Batch first : starts) {
+            fetchers.execute(() -> connection(first));
         }
     }
 
-    private Fetched fetch(long from, long to) {
-        Fetched fetched = new Fetched(to, perHeader);
-        try {
-            source.fetch(group, from, to, fetched);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /**
+     * One connection's work: fetches {@code first}, then takes the next untaken batches as long as
+     * there are any, keeping up to the pipeline's {@code ahead()} asked for at once; leaves when it
+     * has none in flight and none is left to take, or on the first failure, which every batch it
+     * had asked for gets.
+     */
+    private void connection(Batch first) {
+        ArrayDeque<Batch> inFlight = new ArrayDeque<>();
+        inFlight.add(first);
+        try (HeaderSource.Pipeline pipe = source.pipeline(group)) {
+            pipe.send(first.from, first.to);
+            while (true) {
+                while (inFlight.size() < pipe.ahead()) {
+                    Batch b = take(false);
+                    if (b == null) {
+                        break;
+                    }
+                    inFlight.add(b);
+                    pipe.send(b.from, b.to);
+                }
+                Batch b = inFlight.peek();
+                if (b == null) {
+                    b = take(true);
+                    if (b == null) {
+                        return; // left: take(true) gave up this connection's place
+                    }
+                    inFlight.add(b);
+                    pipe.send(b.from, b.to);
+                    continue;
+                }
+                Fetched fetched = new Fetched(b.to, perHeader);
+                pipe.receive(b.from, b.to, fetched);
+                inFlight.poll();
+                b.result.complete(fetched);
+            }
+        } catch (Throwable e) {
+            synchronized (this) {
+                connections--;
+            }
+            for (Batch b : inFlight) {
+                b.result.completeExceptionally(e);
+            }
         }
-        return fetched;
+    }
+
+    /**
+     * The next untaken batch, or null; with {@code orLeave}, a null also gives up the caller's place
+     * among the connections, under the same lock as {@link #fill} adds batches, so no batch is
+     * added after a connection found none and before it left.
+     */
+    private synchronized Batch take(boolean orLeave) {
+        Batch b = closed ? null : untaken.poll();
+        if (b == null && orLeave) {
+            connections--;
+        }
+        return b;
+    }
+
+    /** A batch's articles and, once fetched, its overview or the failure that stopped it. */
+    private static final class Batch {
+        final long from;
+        final long to;
+        final CompletableFuture<Fetched> result = new CompletableFuture<>();
+
+        Batch(long from, long to) {
+            this.from = from;
+            this.to = to;
+        }
     }
 
     /** One batch's overview as the server sent it (headers, malformed lines, missing runs, in order), to be replayed. */

@@ -28,6 +28,9 @@ final class GzipReply extends InputStream {
     private int lastLength;
     private byte[] plain = new byte[0];
     private int plainPos;
+    /** Bytes given out after the stream's end, plain or straight from the connection. */
+    private long plainGiven;
+
     private boolean streamEnded;
 
     /** A block whose first bytes ({@code head}) were already read from the connection. */
@@ -53,9 +56,14 @@ final class GzipReply extends InputStream {
             int n = Math.min(len, plain.length - plainPos);
             System.arraycopy(plain, plainPos, b, off, n);
             plainPos += n;
+            plainGiven += n;
             return n;
         }
-        return raw.read(b, off, len);
+        int n = raw.read(b, off, len);
+        if (n > 0) {
+            plainGiven += n;
+        }
+        return n;
     }
 
     @Override
@@ -66,17 +74,29 @@ final class GzipReply extends InputStream {
     }
 
     /**
-     * After the terminating line came out of the stream: reads the stream to its end (its
-     * checksum), and answers whether nothing but that was left, neither inflated text nor plain bytes.
+     * After the terminating line was read: reads the stream to its end (its checksum), and answers
+     * whether no inflated text was left after that line, neither in the stream nor among the last
+     * {@code unreadByCaller} bytes this gave out (what the caller's line reader holds past the line),
+     * which must then all be plain bytes from after the stream.
      */
-    boolean endsCleanly() throws IOException {
+    boolean endsCleanly(int unreadByCaller) throws IOException {
+        if (unreadByCaller > plainGiven) {
+            return false;
+        }
         byte[] scratch = new byte[512];
         while (!streamEnded) {
             if (inflate(scratch, 0, scratch.length) > 0) {
                 return false;
             }
         }
-        return plainPos == plain.length;
+        return true;
+    }
+
+    /** The plain bytes read past the stream's end and not read from here yet (the next reply's, if any). */
+    byte[] plainLeft() {
+        byte[] left = Arrays.copyOfRange(plain, plainPos, plain.length);
+        plainPos = plain.length;
+        return left;
     }
 
     /** Inflates into {@code b}; 0 once the stream has ended (its trailing plain bytes are then kept). */

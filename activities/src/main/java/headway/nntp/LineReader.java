@@ -26,7 +26,7 @@ final class LineReader {
     }
 
     private final InputStream in;
-    private final byte[] buf;
+    private byte[] buf;
     private int pos;
     private int limit;
     private byte[] line = new byte[2048];
@@ -46,6 +46,20 @@ final class LineReader {
         byte[] rest = Arrays.copyOfRange(buf, pos, limit);
         pos = limit;
         return rest;
+    }
+
+    /** Puts back bytes read past this reader (by a compressed block's own reader), to be read before the stream's. */
+    void unread(byte[] bytes) {
+        if (pos < limit) {
+            throw new IllegalStateException("unread with " + (limit - pos) + " bytes still buffered");
+        }
+        if (bytes.length > buf.length) {
+            buf = bytes.clone();
+        } else {
+            System.arraycopy(bytes, 0, buf, 0, bytes.length);
+        }
+        pos = 0;
+        limit = bytes.length;
     }
 
     /** The bytes of the last line read; valid up to the length it returned. */

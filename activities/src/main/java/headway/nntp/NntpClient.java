@@ -11,7 +11,9 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateExpiredException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -116,6 +118,11 @@ public final class NntpClient implements Closeable {
     private boolean closed;
     private boolean useXover;
     private OverviewParser parser;
+    /** The ranges of the OVER commands sent whose replies are not read yet, oldest first. */
+    private final ArrayDeque<long[]> sent = new ArrayDeque<>();
+    /** This connection answered an overview command, so whether it takes OVER or XOVER is known. */
+    private boolean overAnswered;
+
     private String group;
     private int repliesRead;
     /** The command whose reply is being read, and how long it was given, for messages. */
@@ -257,25 +264,88 @@ public final class NntpClient implements Closeable {
      * offending line reaches the sink, and nothing past the last delivered article is reported missing.
      */
     public long over(long lo, long hi, OverviewSink sink) throws IOException {
+        sendOver(lo, hi);
+        return receiveOver(lo, hi, sink);
+    }
+
+    /**
+     * Sends OVER lo..hi without waiting for the replies before it (RFC 3977 section 3.5 lets a
+     * client pipeline commands), so a connection far from its server does not idle a round trip
+     * between two batches; {@link #receiveOver} reads the replies in the order the commands were
+     * sent. A second command may be sent ahead only once this connection has answered an overview
+     * command ({@link #pipelinesOver()}), because until then OVER may turn out to need XOVER.
+     */
+    public void sendOver(long lo, long hi) throws IOException {
         if (lo < 1 || hi < lo) {
             throw new IllegalArgumentException("range must satisfy 1 <= lo <= hi, was " + lo + "-" + hi);
         }
+        if (!sent.isEmpty() && !overAnswered) {
+            throw new IllegalStateException("OVER sent ahead on " + this
+                    + " before its first overview reply: read that reply first (pipelinesOver() says when)");
+        }
+        overviewParser();
+        if (isBroken()) {
+            throw new NntpException(
+                    -1, "connection to " + server + " is broken or closed: discard it and connect again");
+        }
+        write((useXover ? "XOVER " : "OVER ") + lo + "-" + hi);
+        sent.add(new long[] {lo, hi});
+    }
+
+    /** Whether {@link #sendOver} may send a command while the replies of others are still unread. */
+    public boolean pipelinesOver() {
+        return overAnswered && !isBroken();
+    }
+
+    /** How many commands were sent whose replies are not read yet. */
+    public int unreadReplies() {
+        return sent.size();
+    }
+
+    /**
+     * Reads the reply to the oldest OVER that {@link #sendOver} sent, which must be for lo..hi, as
+     * {@link #over} describes. If it fails while later replies are still unread, the connection is
+     * broken: it cannot be told where one of them starts.
+     */
+    public long receiveOver(long lo, long hi, OverviewSink sink) throws IOException {
+        long[] head = sent.peek();
+        if (head == null || head[0] != lo || head[1] != hi) {
+            throw new IllegalStateException("the next reply on " + this + " is for "
+                    + (head == null ? "no command" : "OVER " + head[0] + "-" + head[1]) + ", not for OVER " + lo + "-"
+                    + hi);
+        }
+        sent.poll();
+        boolean done = false;
+        try {
+            long headers = readOverReply(lo, hi, sink);
+            done = true;
+            return headers;
+        } finally {
+            if (!done && !sent.isEmpty()) {
+                broken = true;
+            }
+        }
+    }
+
+    private long readOverReply(long lo, long hi, OverviewSink sink) throws IOException {
         OverviewParser p = overviewParser();
         String range = lo + "-" + hi;
-        long articles = hi - lo + 1;
-        long budget = budget(articles);
-        Reply r = command((useXover ? "XOVER " : "OVER ") + range, budget);
-        if (!useXover && (r.code == 500 || r.code == 501)) {
+        long budget = budget(hi - lo + 1);
+        arm((useXover ? "XOVER " : "OVER ") + range, budget);
+        Reply r = readReply();
+        if (!useXover && !overAnswered && sent.isEmpty() && (r.code == 500 || r.code == 501)) {
             log.debug("{} answered OVER with {}, using XOVER", server, r.code);
             useXover = true;
             r = command("XOVER " + range, budget);
         }
         switch (r.code) {
             case 224 -> {
+                overAnswered = true;
                 return readOverview(
                         lo, hi, p, sink, r.text.toUpperCase(Locale.ROOT).contains("COMPRESS=GZIP"));
             }
             case 423, 420 -> {
+                overAnswered = true;
                 sink.missing(lo, hi);
                 return 0;
             }
@@ -292,6 +362,9 @@ public final class NntpClient implements Closeable {
             return;
         }
         closed = true;
+        if (!sent.isEmpty()) {
+            broken = true;
+        }
         if (!broken && !socket.isClosed()) {
             try {
                 write("QUIT");
@@ -332,9 +405,22 @@ public final class NntpClient implements Closeable {
         try (GzipReply block = new GzipReply(in.takeBuffered(), input)) {
             LineReader lines = new LineReader(block, READ_BUFFER);
             long headers = readOverview(lo, hi, p, sink, lines);
-            if (!block.endsCleanly() || lines.buffered() > 0) {
+            if (!block.endsCleanly(lines.buffered())) {
                 throw violation(
                         MisbehavingServerException.Bound.REPLY_LINES, "data after the compressed overview's last line");
+            }
+            // what was read past the terminating line starts the next reply when commands were sent ahead
+            byte[] after = lines.takeBuffered();
+            byte[] plainLeft = block.plainLeft();
+            if (after.length + plainLeft.length > 0) {
+                if (sent.isEmpty()) {
+                    throw violation(
+                            MisbehavingServerException.Bound.REPLY_LINES,
+                            "data after the compressed overview's last line");
+                }
+                byte[] rest = Arrays.copyOf(after, after.length + plainLeft.length);
+                System.arraycopy(plainLeft, 0, rest, after.length, plainLeft.length);
+                in.unread(rest);
             }
             return headers;
         } catch (ZipException e) {
@@ -693,6 +779,10 @@ public final class NntpClient implements Closeable {
     }
 
     private Reply command(String cmd, String shown, long budget) throws IOException {
+        if (!sent.isEmpty()) {
+            throw new IllegalStateException(
+                    shown + " on " + this + " while " + sent.size() + " OVER replies are unread: read them first");
+        }
         if (isBroken()) {
             throw new NntpException(
                     -1, "connection to " + server + " is broken or closed: discard it and connect again");

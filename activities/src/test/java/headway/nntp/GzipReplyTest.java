@@ -32,12 +32,24 @@ class GzipReplyTest {
     }
 
     @Test
-    void dataAfterTheTerminatorIsNotClean() throws IOException {
-        byte[] wire = concat(zlib(LINES + ".\r\n"), "junk\r\n".getBytes(StandardCharsets.US_ASCII));
+    void textInsideTheStreamAfterTheTerminatorIsNotClean() throws IOException {
+        byte[] wire = zlib(LINES + ".\r\nmore\r\n");
         GzipReply block = new GzipReply(new byte[0], new ByteArrayInputStream(wire));
         LineReader lines = new LineReader(block, 64);
         while (lines.readLine() != 1 || lines.line()[0] != '.') {}
-        assertThat(block.endsCleanly()).isFalse();
+        assertThat(block.endsCleanly(lines.buffered())).isFalse();
+    }
+
+    @Test
+    void plainBytesAfterTheStreamAreHandedBackForTheNextReply() throws IOException {
+        String next = "224 overview follows\r\n";
+        byte[] wire = concat(zlib(LINES + ".\r\n"), next.getBytes(StandardCharsets.US_ASCII));
+        GzipReply block = new GzipReply(new byte[0], new ByteArrayInputStream(wire));
+        LineReader lines = new LineReader(block, 64);
+        while (lines.readLine() != 1 || lines.line()[0] != '.') {}
+        assertThat(block.endsCleanly(lines.buffered())).isTrue();
+        byte[] rest = concat(lines.takeBuffered(), block.plainLeft());
+        assertThat(new String(rest, StandardCharsets.US_ASCII)).isEqualTo(next);
     }
 
     @Test
@@ -64,8 +76,8 @@ class GzipReplyTest {
                 break;
             }
         }
-        assertThat(block.endsCleanly()).isTrue();
         assertThat(lines.buffered()).isZero();
+        assertThat(block.endsCleanly(0)).isTrue();
         return out;
     }
 

@@ -1,11 +1,15 @@
 package headway.lab;
 
+import headway.activity.HeaderSource;
 import headway.activity.NntpHeaderSource;
 import headway.activity.ReadAhead;
+import headway.nntp.GroupInfo;
 import headway.nntp.NntpClient;
 import headway.nntp.NntpPool;
 import headway.nntp.NntpServer;
+import headway.nntp.OverviewSink;
 import headway.simulator.NewsSimulator;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +24,8 @@ import java.util.concurrent.Executors;
  * wire bytes per header, the wire bytes counted at the proxy in the same case. The reads are the
  * indexer's own: {@link ReadAhead} over the worker's pool and header source, the range in article
  * order, n batches fetched at once over n connections (HEADWAY_NNTP_GROUP_CONNECTIONS = n); the
- * window and the database are left out, so this shows what the link lets one group read.
+ * window and the database are left out, so this shows what the link lets one group read. A case
+ * that wants more headers than the group holds reads it in laps ({@link Laps}).
  */
 public final class ProviderBench {
 
@@ -105,6 +110,10 @@ public final class ProviderBench {
                     link.port(),
                     rtt.toMillis(),
                     mbitPerConn);
+            if (batch > target.articles()) {
+                throw new IllegalStateException("the group " + target.group() + " holds " + target.articles()
+                        + " articles, fewer than one batch of " + batch + ": lower --batch or fill the group");
+            }
             for (boolean compress : new boolean[] {false, true}) {
                 // The wire bytes per header of this mode, from a short read, size the cases to secondsPerCase each.
                 Case probe = measure(
@@ -121,7 +130,7 @@ public final class ProviderBench {
                 double perConnRate = bitsPerSecond / 8 / probe.wireBytesPerHeader();
                 long perConn = Math.max(batch, (long) (perConnRate * secondsPerCase));
                 for (int n : conns) {
-                    long total = Math.min(target.articles(), perConn * n);
+                    long total = perConn * n;
                     Case c = measure(link, target, n, compress, target.low(), target.low() + total - 1, bitsPerSecond);
                     out.printf(
                             java.util.Locale.ROOT,
@@ -174,8 +183,8 @@ public final class ProviderBench {
             long bytesBefore = link.bytesFromTarget();
             long t0 = System.nanoTime();
             long headers = 0;
-            try (ReadAhead ahead =
-                    new ReadAhead(new NntpHeaderSource(pool), fetchers, n, batch, target.group(), lo, hi, () -> {})) {
+            HeaderSource source = new Laps(new NntpHeaderSource(pool), target.low(), target.articles());
+            try (ReadAhead ahead = new ReadAhead(source, fetchers, n, batch, target.group(), lo, hi, () -> {})) {
                 while (ahead.hasNext()) {
                     headers += ahead.next().headers();
                 }
@@ -186,6 +195,80 @@ public final class ProviderBench {
             return new Case(n, compress, headers, seconds, wire, bound);
         } finally {
             fetchers.shutdownNow();
+        }
+    }
+
+    /**
+     * A group read in laps: article {@code low + i} for any i >= 0 is article {@code low + i mod
+     * articles} of the real group, so a case can read more headers than a small group holds (INN's
+     * group is filled by the benchmark, and a few hundred thousand articles take minutes to feed).
+     * A range that wraps is asked for as two, on the same connection, pipelined as the indexer's are.
+     */
+    static final class Laps implements HeaderSource {
+        private final HeaderSource real;
+        private final long low;
+        private final long articles;
+
+        Laps(HeaderSource real, long low, long articles) {
+            this.real = real;
+            this.low = low;
+            this.articles = articles;
+        }
+
+        @Override
+        public void fetch(String group, long from, long to, OverviewSink sink) throws IOException {
+            for (long[] r : parts(from, to)) {
+                real.fetch(group, r[0], r[1], sink);
+            }
+        }
+
+        @Override
+        public GroupInfo group(String group) throws IOException {
+            return real.group(group);
+        }
+
+        @Override
+        public Pipeline pipeline(String group) throws IOException {
+            Pipeline pipe = real.pipeline(group);
+            return new Pipeline() {
+                @Override
+                public int ahead() {
+                    return pipe.ahead();
+                }
+
+                @Override
+                public void send(long from, long to) throws IOException {
+                    for (long[] r : parts(from, to)) {
+                        pipe.send(r[0], r[1]);
+                    }
+                }
+
+                @Override
+                public void receive(long from, long to, OverviewSink sink) throws IOException {
+                    for (long[] r : parts(from, to)) {
+                        pipe.receive(r[0], r[1], sink);
+                    }
+                }
+
+                @Override
+                public void close() {
+                    pipe.close();
+                }
+            };
+        }
+
+        /** The real ranges of {@code from..to}, split where the lap wraps; at most one lap long. */
+        List<long[]> parts(long from, long to) {
+            if (to - from + 1 > articles) {
+                throw new IllegalArgumentException(
+                        "a batch of " + (to - from + 1) + " articles is longer than the group's " + articles);
+            }
+            long a = low + Math.floorMod(from - low, articles);
+            long b = a + (to - from);
+            long last = low + articles - 1;
+            return b <= last
+                    ? List.of(new long[] {a, b})
+                    : List.of(new long[] {a, last}, new long[] {low, b - articles});
         }
     }
 

@@ -118,8 +118,9 @@ public enum Setting {
             null,
             "1",
             "64",
-            "connections one group reads over at once: its next batches are fetched ahead, each over its own"
-                    + " connection (at most HEADWAY_NNTP_CONNECTIONS; one batch of overview each in memory)"),
+            "connections one group reads over at once: its next batches are fetched ahead, each connection"
+                    + " keeping its next OVER on the wire while it reads a reply (at most HEADWAY_NNTP_CONNECTIONS;"
+                    + " up to three batches of overview per connection asked for ahead of the window)"),
     NNTP_PROVIDER_LIMIT(
             Type.INTEGER,
             "0",

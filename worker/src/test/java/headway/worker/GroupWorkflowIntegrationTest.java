@@ -329,10 +329,11 @@ class GroupWorkflowIntegrationTest {
 
         assertThat(failed).isTrue();
         // the retried attempt asks for 1301 again, never for 1001..1201 that were committed before the failure
+        // (the failed attempt's other connections may still ask for the batches after 1301 meanwhile)
         int at = fetches.indexOf(1301L);
         assertThat(fetches.subList(at + 1, fetches.size()))
-                .startsWith(1301L, 1401L)
-                .doesNotContain(1001L, 1101L, 1201L);
+                .contains(1301L)
+                .allSatisfy(from -> assertThat(from).isGreaterThanOrEqualTo(1301L));
         assertThat(fetches.stream().filter(f -> f == 1301L)).hasSize(2);
         assertThat(retriedAttempts(group))
                 .as("activity attempts started as retries")
