@@ -51,6 +51,14 @@ public interface HeaderSource {
         /** Streams the overview of the oldest range sent, which was {@code [from, to]}, to {@code sink}. */
         void receive(long from, long to, OverviewSink sink) throws IOException;
 
+        /**
+         * Whether others are waiting for a connection this one holds from a shared pool: the holder
+         * should then finish what it asked for and give the connection back before asking for more.
+         */
+        default boolean othersWaiting() {
+            return false;
+        }
+
         /** Gives the connection back; one with replies still unread is closed. */
         @Override
         void close();

@@ -104,6 +104,11 @@ public final class NntpHeaderSource implements HeaderSource {
         }
 
         @Override
+        public boolean othersWaiting() {
+            return pool.hasWaiters();
+        }
+
+        @Override
         public void close() {
             if (client == null) {
                 return;

@@ -153,15 +153,21 @@ public final class ReadAhead implements AutoCloseable {
      * One connection's work: fetches {@code first}, then takes the next untaken batches as long as
      * there are any, keeping up to the pipeline's {@code ahead()} asked for at once; leaves when it
      * has none in flight and none is left to take, or on the first failure, which every batch it
-     * had asked for gets.
+     * had asked for gets. When others wait for a connection of the shared pool, it asks for nothing
+     * more, gives its connection back once its replies are in, and queues for one again (the pool
+     * is fair), so groups take turns batch by batch as they did when every batch borrowed anew.
      */
     private void connection(Batch first) {
         ArrayDeque<Batch> inFlight = new ArrayDeque<>();
         inFlight.add(first);
-        try (HeaderSource.Pipeline pipe = source.pipeline(group)) {
+        HeaderSource.Pipeline pipe = null;
+        try {
+            pipe = source.pipeline(group);
             pipe.send(first.from, first.to);
             while (true) {
-                while (inFlight.size() < pipe.ahead()) {
+                // another group waits for a connection: finish what was asked for, then queue again
+                boolean yielding = pipe.othersWaiting();
+                while (!yielding && inFlight.size() < pipe.ahead()) {
                     Batch b = take(false);
                     if (b == null) {
                         break;
@@ -176,6 +182,12 @@ public final class ReadAhead implements AutoCloseable {
                         return; // left: take(true) gave up this connection's place
                     }
                     inFlight.add(b);
+                    if (yielding) {
+                        HeaderSource.Pipeline given = pipe;
+                        pipe = null;
+                        given.close();
+                        pipe = source.pipeline(group);
+                    }
                     pipe.send(b.from, b.to);
                     continue;
                 }
@@ -190,6 +202,10 @@ public final class ReadAhead implements AutoCloseable {
             }
             for (Batch b : inFlight) {
                 b.result.completeExceptionally(e);
+            }
+        } finally {
+            if (pipe != null) {
+                pipe.close();
             }
         }
     }

@@ -224,6 +224,11 @@ public final class NntpPool implements AutoCloseable {
         return Math.min(config.maxConnections(), config.maxConnections() - permits.availablePermits() + idle.size());
     }
 
+    /** Whether some caller is waiting in {@link #borrow} for a connection to be given back. */
+    public boolean hasWaiters() {
+        return permits.hasQueuedThreads();
+    }
+
     /** Number of connections idle in the pool. */
     public int idleCount() {
         return idle.size();

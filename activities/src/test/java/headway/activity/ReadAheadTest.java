@@ -86,6 +86,58 @@ class ReadAheadTest {
     }
 
     @Test
+    void groupsSharingOneConnectionTakeTurnsInsteadOfWaitingForAWholeRange() throws Exception {
+        String other = "alt.binaries.ahead.other";
+        try (NewsSimulator sim = NewsSimulator.start(
+                        NewsSimulator.Options.defaults(),
+                        List.of(GroupSpec.of(GROUP, 3, 30_000), GroupSpec.of(other, 4, 30_000)));
+                NntpPool pool = new NntpPool(new NntpPool.Config(
+                        NntpServer.plain(sim.host(), sim.port()),
+                        1,
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(1),
+                        Duration.ofMillis(20),
+                        Duration.ofMillis(200)))) {
+            NntpHeaderSource source = new NntpHeaderSource(pool);
+            List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+            // each group takes about 1.5 s on the one connection, longer than another may wait to borrow it
+            java.util.function.Function<String, java.util.concurrent.Callable<Long>> reader = g -> () -> {
+                long[] n = new long[1];
+                Runnable slow = () -> {
+                    if (++n[0] % 20 == 0) {
+                        try {
+                            Thread.sleep(1);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                };
+                long headers = 0;
+                try (ReadAhead ahead = new ReadAhead(source, fetchers, 1, 1_000, g, 1, 30_000, slow)) {
+                    while (ahead.hasNext()) {
+                        headers += ahead.next().headers();
+                        order.add(g);
+                    }
+                }
+                return headers;
+            };
+            ExecutorService readers = Executors.newFixedThreadPool(2);
+            try {
+                var a = readers.submit(reader.apply(GROUP));
+                var b = readers.submit(reader.apply(other));
+                assertThat(a.get()).isEqualTo(sim.truth(GROUP, 1, 30_000).valid());
+                assertThat(b.get()).isEqualTo(sim.truth(other, 1, 30_000).valid());
+            } finally {
+                readers.shutdownNow();
+            }
+            assertThat(order).hasSize(60);
+            // turns: neither group has all its batches in before the other's first
+            assertThat(order.subList(0, 30)).contains(GROUP, other);
+        }
+    }
+
+    @Test
     void aFailedBatchEndsTheReadAheadWithNothingAfterItHandedOver() throws Exception {
         IOException refused = new IOException("connection reset while fetching 201-300");
         HeaderSource failingAtThird = new HeaderSource() {
