@@ -19,9 +19,17 @@ public final class NntpHeaderSource implements HeaderSource {
     static final int PIPELINE_DEPTH = 2;
 
     private final NntpPool pool;
+    private final int ahead;
 
+    /** Pipelining OVER (HEADWAY_NNTP_PIPELINE's default). */
     public NntpHeaderSource(NntpPool pool) {
+        this(pool, true);
+    }
+
+    /** With {@code pipeline} false, each OVER waits for the reply before it (HEADWAY_NNTP_PIPELINE=false). */
+    public NntpHeaderSource(NntpPool pool, boolean pipeline) {
         this.pool = Objects.requireNonNull(pool, "pool");
+        this.ahead = pipeline ? PIPELINE_DEPTH : 1;
     }
 
     @Override
@@ -69,7 +77,7 @@ public final class NntpHeaderSource implements HeaderSource {
 
         @Override
         public int ahead() {
-            return PIPELINE_DEPTH;
+            return ahead;
         }
 
         @Override

@@ -72,6 +72,18 @@ class ReadAheadTest {
     }
 
     @Test
+    void withPipeliningOffEachCommandWaitsForTheReplyBeforeIt() throws Exception {
+        try (HoldingServer server = new HoldingServer(500, 200);
+                NntpPool pool =
+                        new NntpPool(NntpPool.Config.defaults(server.server()).withMaxConnections(1))) {
+            Collected c = readAll(new NntpHeaderSource(pool, false), 1, 100, 1, 500);
+            assertThat(c.headers).isEqualTo(500);
+            assertThat(server.endedByHold.get()).isEqualTo(3);
+            assertThat(server.endedByNextCommand.get()).isZero();
+        }
+    }
+
+    @Test
     void aConnectionTheServerDroppedWhileIdleIsReplacedAndItsBatchesAskedForAgain() throws Exception {
         try (NewsSimulator sim =
                         NewsSimulator.start(NewsSimulator.Options.defaults(), List.of(GroupSpec.of(GROUP, 9, 8_000)));

@@ -120,7 +120,7 @@ public final class HeadwayWorker implements AutoCloseable {
         IndexMetrics metrics = new IndexMetrics(registry, holdings);
         NntpPool nntp = new NntpPool(nntpConfig(config.nntp()));
         owned.add(nntp);
-        HeaderSource headers = new NntpHeaderSource(nntp);
+        HeaderSource headers = new NntpHeaderSource(nntp, config.nntp().pipeline());
         RangeIndexer indexer = new RangeIndexer(
                 headers,
                 leases.fence(),

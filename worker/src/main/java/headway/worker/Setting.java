@@ -121,6 +121,15 @@ public enum Setting {
             "connections one group reads over at once: its next batches are fetched ahead, each connection"
                     + " keeping its next OVER on the wire while it reads a reply (at most HEADWAY_NNTP_CONNECTIONS;"
                     + " up to three batches of overview per connection asked for ahead of the window)"),
+    NNTP_PIPELINE(
+            Type.BOOLEAN,
+            "true",
+            null,
+            null,
+            null,
+            "send each connection's next OVER while the reply before it is still arriving (RFC 3977"
+                    + " pipelining), so a distant server's link does not idle a round trip per batch; false waits"
+                    + " for each reply, for a server that mishandles pipelined commands"),
     NNTP_PROVIDER_LIMIT(
             Type.INTEGER,
             "0",

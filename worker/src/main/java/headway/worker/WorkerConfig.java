@@ -93,7 +93,8 @@ public record WorkerConfig(
             Duration timeout,
             Security security,
             int providerLimit,
-            int groupConnections) {
+            int groupConnections,
+            boolean pipeline) {
         public NntpServer {
             Objects.requireNonNull(host, Setting.NNTP_HOST.key());
             Setting.NNTP_PORT.check(port);
@@ -142,7 +143,8 @@ public record WorkerConfig(
                     timeout,
                     Security.DEFAULT,
                     0,
-                    Integer.parseInt(Setting.NNTP_GROUP_CONNECTIONS.defaultValue()));
+                    Integer.parseInt(Setting.NNTP_GROUP_CONNECTIONS.defaultValue()),
+                    Boolean.parseBoolean(Setting.NNTP_PIPELINE.defaultValue()));
         }
 
         @Override
@@ -253,7 +255,7 @@ public record WorkerConfig(
                 s.duration(Setting.SHUTDOWN_GRACE));
     }
 
-    /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS, _TIMEOUT, _PROVIDER_LIMIT and _GROUP_CONNECTIONS. */
+    /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS, _TIMEOUT, _PROVIDER_LIMIT, _GROUP_CONNECTIONS and _PIPELINE. */
     public static NntpServer fromEnvNntp(Map<String, String> env) {
         Settings s = new Settings(env);
         return new NntpServer(
@@ -270,7 +272,8 @@ public record WorkerConfig(
                         s.bool(Setting.NNTP_PLAIN_AUTH),
                         s.bool(Setting.NNTP_COMPRESS)),
                 s.integer(Setting.NNTP_PROVIDER_LIMIT),
-                s.integer(Setting.NNTP_GROUP_CONNECTIONS));
+                s.integer(Setting.NNTP_GROUP_CONNECTIONS),
+                s.bool(Setting.NNTP_PIPELINE));
     }
 
     private static StartTls startTls(String value) {
