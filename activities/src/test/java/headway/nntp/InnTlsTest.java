@@ -162,6 +162,25 @@ class InnTlsTest {
     }
 
     @Test
+    void commandsSentAheadOverTlsAndCompressionAreAnsweredInOrder() throws Exception {
+        try (NntpClient c = NntpClient.connect(
+                server("localhost", TLS_PORT, true, trusting(NntpServer.StartTls.AUTO, true)), T, T)) {
+            assertThat(c.isEncrypted()).isTrue();
+            assertThat(c.isCompressed()).isTrue();
+            assertThat(c.group(GROUP).high()).isGreaterThanOrEqualTo(last);
+            NntpClientTest.Recorder r = new NntpClientTest.Recorder();
+            c.over(first, first, r);
+            long mid = first + (last - first) / 2;
+            c.sendOver(first + 1, mid);
+            c.sendOver(mid + 1, last);
+            c.receiveOver(first + 1, mid, r);
+            c.receiveOver(mid + 1, last, r);
+            assertThat(r.headers.stream().map(OverviewLine::subject).toList()).containsExactlyElementsOf(subjects);
+            assertThat(c.isBroken()).isFalse();
+        }
+    }
+
+    @Test
     void compressionGivesTheSameHeaders() throws Exception {
         List<String> compressed;
         List<String> uncompressed;
