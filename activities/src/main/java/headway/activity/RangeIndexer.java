@@ -75,7 +75,7 @@ public final class RangeIndexer {
         return t;
     });
 
-    /** An indexer that fetches one batch ahead of the window. */
+    /** An indexer that fetches over one connection at a time ahead of the window. */
     public RangeIndexer(
             HeaderSource source,
             Fence fence,
@@ -87,8 +87,9 @@ public final class RangeIndexer {
     }
 
     /**
-     * An indexer that fetches up to {@code readAhead} batches of a range ahead of the window at
-     * once, each over its own connection from the source's pool (HEADWAY_NNTP_GROUP_CONNECTIONS).
+     * An indexer that fetches a range's batches ahead of the window over up to {@code readAhead}
+     * connections from the source's pool at once (HEADWAY_NNTP_GROUP_CONNECTIONS), each keeping
+     * its next batch asked for while it reads one where the source pipelines (see {@link ReadAhead}).
      */
     public RangeIndexer(
             HeaderSource source,

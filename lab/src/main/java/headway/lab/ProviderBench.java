@@ -23,7 +23,8 @@ import java.util.concurrent.Executors;
  * without RFC 8054 COMPRESS DEFLATE, beside the bound the link allows: connections x bandwidth /
  * wire bytes per header, the wire bytes counted at the proxy in the same case. The reads are the
  * indexer's own: {@link ReadAhead} over the worker's pool and header source, the range in article
- * order, n batches fetched at once over n connections (HEADWAY_NNTP_GROUP_CONNECTIONS = n); the
+ * order, over n connections at once (HEADWAY_NNTP_GROUP_CONNECTIONS = n), each with its next OVER
+ * pipelined behind the reply it reads; the
  * window and the database are left out, so this shows what the link lets one group read. A case
  * that wants more headers than the group holds reads it in laps ({@link Laps}).
  */
@@ -160,7 +161,7 @@ public final class ProviderBench {
 
     /**
      * Reads articles {@code lo..hi} in order as the indexer does: {@link ReadAhead} over a pool of
-     * {@code n} connections through the link, {@code n} batches fetched at once
+     * {@code n} connections through the link, all of them reading at once
      * (HEADWAY_NNTP_GROUP_CONNECTIONS = n); opening the connections and GROUP are not timed.
      */
     private Case measure(SlowLink link, Target target, int n, boolean compress, long lo, long hi, double bitsPerSecond)
