@@ -1,12 +1,12 @@
 package headway.activity;
 
 import headway.nntp.GroupInfo;
-import headway.nntp.MisbehavingServerException;
 import headway.nntp.NntpClient;
 import headway.nntp.NntpPool;
 import headway.nntp.OverviewSink;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,10 +62,9 @@ public final class NntpHeaderSource implements HeaderSource {
 
     private final class NntpPipeline implements Pipeline {
         private final String group;
-        /** Ranges sent and not yet received, oldest first; the first {@code onWire} of them are sent on {@code client}. */
+        /** Ranges sent and not yet received, oldest first; the first {@code client.unreadReplies()} of them are on its wire. */
         private final ArrayDeque<long[]> owed = new ArrayDeque<>();
 
-        private int onWire;
         private NntpClient client;
         private int repliesAtOpen;
         private boolean replaced;
@@ -107,7 +106,6 @@ public final class NntpHeaderSource implements HeaderSource {
                 }
             }
             owed.poll();
-            onWire--;
             topUp();
         }
 
@@ -131,10 +129,7 @@ public final class NntpHeaderSource implements HeaderSource {
 
         /** Rethrows {@code e} unless the connection broke before any reply, the first time: then opens a new one. */
         private void replaceIfStale(IOException e) throws IOException {
-            boolean stale = client.isBroken()
-                    && client.repliesRead() == repliesAtOpen
-                    && !(e instanceof MisbehavingServerException);
-            if (!stale || replaced) {
+            if (!NntpPool.brokeBeforeAnyReply(client, repliesAtOpen, e) || replaced) {
                 throw e;
             }
             log.info(
@@ -145,16 +140,18 @@ public final class NntpHeaderSource implements HeaderSource {
             replaced = true;
             pool.invalidate(client);
             client = null;
-            onWire = 0;
             open();
         }
 
         /** Sends the owed ranges not on the wire yet, as far as the connection allows. */
         private void topUp() throws IOException {
-            while (onWire < owed.size() && (onWire == 0 || client.pipelinesOver())) {
-                long[] r = owed.stream().skip(onWire).findFirst().orElseThrow();
+            Iterator<long[]> next = owed.iterator();
+            for (int i = 0; i < client.unreadReplies(); i++) {
+                next.next();
+            }
+            while (next.hasNext() && (client.unreadReplies() == 0 || client.pipelinesOver())) {
+                long[] r = next.next();
                 client.sendOver(r[0], r[1]);
-                onWire++;
             }
         }
 
@@ -171,9 +168,7 @@ public final class NntpHeaderSource implements HeaderSource {
                     repliesAtOpen = c.repliesRead();
                     return;
                 } catch (IOException e) {
-                    boolean stale =
-                            c.isBroken() && c.repliesRead() == before && !(e instanceof MisbehavingServerException);
-                    if (stale && attempt == 1) {
+                    if (NntpPool.brokeBeforeAnyReply(c, before, e) && attempt == 1) {
                         pool.invalidate(c);
                         continue;
                     }

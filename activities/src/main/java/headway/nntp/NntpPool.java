@@ -200,9 +200,7 @@ public final class NntpPool implements AutoCloseable {
                 release(c);
                 return result;
             } catch (IOException e) {
-                boolean stale =
-                        c.isBroken() && c.repliesRead() == repliesBefore && !(e instanceof MisbehavingServerException);
-                if (stale && attempt == 1) {
+                if (brokeBeforeAnyReply(c, repliesBefore, e) && attempt == 1) {
                     log.info(
                             "connection to {} broke ({}), retrying once on a new connection",
                             config.server(),
@@ -217,6 +215,15 @@ public final class NntpPool implements AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Whether {@code e} broke a connection before it read any reply since it had read {@code
+     * repliesBefore}: the server dropped it while it sat idle in the pool, so the work may be sent
+     * again on a new one. A server that broke a reply's bounds is not retried.
+     */
+    public static boolean brokeBeforeAnyReply(NntpClient c, int repliesBefore, IOException e) {
+        return c.isBroken() && c.repliesRead() == repliesBefore && !(e instanceof MisbehavingServerException);
     }
 
     /** Connections open now: borrowed (or being opened) and idle; at most the configured maximum. */
