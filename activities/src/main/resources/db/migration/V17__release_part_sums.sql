@@ -1,7 +1,7 @@
 -- A release's completion is computed from the sums of its binaries' parts present and parts in
 -- all, which were summed again from every binary of the release each time a write added to it:
--- reading tens of wide binary rows per release row written, about three quarters of the release
--- statement's time (see docs/benchmarks.md). The release keeps the two sums now, so a write that
+-- tens of wide binary rows read per release row written, hundreds for a season pack, so a release
+-- of n files written over k batches cost n x k row reads. The release keeps the two sums now, so a write that
 -- only adds new binaries (binary COPY of fresh ones) adds their totals to the release
 -- (CatalogStore's DELTA_RELEASES); a write that merges into binaries already stored, or that
 -- moves articles between binaries, still recomputes the release from all its binaries.
