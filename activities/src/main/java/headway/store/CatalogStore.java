@@ -771,16 +771,6 @@ public final class CatalogStore {
             .int8(a -> a.totalParts)
             .int4(a -> a.ruleVersion);
 
-    static void upsertReleases(
-            Connection conn, List<CompletedBinary> chunk, CategoryRules categories, int categoryVersion)
-            throws SQLException {
-        Map<List<String>, Boolean> seen = new LinkedHashMap<>();
-        for (CompletedBinary b : chunk) {
-            seen.put(List.of(b.group(), b.poster(), b.releaseName()), Boolean.TRUE);
-        }
-        upsertReleaseKeys(conn, new ArrayList<>(seen.keySet()), categories, categoryVersion);
-    }
-
     /**
      * Recomputes the releases keyed (group, poster, name) from their binaries; a release without
      * binaries is left as it is. {@code keys} holds each release once (a statement may change a
