@@ -19,7 +19,12 @@ public final class NntpHeaderSource implements HeaderSource {
     static final int PIPELINE_DEPTH = 2;
 
     private final NntpPool pool;
-    private final int ahead;
+    /**
+     * Commands a pipeline keeps on the wire; drops to 1 for good once a connection fails while it
+     * had a command sent ahead, so that a server that cannot take pipelined commands (whatever RFC
+     * 3977 says) fails one fetch, which is retried, rather than every fetch.
+     */
+    private volatile int ahead;
 
     /** Pipelining OVER (HEADWAY_NNTP_PIPELINE's default). */
     public NntpHeaderSource(NntpPool pool) {
@@ -55,6 +60,11 @@ public final class NntpHeaderSource implements HeaderSource {
      * dropped it while it was idle in the pool) is replaced once and the ranges sent again, as
      * {@link NntpPool#withConnection} does for a single fetch.
      */
+    /** Whether pipelines send a command ahead of the reply before it (until a server failed one). */
+    public boolean pipelines() {
+        return ahead > 1;
+    }
+
     @Override
     public Pipeline pipeline(String group) throws IOException {
         return new NntpPipeline(group);
@@ -98,10 +108,14 @@ public final class NntpHeaderSource implements HeaderSource {
             }
             while (true) {
                 topUp();
+                boolean sentAhead = client.unreadReplies() > 1;
                 try {
                     client.receiveOver(from, to, sink);
                     break;
                 } catch (IOException e) {
+                    if (sentAhead && client.repliesRead() > repliesAtOpen) {
+                        stopPipelining(e);
+                    }
                     replaceIfStale(e);
                 }
             }
@@ -125,6 +139,18 @@ public final class NntpHeaderSource implements HeaderSource {
                 pool.release(client);
             }
             client = null;
+        }
+
+        /** Sends one command at a time from now on, on every connection of this source. */
+        private void stopPipelining(IOException e) {
+            if (ahead > 1) {
+                ahead = 1;
+                log.warn(
+                        "{} failed a reply while another command was sent ahead ({}); sending one command at a time"
+                                + " from now on (set HEADWAY_NNTP_PIPELINE=false to start that way)",
+                        pool.config().server(),
+                        e.toString());
+            }
         }
 
         /** Rethrows {@code e} unless the connection broke before any reply, the first time: then opens a new one. */

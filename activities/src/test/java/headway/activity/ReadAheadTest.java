@@ -86,6 +86,24 @@ class ReadAheadTest {
     }
 
     @Test
+    void aServerThatBreaksOnPipelinedCommandsFailsOneReadAndIsThenReadOneCommandAtATime() throws Exception {
+        try (HoldingServer server = new HoldingServer(1_000, 200).refusePipelining();
+                NntpPool pool =
+                        new NntpPool(NntpPool.Config.defaults(server.server()).withMaxConnections(1))) {
+            NntpHeaderSource source = new NntpHeaderSource(pool);
+            assertThat(source.pipelines()).isTrue();
+            assertThatThrownBy(() -> readAll(source, 1, 100, 1, 1_000)).isInstanceOf(IOException.class);
+            assertThat(source.pipelines()).isFalse();
+            // the retry, as the activity's, reads the whole range, every held reply ended by the hold
+            int heldBefore = server.endedByHold.get();
+            Collected c = readAll(source, 1, 100, 1, 1_000);
+            assertThat(c.headers).isEqualTo(1_000);
+            assertThat(c.ends).isEqualTo(ends(100, 1_000));
+            assertThat(server.endedByHold.get() - heldBefore).isEqualTo(8);
+        }
+    }
+
+    @Test
     void aConnectionTheServerDroppedWhileIdleIsReplacedAndItsBatchesAskedForAgain() throws Exception {
         try (NewsSimulator sim =
                         NewsSimulator.start(NewsSimulator.Options.defaults(), List.of(GroupSpec.of(GROUP, 9, 8_000)));

@@ -37,6 +37,8 @@ public final class HoldingServer implements AutoCloseable {
     public final List<String> overs = new CopyOnWriteArrayList<>();
 
     private volatile boolean closed;
+    /** Drops the connection, mid reply, when the next command arrives before the reply ended. */
+    private volatile boolean refusePipelining;
 
     public HoldingServer(long articles, long holdMillis) throws IOException {
         this.articles = articles;
@@ -45,6 +47,12 @@ public final class HoldingServer implements AutoCloseable {
         Thread acceptor = new Thread(this::accept, "holding-nntp-accept");
         acceptor.setDaemon(true);
         acceptor.start();
+    }
+
+    /** From now on a command that arrives while a reply is held drops the connection, as a server that cannot take pipelined commands might. */
+    public HoldingServer refusePipelining() {
+        refusePipelining = true;
+        return this;
     }
 
     public NntpServer server() {
@@ -91,6 +99,9 @@ public final class HoldingServer implements AutoCloseable {
                         try {
                             next = in.readLine();
                             endedByNextCommand.incrementAndGet();
+                            if (refusePipelining) {
+                                return;
+                            }
                         } catch (SocketTimeoutException e) {
                             endedByHold.incrementAndGet();
                         }

@@ -128,8 +128,9 @@ public enum Setting {
             null,
             null,
             "send each connection's next OVER while the reply before it is still arriving (RFC 3977"
-                    + " pipelining), so a distant server's link does not idle a round trip per batch; false waits"
-                    + " for each reply, for a server that mishandles pipelined commands"),
+                    + " pipelining), so a distant server's link does not idle a round trip per batch; a reply that"
+                    + " fails while a command is sent ahead turns it off until the worker restarts, and false"
+                    + " starts that way"),
     NNTP_PROVIDER_LIMIT(
             Type.INTEGER,
             "0",
