@@ -53,6 +53,11 @@ public final class NntpHeaderSource implements HeaderSource {
         return pool.withConnection(client -> client.group(group));
     }
 
+    /** Whether pipelines send a command ahead of the reply before it (until a server failed one). */
+    public boolean pipelines() {
+        return ahead > 1;
+    }
+
     /**
      * OVER commands pipelined on one pooled connection ({@link NntpClient#sendOver}): up to two on
      * the wire, the second sent once the connection has answered one (until then OVER may turn out
@@ -60,11 +65,6 @@ public final class NntpHeaderSource implements HeaderSource {
      * dropped it while it was idle in the pool) is replaced once and the ranges sent again, as
      * {@link NntpPool#withConnection} does for a single fetch.
      */
-    /** Whether pipelines send a command ahead of the reply before it (until a server failed one). */
-    public boolean pipelines() {
-        return ahead > 1;
-    }
-
     @Override
     public Pipeline pipeline(String group) throws IOException {
         return new NntpPipeline(group);

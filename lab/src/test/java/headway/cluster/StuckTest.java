@@ -60,13 +60,25 @@ class StuckTest {
     /** HeadwayStuck once no worker is frozen: the watchman's next run and one workflow task. */
     private static final Duration FLAG_CLEARED = Duration.ofSeconds(15);
 
+    /**
+     * How long the takeover of a group whose holder stays frozen may take. Each long poll the frozen
+     * worker had open on the shared task queue takes one task that it never runs: in a clean-clone
+     * CI run (2026-12-06; another that day failed the same way, no takeover within 75 s) the
+     * takeover's Outlook activity was still pending at its attempt 5 after 75 s, its last attempt
+     * started by the frozen worker and timed out after its 10 s start-to-close. Five such polls at most (the SDK's activity pollers), with the retry
+     * backoff of 1, 2, 4, 8 and 16 s between them, hold the takeover back up to 81 s; plus the
+     * take, the range's lease and the watchman's next scan, and room for a loaded machine. In the
+     * runs where fewer polls were open it took 32 s.
+     */
+    private static final Duration TAKEOVER_AFTER_FREEZE = Duration.ofSeconds(130);
+
     private static final String OPEN_RANGE_RECORD = """
             select id, subject, since, detected_at, moved_at, moved_how from stuck_moves
             where kind = 'range' and group_name = ? and id > ? order by id limit 1
             """;
 
     @Test
-    @Timeout(value = 170, unit = TimeUnit.SECONDS)
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void frozenHolderIsReportedStuckAndMarkedMovedWhenItMovesAgain() {
         try (Cluster cluster = Cluster.start("stuck", List.of(NewsSimulator.GroupSpec.of(GROUP, 13, 250_000)))) {
             cluster.workerEnv("HEADWAY_BATCH", "250")
@@ -96,7 +108,7 @@ class StuckTest {
             assertDetectedInTime(stuck, detectedAfter);
             cluster.thaw(holder);
             long thawedAt = System.nanoTime();
-            Map<String, Object> moved = awaitMoved(cluster, (Long) stuck.get("id"));
+            Map<String, Object> moved = awaitMoved(cluster, (Long) stuck.get("id"), Duration.ofSeconds(75));
             double movedAfter = (System.nanoTime() - thawedAt) / 1e9;
             System.out.printf(
                     "stuck: frozen %s range %d stuck_after=%.1fs; thawed, moved_after=%.1fs how=%s%n",
@@ -131,7 +143,7 @@ class StuckTest {
             detectedAfter = (System.nanoTime() - frozenAt) / 1e9;
             awaitStuckAttribute(cluster, true, FLAGGED_AFTER_RECORD);
             double flaggedAfter = (System.nanoTime() - frozenAt) / 1e9;
-            moved = awaitMoved(cluster, (Long) stuck.get("id"));
+            moved = awaitMoved(cluster, (Long) stuck.get("id"), TAKEOVER_AFTER_FREEZE);
             movedAfter = (System.nanoTime() - frozenAt) / 1e9;
             Map<String, Object> takeover = cluster.row("""
                     select node_id, at from lease_events where group_name = ? and kind = 'takeover' and epoch > ? order by id limit 1
@@ -237,11 +249,11 @@ class StuckTest {
         return record;
     }
 
-    private static Map<String, Object> awaitMoved(Cluster cluster, long id) {
+    private static Map<String, Object> awaitMoved(Cluster cluster, long id, Duration within) {
         String sql = "select id, moved_at, moved_how from stuck_moves where id = ?";
         try {
             Cluster.await(
-                    Duration.ofSeconds(75),
+                    within,
                     Duration.ofMillis(100),
                     "stuck record " + id + " marked moved",
                     () -> cluster.row(sql, id).get("moved_at") != null);
