@@ -37,15 +37,13 @@ public final class NntpHeaderSource implements HeaderSource {
         this.ahead = pipeline ? PIPELINE_DEPTH : 1;
     }
 
+    /** One range over a pipeline of one command: the same group selection and stale-connection retry. */
     @Override
     public void fetch(String group, long from, long to, OverviewSink sink) throws IOException {
-        pool.withConnection(client -> {
-            // a pooled connection that has this group selected already saves a round trip per batch
-            if (!group.equals(client.selectedGroup())) {
-                client.group(group);
-            }
-            return client.over(from, to, sink);
-        });
+        try (Pipeline pipe = pipeline(group)) {
+            pipe.send(from, to);
+            pipe.receive(from, to, sink);
+        }
     }
 
     @Override

@@ -18,9 +18,7 @@ class MessageIdMigrationTest {
 
     @Test
     void binariesWrittenAsArraysReadAndMergeAlikeAfterTheMigration() throws Exception {
-        String url = TestDatabase.emptyDatabase("ids_v15");
-        try (HikariDataSource ds = TestDatabase.pool(url, 2)) {
-            Database.migrate(ds, "14");
+        try (HikariDataSource ds = TestDatabase.migratedTo("ids_v15", "14")) {
             TestDatabase.execute(ds, """
                     insert into groups (name) values ('alt.binaries.migrated');
                     insert into binaries (group_name, poster, file_name, total_parts, release_name, subject, posted,

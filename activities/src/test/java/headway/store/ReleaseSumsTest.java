@@ -101,9 +101,7 @@ class ReleaseSumsTest {
 
     @Test
     void theMigrationGivesEarlierReleasesTheSumsOfTheirBinaries() throws Exception {
-        String url = TestDatabase.emptyDatabase("sums_v17");
-        try (HikariDataSource ds = TestDatabase.pool(url, 2)) {
-            Database.migrate(ds, "16");
+        try (HikariDataSource ds = TestDatabase.migratedTo("sums_v17", "16")) {
             TestDatabase.execute(ds, """
                     insert into groups (name) values ('alt.binaries.sums');
                     insert into binaries (group_name, poster, file_name, total_parts, release_name, subject, posted,

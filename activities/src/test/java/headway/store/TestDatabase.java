@@ -42,6 +42,13 @@ public final class TestDatabase {
         return ds;
     }
 
+    /** A pool of two over a new database migrated up to {@code version} only, to test a later migration on; the caller closes it. */
+    static HikariDataSource migratedTo(String prefix, String version) {
+        HikariDataSource ds = pool(emptyDatabase(prefix), 2);
+        Database.migrate(ds, version);
+        return ds;
+    }
+
     public static HikariDataSource pool(String jdbcUrl, int size) {
         return Database.pool(new Database.Settings(jdbcUrl, "postgres", null, size, Duration.ofSeconds(10)), "test");
     }
