@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -28,7 +29,7 @@ import java.util.stream.Stream;
 final class CpuMeter {
 
     /** Cumulative CPU at one moment. */
-    record Sample(long wallNanos, double jvm, double children, double postgres, Map<Integer, Long> compilerTicks) {
+    record Sample(long wallNanos, double jvm, double children, double postgres, Map<Integer, Thread> threads) {
 
         /** CPU seconds of everything measured (this JVM but its JIT compilers, its children, PostgreSQL) since {@code start}. */
         double cpuSince(Sample start) {
@@ -37,11 +38,36 @@ final class CpuMeter {
 
         /** CPU seconds of the JVM's JIT compiler threads alive now since {@code start} (or since they started). */
         double jitSince(Sample start) {
-            long ticks = 0;
-            for (Map.Entry<Integer, Long> e : compilerTicks.entrySet()) {
-                ticks += e.getValue() - start.compilerTicks.getOrDefault(e.getKey(), 0L);
+            return byThread(start).getOrDefault(COMPILERS, 0.0);
+        }
+
+        /**
+         * This JVM's CPU seconds since {@code start} by thread family (the thread's name less its
+         * digits, as Linux keeps it: 15 characters at most), largest first, for the threads alive
+         * now; a thread that exited between the samples is missing.
+         */
+        Map<String, Double> byThread(Sample start) {
+            Map<String, Double> out = new HashMap<>();
+            for (Map.Entry<Integer, Thread> e : threads.entrySet()) {
+                Thread then = start.threads.get(e.getKey());
+                long ticks = e.getValue().ticks() - (then == null ? 0 : then.ticks());
+                out.merge(e.getValue().family(), ticks / (double) CLOCK_TICKS, Double::sum);
             }
-            return ticks / (double) CLOCK_TICKS;
+            return out.entrySet().stream()
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .collect(LinkedHashMap::new, (m, e) -> m.put(e.getKey(), e.getValue()), Map::putAll);
+        }
+
+        /** {@link #byThread} in words: the families of at least 0.1 s. */
+        String byThreadSince(Sample start) {
+            StringBuilder out = new StringBuilder();
+            byThread(start).forEach((family, seconds) -> {
+                if (seconds >= 0.1) {
+                    out.append(out.length() == 0 ? "" : ", ")
+                            .append(String.format(java.util.Locale.ROOT, "%s %.1f", family, seconds));
+                }
+            });
+            return out.toString();
         }
 
         /** PostgreSQL's CPU seconds since {@code start}. */
@@ -85,7 +111,7 @@ final class CpuMeter {
                 .toList();
         double postgres = seconds(postmasters.stream().flatMap(p -> Stream.concat(Stream.of(p), p.descendants())))
                 + reapedChildrenSeconds(postmasters);
-        return new Sample(System.nanoTime(), jvm, children, postgres, compilerTicks());
+        return new Sample(System.nanoTime(), jvm, children, postgres, threads());
     }
 
     /** CPU seconds of the exited children that {@code postmasters} have reaped (cutime + cstime of each). */
@@ -104,9 +130,15 @@ final class CpuMeter {
         return ticks / (double) CLOCK_TICKS;
     }
 
-    /** User and system ticks of each of this JVM's JIT compiler threads (named "C1/C2 CompilerThreadN"), by thread id. */
-    private static Map<Integer, Long> compilerTicks() {
-        Map<Integer, Long> out = new HashMap<>();
+    /** One of this JVM's threads: its family (see {@link Sample#byThread}) and its user and system ticks. */
+    record Thread(String family, long ticks) {}
+
+    /** The family of the JIT compiler threads ("C1/C2 CompilerThreadN"). */
+    private static final String COMPILERS = "JIT compilers";
+
+    /** This JVM's threads, by thread id. */
+    private static Map<Integer, Thread> threads() {
+        Map<Integer, Thread> out = new HashMap<>();
         Path threads = Path.of("/proc/self/task");
         if (!Files.isDirectory(threads)) {
             return out; // not Linux: the compilers' time stays in the JVM's
@@ -120,12 +152,15 @@ final class CpuMeter {
                     continue;
                 }
                 String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                if (name.matches("C[12] CompilerThre.*")) {
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    out.put(
-                            Integer.parseInt(task.getFileName().toString()),
-                            Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
-                }
+                String family = name.matches("C[12] CompilerThre.*")
+                        ? COMPILERS
+                        : name.replaceAll("[0-9]+", "N")
+                                .replaceAll("[-#]N$|N$", "")
+                                .strip();
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                out.put(
+                        Integer.parseInt(task.getFileName().toString()),
+                        new Thread(family, Long.parseLong(fields[11]) + Long.parseLong(fields[12])));
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot read this JVM's threads from /proc/self/task", e);

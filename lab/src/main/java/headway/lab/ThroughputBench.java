@@ -136,6 +136,7 @@ public final class ThroughputBench {
             Rig.Indexed e2e = rig.indexAll(specs, rangeSize, ttl, Duration.ofMinutes(20));
             CpuMeter.Sample after = CpuMeter.sample(pg);
             out.println("throughput: end to end took " + after.since(before));
+            out.println("throughput: end to end, this JVM's CPU s by thread: " + after.byThreadSince(before));
             out.println("throughput: end to end, postgres "
                     + PostgresActivity.of(rig.postgres().postgresDatabase()).since(wrote, e2e.headers()));
             double endToEnd = e2e.headers() / e2e.seconds();
@@ -175,6 +176,7 @@ public final class ThroughputBench {
             long lines = inParallel(pool, specs, g -> fetch(simulator, g));
             CpuMeter.Sample after = CpuMeter.sample(pg);
             out.println("throughput: raw fetch took " + after.since(before));
+            out.println("throughput: raw fetch, this JVM's CPU s by thread: " + after.byThreadSince(before));
             return new Raw(
                     lines / ((after.wallNanos() - before.wallNanos()) / 1e9), after.cpuSince(before) * 1e6 / lines);
         } finally {
@@ -213,6 +215,7 @@ public final class ThroughputBench {
             CpuMeter.Sample before = CpuMeter.sample(pg);
             long lines = inParallel(pool, specs, g -> assemble(simulator, g, batch -> {}));
             CpuMeter.Sample after = CpuMeter.sample(pg);
+            out.println("throughput: fetch and window, this JVM's CPU s by thread: " + after.byThreadSince(before));
             return new Raw(
                     lines / ((after.wallNanos() - before.wallNanos()) / 1e9), after.cpuSince(before) * 1e6 / lines);
         } finally {
@@ -257,6 +260,7 @@ public final class ThroughputBench {
             long segments = inParallel(pool, specs, g -> write(ds, catalog, batches.remove(g.name())));
             CpuMeter.Sample after = CpuMeter.sample(pg);
             out.println("throughput: raw catalog write took " + after.since(before));
+            out.println("throughput: raw catalog write, this JVM's CPU s by thread: " + after.byThreadSince(before));
             out.printf(
                     "throughput: raw catalog write, postgres cpu_us_per_header=%.2f (%s)%n",
                     after.postgresSince(before) * 1e6 / segments,
