@@ -83,11 +83,20 @@ final class BenchCommand implements Runnable {
                         "articles per fetch and commit, for all three figures (default ${DEFAULT-VALUE}, HEADWAY_BATCH's default)")
         int batch;
 
+        @Option(
+                names = "--rounds",
+                defaultValue = "3",
+                description = "timed rounds, each on groups of its own; the figures are their medians (default 3)")
+        int rounds;
+
         @Option(names = "--in-process-temporal", description = "use the in-process Temporal test server")
         boolean inProcess;
 
         @Override
         public void run() {
+            if (rounds < 1 || rounds > 9) {
+                throw CliException.badInput("--rounds must be between 1 and 9, was " + rounds);
+            }
             if (batch < 1 || batch > 100_000) {
                 throw CliException.badInput("--batch must be between 1 and 100000, was " + batch);
             }
@@ -96,7 +105,7 @@ final class BenchCommand implements Runnable {
             }
             PrintWriter out = spec.commandLine().getOut();
             try {
-                ThroughputBench.Result r = new ThroughputBench(groups, articles, batch, inProcess, out).run();
+                ThroughputBench.Result r = new ThroughputBench(groups, articles, batch, rounds, inProcess, out).run();
                 out.printf("throughput: rate ratio (end to end / slower raw path) %.2f%n", r.ratio());
                 out.printf(
                         java.util.Locale.ROOT,

@@ -8,7 +8,6 @@ import headway.nntp.NntpClient;
 import headway.nntp.NntpServer;
 import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
-import headway.rig.EmbeddedDatabase;
 import headway.simulator.NewsSimulator;
 import headway.store.CatalogStore;
 import headway.store.Database;
@@ -31,16 +30,28 @@ import java.util.function.Consumer;
 /**
  * Headers per second end to end (news simulator -> worker -> catalog) beside the two raw limits
  * measured in the same run on the same data: the simulator's OVER stream read and parsed with no
- * Temporal and no database, and the catalog write rate alone. All three use the same number of
- * groups in parallel, so the ratio compares like with like, and all three are steady rates of a
- * warm JVM: each path first runs untimed over as many warm-up groups of the same size (at
- * 250,000 articles per group, JIT compilation of the end-to-end path still took a fifth of the
- * machine during the timed phase; after warm-up groups of half the size, 1 to 1.8 CPU seconds
- * of each phase's 5 to 12). CPU per header leaves out the JIT compilers' threads ({@link CpuMeter}).
+ * Temporal and no database, and the catalog write rate alone; and the same read with each group's
+ * window fed and drained, whose CPU less the raw read's is the window's, which the end-to-end run
+ * spends and neither raw path does. All use the same number of groups in parallel, so the ratio
+ * compares like with like, and all are steady rates of a warm JVM: each path first runs untimed
+ * over as many warm-up groups of the same size (at 250,000 articles per group, JIT compilation of
+ * the end-to-end path still took a fifth of the machine during the timed phase; after warm-up
+ * groups of half the size, 1 to 1.8 CPU seconds of each phase's 5 to 12). CPU per header leaves
+ * out the JIT compilers' threads ({@link CpuMeter}).
+ *
+ * <p>The timed paths run in rounds, each on groups of its own, one path after the other, and the
+ * figures are the medians of the rounds: on these shared machines one path's CPU per header
+ * swung by a fifth from one run to the next (PostgreSQL's by a third), so a ratio of two single
+ * measurements moved by ±0.25.
  */
 public final class ThroughputBench {
 
-    /** Untimed rounds over the warm-up groups before the fetch-and-window figure (see {@link #rawWindow}). */
+    /**
+     * Untimed passes of the fetch and window over the warm-up groups: the subject parser runs once
+     * per file, so its methods reach the JIT's last tier later than the per-header code does, and
+     * after one pass the figure was still a third above its steady value (1.77, 1.58, 1.47 us per
+     * header for fetch and window in successive passes of one JVM).
+     */
     private static final int WINDOW_WARM_UP = 3;
 
     /** The benchmarks' in-process worker: room for every group at once. */
@@ -73,17 +84,17 @@ public final class ThroughputBench {
         }
     }
 
-    /** A raw path's rate and CPU per header. */
-    private record Raw(double rate, double cpuUs) {}
-
     private final int groups;
     private final long articles;
     private final int batch;
+    private final int rounds;
     private final boolean inProcessTemporal;
     private final PrintWriter out;
 
-    public ThroughputBench(int groups, long articles, int batch, boolean inProcessTemporal, PrintWriter out) {
+    public ThroughputBench(
+            int groups, long articles, int batch, int rounds, boolean inProcessTemporal, PrintWriter out) {
         this.groups = groups;
+        this.rounds = rounds;
         this.articles = articles;
         this.batch = batch;
         this.inProcessTemporal = inProcessTemporal;
@@ -91,10 +102,13 @@ public final class ThroughputBench {
     }
 
     public Result run() throws Exception {
-        List<NewsSimulator.GroupSpec> specs = specs("t", 77, articles);
         List<NewsSimulator.GroupSpec> warmUp = specs("w", 177, Math.max(20_000, articles));
+        List<List<NewsSimulator.GroupSpec>> timed = new ArrayList<>();
         List<NewsSimulator.GroupSpec> all = new ArrayList<>(warmUp);
-        all.addAll(specs);
+        for (int r = 0; r < rounds; r++) {
+            timed.add(specs("t" + r + "-", 77 + 100L * r, articles));
+            all.addAll(timed.get(r));
+        }
         try (Rig rig = Rig.builder()
                 .groups(all)
                 .database("e2e")
@@ -108,53 +122,159 @@ public final class ThroughputBench {
                 .say(msg -> out.println("throughput: " + msg))
                 .start()) {
             int pg = rig.postgres().port();
-            Raw fetch = rawFetch(rig.nntpServer(), warmUp, specs, pg);
-            out.printf(
-                    "throughput: raw fetch %.0f headers/s (%d groups x %d articles, parsed, no Temporal, no database),"
-                            + " cpu_us_per_header=%.2f%n",
-                    fetch.rate(), groups, articles, fetch.cpuUs());
-            Raw window = rawWindow(rig.nntpServer(), warmUp, specs, pg);
-            out.printf(
-                    "throughput: fetch and window (no Temporal, no database) cpu_us_per_header=%.2f; less the raw"
-                            + " fetch, the window's %.2f is in neither raw path%n",
-                    window.cpuUs(), window.cpuUs() - fetch.cpuUs());
-            Raw write = rawWrite(rig.postgres(), rig.nntpServer(), warmUp, specs, pg);
-            out.printf(
-                    "throughput: raw catalog write %.0f headers/s, cpu_us_per_header=%.2f%n",
-                    write.rate(), write.cpuUs());
-            rig.startTemporal();
-            Map<String, String> env = new HashMap<>(BENCH_WORKER);
-            env.put(Setting.BATCH.key(), Integer.toString(batch));
-            HeadwayWorker worker = rig.startWorker(env);
-            long rangeSize = Setting.RANGE_SIZE.longDefault();
-            Duration ttl = worker.config().leaseTtl();
-            Rig.Indexed warm = rig.indexAll(warmUp, rangeSize, ttl, Duration.ofMinutes(20));
-            out.printf(
-                    "throughput: warm-up end to end %.0f headers/s (not counted)%n", warm.headers() / warm.seconds());
-            PostgresActivity wrote = PostgresActivity.of(rig.postgres().postgresDatabase());
-            CpuMeter.Sample before = CpuMeter.sample(pg);
-            Rig.Indexed e2e = rig.indexAll(specs, rangeSize, ttl, Duration.ofMinutes(20));
-            CpuMeter.Sample after = CpuMeter.sample(pg);
-            out.println("throughput: end to end took " + after.since(before));
-            out.println("throughput: end to end, this JVM's CPU s by thread: " + after.byThreadSince(before));
-            out.println("throughput: end to end, postgres "
-                    + PostgresActivity.of(rig.postgres().postgresDatabase()).since(wrote, e2e.headers()));
-            double endToEnd = e2e.headers() / e2e.seconds();
-            double cpuE2e = after.cpuSince(before) * 1e6 / e2e.headers();
-            out.printf(
-                    "throughput: end to end %.0f headers/s (%d headers in %.1f s), cpu_us_per_header=%.2f"
-                            + " (postgres %.2f)%n",
-                    endToEnd, e2e.headers(), e2e.seconds(), cpuE2e, after.postgresSince(before) * 1e6 / e2e.headers());
-            return new Result(
-                    e2e.headers(),
-                    endToEnd,
-                    fetch.rate(),
-                    write.rate(),
-                    e2e.seconds(),
-                    cpuE2e,
-                    fetch.cpuUs(),
-                    write.cpuUs());
+            NntpServer simulator = rig.nntpServer();
+            ExecutorService pool = Executors.newFixedThreadPool(groups);
+            String url = rig.postgres().createDatabase("rawwrite");
+            try (HikariDataSource rawDb = Database.pool(
+                    new Database.Settings(url, "postgres", null, groups + 2, Duration.ofSeconds(10)), "bench-write")) {
+                Database.migrate(rawDb);
+                GroupStore groupStore = new GroupStore(rawDb);
+                all.forEach(g -> groupStore.add(g.name(), 0));
+                CatalogStore catalog = new CatalogStore();
+
+                // the warm-ups, untimed: each path over the warm-up groups, the window several times
+                inParallel(pool, warmUp, g -> fetch(simulator, g));
+                for (int round = 0; round < WINDOW_WARM_UP; round++) {
+                    inParallel(pool, warmUp, g -> assemble(simulator, g, batch -> {}));
+                }
+                Map<String, List<List<CompletedBinary>>> warmBatches = assembleAll(pool, simulator, warmUp);
+                inParallel(pool, warmUp, g -> write(rawDb, catalog, warmBatches.remove(g.name())));
+                rig.startTemporal();
+                Map<String, String> env = new HashMap<>(BENCH_WORKER);
+                env.put(Setting.BATCH.key(), Integer.toString(batch));
+                HeadwayWorker worker = rig.startWorker(env);
+                long rangeSize = Setting.RANGE_SIZE.longDefault();
+                Duration ttl = worker.config().leaseTtl();
+                Rig.Indexed warm = rig.indexAll(warmUp, rangeSize, ttl, Duration.ofMinutes(20));
+                out.printf(
+                        "throughput: warm-up end to end %.0f headers/s (not counted)%n",
+                        warm.headers() / warm.seconds());
+
+                List<Round> done = new ArrayList<>();
+                for (int r = 0; r < rounds; r++) {
+                    List<NewsSimulator.GroupSpec> specs = timed.get(r);
+                    String at = "throughput: round " + (r + 1) + ", ";
+                    Phase fetch = measure(pg, () -> inParallel(pool, specs, g -> fetch(simulator, g)));
+                    out.println(at + "raw fetch took " + fetch.took());
+                    Phase window = measure(pg, () -> inParallel(pool, specs, g -> assemble(simulator, g, b -> {})));
+                    out.println(at + "fetch and window took " + window.took());
+                    Map<String, List<List<CompletedBinary>>> batches = assembleAll(pool, simulator, specs);
+                    PostgresActivity before = PostgresActivity.of(rig.postgres().postgresDatabase());
+                    Phase write = measure(
+                            pg, () -> inParallel(pool, specs, g -> write(rawDb, catalog, batches.remove(g.name()))));
+                    out.println(at + "raw catalog write took " + write.took() + "; postgres "
+                            + PostgresActivity.of(rig.postgres().postgresDatabase())
+                                    .since(before, write.count()));
+                    PostgresActivity wrote = PostgresActivity.of(rig.postgres().postgresDatabase());
+                    CpuMeter.Sample b = CpuMeter.sample(pg);
+                    Rig.Indexed e2e = rig.indexAll(specs, rangeSize, ttl, Duration.ofMinutes(20));
+                    Phase endToEnd = new Phase(e2e.headers(), b, CpuMeter.sample(pg));
+                    out.println(at + "end to end took " + endToEnd.took() + "; postgres "
+                            + PostgresActivity.of(rig.postgres().postgresDatabase())
+                                    .since(wrote, e2e.headers()));
+                    Round round = new Round(fetch, window, write, endToEnd, e2e.seconds());
+                    done.add(round);
+                    out.printf(
+                            java.util.Locale.ROOT,
+                            "%sCPU us per header: end to end %.2f (postgres %.2f), raw fetch %.2f, fetch and window %.2f"
+                                    + " (the window's %.2f is in neither raw path), raw write %.2f (postgres %.2f);"
+                                    + " cpu_ratio %.2f%n",
+                            at,
+                            endToEnd.cpuUs(),
+                            endToEnd.postgresUs(),
+                            fetch.cpuUs(),
+                            window.cpuUs(),
+                            window.cpuUs() - fetch.cpuUs(),
+                            write.cpuUs(),
+                            write.postgresUs(),
+                            endToEnd.cpuUs() / (fetch.cpuUs() + write.cpuUs()));
+                }
+                Result result = new Result(
+                        done.get(0).endToEnd.count(),
+                        median(done, Round::endToEndRate),
+                        median(done, x -> x.fetch.rate()),
+                        median(done, x -> x.write.rate()),
+                        median(done, Round::seconds),
+                        median(done, x -> x.endToEnd.cpuUs()),
+                        median(done, x -> x.fetch.cpuUs()),
+                        median(done, x -> x.write.cpuUs()));
+                out.printf(
+                        java.util.Locale.ROOT,
+                        "throughput: medians of %d rounds (%d groups x %d articles each): end to end %.0f headers/s,"
+                                + " cpu_us_per_header=%.2f (postgres %.2f); raw fetch %.0f headers/s, %.2f; window"
+                                + " %.2f; raw write %.0f headers/s, %.2f (postgres %.2f)%n",
+                        rounds,
+                        groups,
+                        articles,
+                        result.endToEnd(),
+                        result.cpuE2eUs(),
+                        median(done, x -> x.endToEnd.postgresUs()),
+                        result.rawFetch(),
+                        result.cpuFetchUs(),
+                        median(done, x -> x.window.cpuUs() - x.fetch.cpuUs()),
+                        result.rawWrite(),
+                        result.cpuWriteUs(),
+                        median(done, x -> x.write.postgresUs()));
+                return result;
+            } finally {
+                pool.shutdown();
+            }
         }
+    }
+
+    /** One path's run within a round: what it counted (headers or segments) and the CPU samples around it. */
+    private record Phase(long count, CpuMeter.Sample before, CpuMeter.Sample after) {
+        double rate() {
+            return count / ((after.wallNanos() - before.wallNanos()) / 1e9);
+        }
+
+        double cpuUs() {
+            return after.cpuSince(before) * 1e6 / count;
+        }
+
+        double postgresUs() {
+            return after.postgresSince(before) * 1e6 / count;
+        }
+
+        String took() {
+            return after.since(before) + "; this JVM's CPU s by thread: " + after.byThreadSince(before);
+        }
+    }
+
+    /** One round of the four paths, on groups of its own. */
+    private record Round(Phase fetch, Phase window, Phase write, Phase endToEnd, double seconds) {
+        double endToEndRate() {
+            return endToEnd.count() / seconds;
+        }
+    }
+
+    @FunctionalInterface
+    private interface Counted {
+        long run() throws Exception;
+    }
+
+    private static Phase measure(int pg, Counted work) throws Exception {
+        CpuMeter.Sample before = CpuMeter.sample(pg);
+        long count = work.run();
+        return new Phase(count, before, CpuMeter.sample(pg));
+    }
+
+    private static double median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> figure) {
+        double[] v = rounds.stream().mapToDouble(figure).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** Every group's binaries as the window hands them over, one list per batch, by group (untimed). */
+    private Map<String, List<List<CompletedBinary>>> assembleAll(
+            ExecutorService pool, NntpServer simulator, List<NewsSimulator.GroupSpec> specs) throws Exception {
+        Map<String, List<List<CompletedBinary>>> batches = new ConcurrentHashMap<>();
+        inParallel(pool, specs, g -> {
+            List<List<CompletedBinary>> out = new ArrayList<>();
+            assemble(simulator, g, out::add);
+            batches.put(g.name(), out);
+            return 0;
+        });
+        return batches;
     }
 
     private List<NewsSimulator.GroupSpec> specs(String prefix, long seed, long perGroup) {
@@ -163,25 +283,6 @@ public final class ThroughputBench {
             out.add(NewsSimulator.GroupSpec.of("alt.binaries.bench." + prefix + i, seed + i, perGroup));
         }
         return out;
-    }
-
-    /** The OVER streams of every group, read and parsed in parallel, one connection per group; the warm-up groups first, untimed. */
-    private Raw rawFetch(
-            NntpServer simulator, List<NewsSimulator.GroupSpec> warmUp, List<NewsSimulator.GroupSpec> specs, int pg)
-            throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(specs.size());
-        try {
-            inParallel(pool, warmUp, g -> fetch(simulator, g));
-            CpuMeter.Sample before = CpuMeter.sample(pg);
-            long lines = inParallel(pool, specs, g -> fetch(simulator, g));
-            CpuMeter.Sample after = CpuMeter.sample(pg);
-            out.println("throughput: raw fetch took " + after.since(before));
-            out.println("throughput: raw fetch, this JVM's CPU s by thread: " + after.byThreadSince(before));
-            return new Raw(
-                    lines / ((after.wallNanos() - before.wallNanos()) / 1e9), after.cpuSince(before) * 1e6 / lines);
-        } finally {
-            pool.shutdown();
-        }
     }
 
     private long fetch(NntpServer simulator, NewsSimulator.GroupSpec g) throws Exception {
@@ -193,84 +294,6 @@ public final class ThroughputBench {
             }
         }
         return lines;
-    }
-
-    /**
-     * The raw fetch with each group's window fed and drained as the indexer does it, the
-     * binaries dropped: less the raw fetch, the window's CPU per header, which the end-to-end run
-     * spends and neither raw path does. The warm-up groups first, untimed, {@link #WINDOW_WARM_UP}
-     * times: the subject parser runs once per file, so its methods reach the JIT's last tier
-     * later than the per-header code does, and after one round the figure was still a third above
-     * its steady value (1.77, 1.58, 1.47 us per header for fetch and window in successive rounds of
-     * one JVM).
-     */
-    private Raw rawWindow(
-            NntpServer simulator, List<NewsSimulator.GroupSpec> warmUp, List<NewsSimulator.GroupSpec> specs, int pg)
-            throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(specs.size());
-        try {
-            for (int round = 0; round < WINDOW_WARM_UP; round++) {
-                inParallel(pool, warmUp, g -> assemble(simulator, g, batch -> {}));
-            }
-            CpuMeter.Sample before = CpuMeter.sample(pg);
-            long lines = inParallel(pool, specs, g -> assemble(simulator, g, batch -> {}));
-            CpuMeter.Sample after = CpuMeter.sample(pg);
-            out.println("throughput: fetch and window, this JVM's CPU s by thread: " + after.byThreadSince(before));
-            return new Raw(
-                    lines / ((after.wallNanos() - before.wallNanos()) / 1e9), after.cpuSince(before) * 1e6 / lines);
-        } finally {
-            pool.shutdown();
-        }
-    }
-
-    /**
-     * The catalog write rate alone: the binaries the groups' windows produce (computed first,
-     * untimed) written with the same batching as the indexer, one transaction per batch, groups
-     * in parallel; the warm-up groups' binaries first, untimed, so that the figure is the
-     * steady rate of a warm JVM as the end-to-end figure is.
-     */
-    private Raw rawWrite(
-            EmbeddedDatabase postgres,
-            NntpServer simulator,
-            List<NewsSimulator.GroupSpec> warmUp,
-            List<NewsSimulator.GroupSpec> specs,
-            int pg)
-            throws Exception {
-        List<NewsSimulator.GroupSpec> all = new ArrayList<>(warmUp);
-        all.addAll(specs);
-        Map<String, List<List<CompletedBinary>>> batches = new ConcurrentHashMap<>();
-        ExecutorService pool = Executors.newFixedThreadPool(specs.size());
-        String url = postgres.createDatabase("rawwrite");
-        try (HikariDataSource ds = Database.pool(
-                new Database.Settings(url, "postgres", null, specs.size() + 2, Duration.ofSeconds(10)),
-                "bench-write")) {
-            inParallel(pool, all, g -> {
-                List<List<CompletedBinary>> out = new ArrayList<>();
-                assemble(simulator, g, out::add);
-                batches.put(g.name(), out);
-                return 0;
-            });
-            Database.migrate(ds);
-            GroupStore groupStore = new GroupStore(ds);
-            all.forEach(g -> groupStore.add(g.name(), 0));
-            CatalogStore catalog = new CatalogStore();
-            inParallel(pool, warmUp, g -> write(ds, catalog, batches.remove(g.name())));
-            PostgresActivity wrote = PostgresActivity.of(postgres.postgresDatabase());
-            CpuMeter.Sample before = CpuMeter.sample(pg);
-            long segments = inParallel(pool, specs, g -> write(ds, catalog, batches.remove(g.name())));
-            CpuMeter.Sample after = CpuMeter.sample(pg);
-            out.println("throughput: raw catalog write took " + after.since(before));
-            out.println("throughput: raw catalog write, this JVM's CPU s by thread: " + after.byThreadSince(before));
-            out.printf(
-                    "throughput: raw catalog write, postgres cpu_us_per_header=%.2f (%s)%n",
-                    after.postgresSince(before) * 1e6 / segments,
-                    PostgresActivity.of(postgres.postgresDatabase()).since(wrote, segments));
-            return new Raw(
-                    segments / ((after.wallNanos() - before.wallNanos()) / 1e9),
-                    after.cpuSince(before) * 1e6 / segments);
-        } finally {
-            pool.shutdown();
-        }
     }
 
     /** Hands {@code out} a group's binaries as the indexer's window hands them over, one list per batch; returns the headers read. */
