@@ -300,11 +300,14 @@ final class BenchCommand implements Runnable {
                 WindowBench.Result r = new WindowBench(groups, articles, repetitions, out).run();
                 out.printf(
                         java.util.Locale.ROOT,
-                        "window: groups=%d headers=%d one_group_us=%.3f all_groups_us=%.3f%n",
+                        "window: groups=%d headers=%d one_group_us=%.3f all_groups_us=%.3f snapshot_ms=%.1f"
+                                + " snapshot_bytes=%d%n",
                         r.groups(),
                         r.headers(),
                         r.singleUs(),
-                        r.parallelUs());
+                        r.parallelUs(),
+                        r.snapshotMs(),
+                        r.snapshotBytes());
             } catch (Exception e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
             }

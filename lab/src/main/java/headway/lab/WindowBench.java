@@ -8,6 +8,7 @@ import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
 import headway.simulator.NewsSimulator;
 import headway.worker.Setting;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -30,7 +31,8 @@ import java.util.concurrent.Future;
 final class WindowBench {
 
     /** Medians of the counted repetitions, in CPU microseconds per header. */
-    record Result(int groups, long headers, double singleUs, double parallelUs) {}
+    record Result(
+            int groups, long headers, double singleUs, double parallelUs, double snapshotMs, long snapshotBytes) {}
 
     private static final int WARM_UP = 3;
     private static final int BATCH = 5_000;
@@ -92,12 +94,32 @@ final class WindowBench {
         } finally {
             pool.shutdown();
         }
-        return new Result(groups, total, median(single), median(parallel));
+        Window last = new Window(specs.get(0).name(), Setting.WINDOW_MAX_AGE.longDefault());
+        feed(last, lines.get(0));
+        double[] snapshot = new double[WARM_UP + repetitions];
+        long bytes = 0;
+        for (int r = 0; r < snapshot.length; r++) {
+            ByteArrayOutputStream to = new ByteArrayOutputStream();
+            long t0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            last.writeTo(to);
+            snapshot[r] = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - t0) / 1e6;
+            bytes = to.size();
+        }
+        double snapshotMs = median(Arrays.copyOfRange(snapshot, WARM_UP, snapshot.length));
+        out.printf(
+                "window: a snapshot of one group's window after its last article (%d open binaries) %d bytes,"
+                        + " %.1f ms of CPU%n",
+                last.stats().binaries(), bytes, snapshotMs);
+        return new Result(groups, total, median(single), median(parallel), snapshotMs, bytes);
     }
 
     /** A fresh window over {@code lines}, drained every batch; returns the binaries it handed over. */
     private static long feed(String group, List<OverviewLine> lines) {
-        Window window = new Window(group, Setting.WINDOW_MAX_AGE.longDefault());
+        return feed(new Window(group, Setting.WINDOW_MAX_AGE.longDefault()), lines);
+    }
+
+    /** Feeds {@code window} as {@link #feed(String, List)} does, and leaves it holding what is still open. */
+    private static long feed(Window window, List<OverviewLine> lines) {
         window.catalogHoldsUpTo(0);
         RuleSet rules = RuleSet.defaults(0);
         long binaries = 0;
