@@ -50,6 +50,9 @@ public final class Window {
         }
     };
 
+    /** Where {@link Poison#clean(OverviewLine, byte[])} reads a header's texts (the window is fed by one thread at a time). */
+    private final byte[] scratch = new byte[SubjectParser.MAX_LENGTH + 1];
+
     private final List<CompletedBinary> outbox = new ArrayList<>();
     private final List<RejectedArticle> rejectedOut = new ArrayList<>();
     private final Map<String, String> longNames = new LinkedHashMap<>();
@@ -242,7 +245,7 @@ public final class Window {
     public void accept(OverviewLine served, RuleSet rules) {
         boolean unseen = served.article() > newestArticle && served.article() > catalogHoldsUpTo;
         newestArticle = Math.max(newestArticle, served.article());
-        OverviewLine line = Poison.clean(served);
+        OverviewLine line = Poison.clean(served, scratch);
         if (line.subject().length() > SubjectParser.MAX_LENGTH
                 && line.subject().strip().length() > SubjectParser.MAX_LENGTH) {
             rejectedOut.add(

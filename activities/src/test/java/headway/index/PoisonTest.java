@@ -2,6 +2,7 @@ package headway.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import headway.nntp.OverviewLine;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,25 @@ class PoisonTest {
         return sb.toString();
     }
 
+    /** A buffer smaller than some of the texts, as the window's is smaller than some posters: both ways of reading are used. */
+    private final byte[] scratch = new byte[16];
+
+    /**
+     * {@code text} cleaned alone and as a header's subject and poster read through a buffer (the
+     * window's way), which must agree; the first.
+     */
+    private String clean(String text) {
+        String alone = Poison.clean(text);
+        OverviewLine line = new OverviewLine(7, text, text, "", "<a@b>", "", 1, 1, "");
+        OverviewLine cleaned = Poison.clean(line, scratch);
+        assertThat(cleaned.subject()).isEqualTo(alone);
+        assertThat(cleaned.from()).isEqualTo(alone);
+        if (alone == text) {
+            assertThat(cleaned).isSameAs(line);
+        }
+        return alone;
+    }
+
     @Test
     void everyControlCharacterAtEveryPlaceIsFoundBesideAnyOtherCharacter() {
         char[] controls = new char[33];
@@ -27,7 +47,8 @@ class PoisonTest {
         }
         controls[32] = 0x7f;
         // bytes past 0x7f and characters past U+00FF around the control, where a word-wide test could miss it
-        String[] fillers = {"a", "é", "\u0080", "\u00ff", "公", " ", "~", "!"};
+        // and characters whose low byte is a control character (U+010A, U+017F)
+        String[] fillers = {"a", "é", "\u0080", "\u00ff", "公", " ", "~", "!", "\u010a", "\u017f"};
         for (String filler : fillers) {
             for (int length = 1; length <= 24; length++) {
                 for (int at = 0; at < length; at++) {
@@ -35,7 +56,7 @@ class PoisonTest {
                         StringBuilder sb = new StringBuilder(filler.repeat(length));
                         sb.setCharAt(at, control);
                         String text = sb.toString();
-                        assertThat(Poison.clean(text))
+                        assertThat(clean(text))
                                 .as("%s at %d of %d", (int) control, at, length)
                                 .isEqualTo(byCharacters(text));
                     }
@@ -48,20 +69,26 @@ class PoisonTest {
     void cleanTextIsTheSameObjectAndRandomTextIsCleanedAsByCharacters() {
         Random random = new Random(5);
         String clean = "[01/50] - \"Café.Déjà.Vu.公.part01.rar\" yEnc (1/50) ~\u00a0\u00ff";
-        assertThat(Poison.clean(clean)).isSameAs(clean);
+        assertThat(clean(clean)).isSameAs(clean);
+        String lowBytesLikeControls = "\u0100\u010a\u011f\u017f".repeat(9) + " (1/50)";
+        assertThat(clean(lowBytesLikeControls)).isSameAs(lowBytesLikeControls);
         for (int k = 0; k < 20_000; k++) {
             char[] text = new char[random.nextInt(40)];
             for (int i = 0; i < text.length; i++) {
-                int kind = random.nextInt(10);
+                int kind = random.nextInt(11);
                 text[i] = (char)
                         (kind == 0
                                 ? random.nextInt(0x20)
                                 : kind < 3
                                         ? 0x80 + random.nextInt(0x80)
-                                        : kind == 3 ? 0x4e00 + random.nextInt(100) : 0x20 + random.nextInt(0x60));
+                                        : kind == 3
+                                                ? 0x4e00 + random.nextInt(100)
+                                                : kind == 4
+                                                        ? 0x100 + random.nextInt(0x80)
+                                                        : 0x20 + random.nextInt(0x60));
             }
             String s = new String(text);
-            String cleaned = Poison.clean(s);
+            String cleaned = clean(s);
             assertThat(cleaned).isEqualTo(byCharacters(s));
             if (cleaned.equals(s)) {
                 assertThat(cleaned).isSameAs(s);

@@ -300,12 +300,13 @@ final class BenchCommand implements Runnable {
                 WindowBench.Result r = new WindowBench(groups, articles, repetitions, out).run();
                 out.printf(
                         java.util.Locale.ROOT,
-                        "window: groups=%d headers=%d one_group_us=%.3f all_groups_us=%.3f snapshot_ms=%.1f"
-                                + " snapshot_bytes=%d%n",
+                        "window: groups=%d headers=%d one_group_us=%.3f all_groups_us=%.3f"
+                                + " allocated_bytes_per_header=%.0f snapshot_ms=%.1f snapshot_bytes=%d%n",
                         r.groups(),
                         r.headers(),
                         r.singleUs(),
                         r.parallelUs(),
+                        r.allocatedBytes(),
                         r.snapshotMs(),
                         r.snapshotBytes());
             } catch (Exception e) {

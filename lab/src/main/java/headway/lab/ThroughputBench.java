@@ -178,7 +178,7 @@ public final class ThroughputBench {
                             java.util.Locale.ROOT,
                             "%sCPU us per header: end to end %.2f (postgres %.2f), raw fetch %.2f, fetch and window %.2f"
                                     + " (the window's %.2f is in neither raw path), raw write %.2f (postgres %.2f);"
-                                    + " cpu_ratio %.2f%n",
+                                    + " cpu_ratio %.2f; beyond the raw paths and the window %.2f%n",
                             at,
                             endToEnd.cpuUs(),
                             endToEnd.postgresUs(),
@@ -187,7 +187,8 @@ public final class ThroughputBench {
                             window.cpuUs() - fetch.cpuUs(),
                             write.cpuUs(),
                             write.postgresUs(),
-                            endToEnd.cpuUs() / (fetch.cpuUs() + write.cpuUs()));
+                            endToEnd.cpuUs() / (fetch.cpuUs() + write.cpuUs()),
+                            round.beyond());
                 }
                 Result result = new Result(
                         done.get(0).endToEnd.count(),
@@ -202,7 +203,8 @@ public final class ThroughputBench {
                         java.util.Locale.ROOT,
                         "throughput: medians of %d rounds (%d groups x %d articles each): end to end %.0f headers/s,"
                                 + " cpu_us_per_header=%.2f (postgres %.2f); raw fetch %.0f headers/s, %.2f; window"
-                                + " %.2f; raw write %.0f headers/s, %.2f (postgres %.2f)%n",
+                                + " %.2f; raw write %.0f headers/s, %.2f (postgres %.2f); beyond the raw paths and the"
+                                + " window %.2f%n",
                         rounds,
                         groups,
                         articles,
@@ -214,7 +216,8 @@ public final class ThroughputBench {
                         median(done, x -> x.window.cpuUs() - x.fetch.cpuUs()),
                         result.rawWrite(),
                         result.cpuWriteUs(),
-                        median(done, x -> x.write.postgresUs()));
+                        median(done, x -> x.write.postgresUs()),
+                        median(done, Round::beyond));
                 return result;
             } finally {
                 pool.shutdown();
@@ -245,6 +248,15 @@ public final class ThroughputBench {
     private record Round(Phase fetch, Phase window, Phase write, Phase endToEnd, double seconds) {
         double endToEndRate() {
             return endToEnd.count() / seconds;
+        }
+
+        /**
+         * What end to end spent per header beyond the fetch and window and the raw write: Temporal,
+         * the snapshots, the coordination writes (cursor, lease, missing runs), more garbage
+         * collection.
+         */
+        double beyond() {
+            return endToEnd.cpuUs() - window.cpuUs() - write.cpuUs();
         }
     }
 

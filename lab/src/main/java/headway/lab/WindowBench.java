@@ -30,9 +30,18 @@ import java.util.concurrent.Future;
  */
 final class WindowBench {
 
-    /** Medians of the counted repetitions, in CPU microseconds per header. */
+    /**
+     * Medians of the counted repetitions: CPU microseconds per header, one group and all at once;
+     * bytes allocated per header by the one group's thread; and a snapshot's CPU and size.
+     */
     record Result(
-            int groups, long headers, double singleUs, double parallelUs, double snapshotMs, long snapshotBytes) {}
+            int groups,
+            long headers,
+            double singleUs,
+            double parallelUs,
+            double allocatedBytes,
+            double snapshotMs,
+            long snapshotBytes) {}
 
     private static final int WARM_UP = 3;
     private static final int BATCH = 5_000;
@@ -64,14 +73,20 @@ final class WindowBench {
         out.printf("window: %d groups, %d overview lines in memory%n", groups, total);
         double[] single = new double[repetitions];
         double[] parallel = new double[repetitions];
+        double[] allocatedBytes = new double[repetitions];
         ExecutorService pool = Executors.newFixedThreadPool(groups);
         try {
             for (int r = 0; r < WARM_UP + repetitions; r++) {
-                long t0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+                com.sun.management.ThreadMXBean threads =
+                        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+                long a0 = threads.getCurrentThreadAllocatedBytes();
+                long t0 = threads.getCurrentThreadCpuTime();
                 feed(specs.get(0).name(), lines.get(0));
-                double s = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - t0)
+                double s = (threads.getCurrentThreadCpuTime() - t0)
                         / 1e3
                         / lines.get(0).size();
+                double allocated = (threads.getCurrentThreadAllocatedBytes() - a0)
+                        / (double) lines.get(0).size();
                 CpuMeter.Sample before = CpuMeter.sample(-1);
                 List<Future<Long>> done = new ArrayList<>();
                 for (int g = 0; g < groups; g++) {
@@ -84,10 +99,11 @@ final class WindowBench {
                 }
                 double p = CpuMeter.sample(-1).cpuSince(before) * 1e6 / total;
                 out.printf(
-                        "window: %s one group %.3f us per header, %d groups at once %.3f%n",
-                        r < WARM_UP ? "warm-up" : "run", s, groups, p);
+                        "window: %s one group %.3f us and %.0f bytes allocated per header, %d groups at once %.3f%n",
+                        r < WARM_UP ? "warm-up" : "run", s, allocated, groups, p);
                 if (r >= WARM_UP) {
                     single[r - WARM_UP] = s;
+                    allocatedBytes[r - WARM_UP] = allocated;
                     parallel[r - WARM_UP] = p;
                 }
             }
@@ -110,7 +126,7 @@ final class WindowBench {
                 "window: a snapshot of one group's window after its last article (%d open binaries) %d bytes,"
                         + " %.1f ms of CPU%n",
                 last.stats().binaries(), bytes, snapshotMs);
-        return new Result(groups, total, median(single), median(parallel), snapshotMs, bytes);
+        return new Result(groups, total, median(single), median(parallel), median(allocatedBytes), snapshotMs, bytes);
     }
 
     /** A fresh window over {@code lines}, drained every batch; returns the binaries it handed over. */
