@@ -35,9 +35,12 @@ public final class Poison {
 
     private Poison() {}
 
+    /** No buffer: {@link #mayHoldControl} copies the text out. */
+    private static final byte[] NO_SCRATCH = new byte[0];
+
     /** {@code line} with control bytes cleaned from subject and poster; the same object when there were none. */
     public static OverviewLine clean(OverviewLine line) {
-        return clean(line, new byte[0]);
+        return clean(line, NO_SCRATCH);
     }
 
     /**
@@ -66,7 +69,7 @@ public final class Poison {
 
     /** {@code text} without NUL and with other control characters as spaces; the same object when clean. */
     public static String clean(String text) {
-        return clean(text, new byte[0]);
+        return clean(text, NO_SCRATCH);
     }
 
     private static String clean(String text, byte[] scratch) {
@@ -102,13 +105,13 @@ public final class Poison {
     /**
      * False when {@code text} holds no control character; true when it may. Every subject and
      * poster is checked, so this reads the low byte of each character eight at a time, in {@code
-     * scratch} when the text fits, else in a copy: a {@code charAt} loop was an eighth of the
-     * window's CPU. A control character's low byte is itself; a character past U+00FF may give a
-     * control byte, or a word with a byte of 0x80 or more may say true, falsely: the caller then
-     * looks character by character.
+     * scratch} when the text fits, else in a copy ({@code String.getBytes(int, int, byte[], int)},
+     * deprecated because it drops each character's high byte, which is all this needs): a {@code
+     * charAt} loop was an eighth of the window's CPU. A control character's low byte is itself; a
+     * character past U+00FF may give a control byte, or a word with a byte of 0x80 or more may say
+     * true, falsely: the caller then looks character by character.
      */
-    @SuppressWarnings(
-            "deprecation") // String.getBytes(int, int, byte[], int): the low byte of each char, into a buffer we keep
+    @SuppressWarnings("deprecation")
     private static boolean mayHoldControl(String text, byte[] scratch) {
         int n = text.length();
         byte[] b = n <= scratch.length ? scratch : new byte[n];

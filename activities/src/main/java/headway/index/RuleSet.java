@@ -206,9 +206,8 @@ public final class RuleSet {
             return verdict.subjectBlack();
         }
         List<Pattern> posterBlacklist = rules.posterBlacklist();
-        for (int i = 0;
-                i < posterBlacklist.size();
-                i++) { // by index: an iterator per header was 3 % of the window's allocation
+        // by index: an iterator per header was 3 % of the window's allocation
+        for (int i = 0; i < posterBlacklist.size(); i++) {
             Pattern black = posterBlacklist.get(i);
             if (black.matcher(p).find()) {
                 return new SubjectMatch.Rejected("poster black list " + black.pattern());

@@ -29,7 +29,7 @@ import java.util.stream.Stream;
 final class CpuMeter {
 
     /** Cumulative CPU at one moment. */
-    record Sample(long wallNanos, double jvm, double children, double postgres, Map<Integer, Thread> threads) {
+    record Sample(long wallNanos, double jvm, double children, double postgres, Map<Integer, ThreadTicks> threads) {
 
         /** CPU seconds of everything measured (this JVM but its JIT compilers, its children, PostgreSQL) since {@code start}. */
         double cpuSince(Sample start) {
@@ -48,8 +48,8 @@ final class CpuMeter {
          */
         Map<String, Double> byThread(Sample start) {
             Map<String, Double> out = new HashMap<>();
-            for (Map.Entry<Integer, Thread> e : threads.entrySet()) {
-                Thread then = start.threads.get(e.getKey());
+            for (Map.Entry<Integer, ThreadTicks> e : threads.entrySet()) {
+                ThreadTicks then = start.threads.get(e.getKey());
                 long ticks = e.getValue().ticks() - (then == null ? 0 : then.ticks());
                 out.merge(e.getValue().family(), ticks / (double) CLOCK_TICKS, Double::sum);
             }
@@ -67,7 +67,7 @@ final class CpuMeter {
                             .append(String.format(java.util.Locale.ROOT, "%s %.1f", family, seconds));
                 }
             });
-            return out.toString();
+            return out.length() == 0 ? "none of 0.1 s or more" : out.toString();
         }
 
         /** PostgreSQL's CPU seconds since {@code start}. */
@@ -131,14 +131,14 @@ final class CpuMeter {
     }
 
     /** One of this JVM's threads: its family (see {@link Sample#byThread}) and its user and system ticks. */
-    record Thread(String family, long ticks) {}
+    record ThreadTicks(String family, long ticks) {}
 
     /** The family of the JIT compiler threads ("C1/C2 CompilerThreadN"). */
     private static final String COMPILERS = "JIT compilers";
 
     /** This JVM's threads, by thread id. */
-    private static Map<Integer, Thread> threads() {
-        Map<Integer, Thread> out = new HashMap<>();
+    private static Map<Integer, ThreadTicks> threads() {
+        Map<Integer, ThreadTicks> out = new HashMap<>();
         Path threads = Path.of("/proc/self/task");
         if (!Files.isDirectory(threads)) {
             return out; // not Linux: the compilers' time stays in the JVM's
@@ -160,7 +160,7 @@ final class CpuMeter {
                 String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                 out.put(
                         Integer.parseInt(task.getFileName().toString()),
-                        new Thread(family, Long.parseLong(fields[11]) + Long.parseLong(fields[12])));
+                        new ThreadTicks(family, Long.parseLong(fields[11]) + Long.parseLong(fields[12])));
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot read this JVM's threads from /proc/self/task", e);

@@ -134,7 +134,7 @@ public final class ThroughputBench {
 
                 // the warm-ups, untimed: each path over the warm-up groups, the window several times
                 inParallel(pool, warmUp, g -> fetch(simulator, g));
-                for (int round = 0; round < WINDOW_WARM_UP; round++) {
+                for (int pass = 0; pass < WINDOW_WARM_UP; pass++) {
                     inParallel(pool, warmUp, g -> assemble(simulator, g, batch -> {}));
                 }
                 Map<String, List<List<CompletedBinary>>> warmBatches = assembleAll(pool, simulator, warmUp);
@@ -150,45 +150,10 @@ public final class ThroughputBench {
                         "throughput: warm-up end to end %.0f headers/s (not counted)%n",
                         warm.headers() / warm.seconds());
 
+                Rounds ctx = new Rounds(rig, pg, simulator, pool, rawDb, catalog, rangeSize, ttl);
                 List<Round> done = new ArrayList<>();
                 for (int r = 0; r < rounds; r++) {
-                    List<NewsSimulator.GroupSpec> specs = timed.get(r);
-                    String at = "throughput: round " + (r + 1) + ", ";
-                    Phase fetch = measure(pg, () -> inParallel(pool, specs, g -> fetch(simulator, g)));
-                    out.println(at + "raw fetch took " + fetch.took());
-                    Phase window = measure(pg, () -> inParallel(pool, specs, g -> assemble(simulator, g, b -> {})));
-                    out.println(at + "fetch and window took " + window.took());
-                    Map<String, List<List<CompletedBinary>>> batches = assembleAll(pool, simulator, specs);
-                    PostgresActivity before = PostgresActivity.of(rig.postgres().postgresDatabase());
-                    Phase write = measure(
-                            pg, () -> inParallel(pool, specs, g -> write(rawDb, catalog, batches.remove(g.name()))));
-                    out.println(at + "raw catalog write took " + write.took() + "; postgres "
-                            + PostgresActivity.of(rig.postgres().postgresDatabase())
-                                    .since(before, write.count()));
-                    PostgresActivity wrote = PostgresActivity.of(rig.postgres().postgresDatabase());
-                    CpuMeter.Sample b = CpuMeter.sample(pg);
-                    Rig.Indexed e2e = rig.indexAll(specs, rangeSize, ttl, Duration.ofMinutes(20));
-                    Phase endToEnd = new Phase(e2e.headers(), b, CpuMeter.sample(pg));
-                    out.println(at + "end to end took " + endToEnd.took() + "; postgres "
-                            + PostgresActivity.of(rig.postgres().postgresDatabase())
-                                    .since(wrote, e2e.headers()));
-                    Round round = new Round(fetch, window, write, endToEnd, e2e.seconds());
-                    done.add(round);
-                    out.printf(
-                            java.util.Locale.ROOT,
-                            "%sCPU us per header: end to end %.2f (postgres %.2f), raw fetch %.2f, fetch and window %.2f"
-                                    + " (the window's %.2f is in neither raw path), raw write %.2f (postgres %.2f);"
-                                    + " cpu_ratio %.2f; beyond the raw paths and the window %.2f%n",
-                            at,
-                            endToEnd.cpuUs(),
-                            endToEnd.postgresUs(),
-                            fetch.cpuUs(),
-                            window.cpuUs(),
-                            window.cpuUs() - fetch.cpuUs(),
-                            write.cpuUs(),
-                            write.postgresUs(),
-                            endToEnd.cpuUs() / (fetch.cpuUs() + write.cpuUs()),
-                            round.beyond());
+                    done.add(round(ctx, r + 1, timed.get(r)));
                 }
                 Result result = new Result(
                         done.get(0).endToEnd.count(),
@@ -223,6 +188,56 @@ public final class ThroughputBench {
                 pool.shutdown();
             }
         }
+    }
+
+    /** What every round uses: the rig, the raw write's database and catalog, the pool the raw paths run on. */
+    private record Rounds(
+            Rig rig,
+            int pg,
+            NntpServer simulator,
+            ExecutorService pool,
+            HikariDataSource rawDb,
+            CatalogStore catalog,
+            long rangeSize,
+            Duration ttl) {}
+
+    /** One round on {@code specs}: the raw fetch, the fetch and window, the raw write and end to end, one after the other. */
+    private Round round(Rounds c, int number, List<NewsSimulator.GroupSpec> specs) throws Exception {
+        String at = "throughput: round " + number + ", ";
+        Phase fetch = measure(c.pg(), () -> inParallel(c.pool(), specs, g -> fetch(c.simulator(), g)));
+        out.println(at + "raw fetch took " + fetch.took());
+        Phase window = measure(c.pg(), () -> inParallel(c.pool(), specs, g -> assemble(c.simulator(), g, b -> {})));
+        out.println(at + "fetch and window took " + window.took());
+        Map<String, List<List<CompletedBinary>>> batches = assembleAll(c.pool(), c.simulator(), specs);
+        PostgresActivity before = PostgresActivity.of(c.rig().postgres().postgresDatabase());
+        Phase write = measure(
+                c.pg(),
+                () -> inParallel(c.pool(), specs, g -> write(c.rawDb(), c.catalog(), batches.remove(g.name()))));
+        out.println(at + "raw catalog write took " + write.took() + "; postgres "
+                + PostgresActivity.of(c.rig().postgres().postgresDatabase()).since(before, write.count()));
+        PostgresActivity wrote = PostgresActivity.of(c.rig().postgres().postgresDatabase());
+        CpuMeter.Sample start = CpuMeter.sample(c.pg());
+        Rig.Indexed e2e = c.rig().indexAll(specs, c.rangeSize(), c.ttl(), Duration.ofMinutes(20));
+        Phase endToEnd = new Phase(e2e.headers(), start, CpuMeter.sample(c.pg()));
+        out.println(at + "end to end took " + endToEnd.took() + "; postgres "
+                + PostgresActivity.of(c.rig().postgres().postgresDatabase()).since(wrote, e2e.headers()));
+        Round round = new Round(fetch, window, write, endToEnd, e2e.seconds());
+        out.printf(
+                java.util.Locale.ROOT,
+                "%sCPU us per header: end to end %.2f (postgres %.2f), raw fetch %.2f, fetch and window %.2f"
+                        + " (the window's %.2f is in neither raw path), raw write %.2f (postgres %.2f);"
+                        + " cpu_ratio %.2f; beyond the raw paths and the window %.2f%n",
+                at,
+                endToEnd.cpuUs(),
+                endToEnd.postgresUs(),
+                fetch.cpuUs(),
+                window.cpuUs(),
+                window.cpuUs() - fetch.cpuUs(),
+                write.cpuUs(),
+                write.postgresUs(),
+                endToEnd.cpuUs() / (fetch.cpuUs() + write.cpuUs()),
+                round.beyond());
+        return round;
     }
 
     /** One path's run within a round: what it counted (headers or segments) and the CPU samples around it. */
