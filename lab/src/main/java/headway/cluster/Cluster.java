@@ -255,6 +255,23 @@ public final class Cluster implements AutoCloseable {
         signal(worker(id).pid(), "CONT");
     }
 
+    /** A live worker's thread dump ({@code jcmd PID Thread.print}), for a test's diagnostics; the error when it cannot be had. */
+    public String threadDump(String id) {
+        try {
+            Process p = new ProcessBuilder("jcmd", Long.toString(worker(id).pid()), "Thread.print")
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+            return out;
+        } catch (IOException e) {
+            return "no thread dump of " + id + ": " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "no thread dump of " + id + ": interrupted";
+        }
+    }
+
     /** The last {@code lines} lines of a worker's log. */
     public String tail(String id, int lines) {
         List<String> all = Arrays.asList(read(worker(id).log()).split("\n"));
