@@ -119,7 +119,11 @@ public final class OverheadBench {
             throw new IllegalStateException("no indexRange activity in the history");
         }
         return new Result(
-                range.size(), median(range), median(temporal), next.isEmpty() ? 0 : median(next), median(dispatch));
+                range.size(),
+                Medians.of(range),
+                Medians.of(temporal),
+                next.isEmpty() ? 0 : Medians.of(next),
+                Medians.of(dispatch));
     }
 
     /** The median gap between consecutive event types, to show where Temporal's share goes. */
@@ -134,7 +138,7 @@ public final class OverheadBench {
             }
             previous = e;
         }
-        gaps.forEach((k, v) -> out.printf("overhead: gap %-75s n=%3d median %.1f ms%n", k, v.size(), median(v)));
+        gaps.forEach((k, v) -> out.printf("overhead: gap %-75s n=%3d median %.1f ms%n", k, v.size(), Medians.of(v)));
         Map<String, Long> kinds = new java.util.TreeMap<>();
         for (HistoryEvent e : history.getEventsList()) {
             if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
@@ -163,11 +167,5 @@ public final class OverheadBench {
 
     private static long toNanos(HistoryEvent e) {
         return e.getEventTime().getSeconds() * 1_000_000_000L + e.getEventTime().getNanos();
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(Double::compare);
-        return sorted.get(sorted.size() / 2);
     }
 }

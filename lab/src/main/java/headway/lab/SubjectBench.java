@@ -5,7 +5,6 @@ import headway.index.SubjectMatch;
 import headway.index.SubjectParser;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -108,12 +107,12 @@ final class SubjectBench {
         }
         double sum = 0;
         for (int i = 0; i < REAL.size(); i++) {
-            sum += median(nanos[i]);
+            sum += Medians.of(nanos[i]);
         }
         double worst = 0;
         String worstSubject = "";
         for (int i = REAL.size(); i < all.size(); i++) {
-            double m = median(nanos[i]);
+            double m = Medians.of(nanos[i]);
             if (m > worst) {
                 worst = m;
                 worstSubject = all.get(i);
@@ -127,12 +126,6 @@ final class SubjectBench {
                 worstSubject.length(),
                 worstSubject.length() > 60 ? worstSubject.substring(0, 60).replace("\n", " ") + "..." : worstSubject);
         return new Result(sum / REAL.size() / 1000.0, worst / 1000.0, crafted.size(), worstSubject);
-    }
-
-    private static double median(long[] values) {
-        long[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 
     /** Subjects built to stall a backtracking matcher, each at 250, 500 and 1,000 characters. */

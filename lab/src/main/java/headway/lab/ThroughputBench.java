@@ -286,9 +286,9 @@ public final class ThroughputBench {
         return new Phase(count, before, CpuMeter.sample(pg));
     }
 
+    /** The median of {@code figure} over the rounds. */
     private static double median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> figure) {
-        double[] v = rounds.stream().mapToDouble(figure).sorted().toArray();
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return Medians.of(rounds.stream().mapToDouble(figure).toArray());
     }
 
     /** Every group's binaries as the window hands them over, one list per batch, by group (untimed). */

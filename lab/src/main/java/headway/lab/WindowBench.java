@@ -121,12 +121,13 @@ final class WindowBench {
             snapshot[r] = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - t0) / 1e6;
             bytes = to.size();
         }
-        double snapshotMs = median(Arrays.copyOfRange(snapshot, WARM_UP, snapshot.length));
+        double snapshotMs = Medians.of(Arrays.copyOfRange(snapshot, WARM_UP, snapshot.length));
         out.printf(
                 "window: a snapshot of one group's window after its last article (%d open binaries) %d bytes,"
                         + " %.1f ms of CPU%n",
                 last.stats().binaries(), bytes, snapshotMs);
-        return new Result(groups, total, median(single), median(parallel), median(allocatedBytes), snapshotMs, bytes);
+        return new Result(
+                groups, total, Medians.of(single), Medians.of(parallel), Medians.of(allocatedBytes), snapshotMs, bytes);
     }
 
     /** A fresh window over {@code lines}, drained every batch; returns the binaries it handed over. */
@@ -174,11 +175,5 @@ final class WindowBench {
             }
         }
         return lines;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 }
