@@ -57,11 +57,21 @@ public final class RangeIndexer {
     /** What indexing the range did. */
     public record Outcome(long cursor, long headers, long missing, long malformed, boolean finished) {}
 
+    /**
+     * The most articles one overview command asks for. A batch commits in one transaction, and the
+     * fewer the transactions the less each header costs PostgreSQL (the cursor, the missing runs,
+     * the misses and the releases are written once a batch), but it is fetched in pieces, so that
+     * what the read-ahead holds and what a distant provider's link waits for per command stay as
+     * they were measured with batches of this size ({@code bench provider}).
+     */
+    public static final int MAX_PIECE = 5_000;
+
     private final HeaderSource source;
     private final Fence fence;
     private final RangeStore ranges;
     private final CatalogStore catalog;
     private final int batchArticles;
+    private final int pieceArticles;
     private final int readAhead;
     private final IndexMetrics metrics;
     private final Executor writer = Executors.newCachedThreadPool(r -> {
@@ -99,6 +109,19 @@ public final class RangeIndexer {
             int batchArticles,
             int readAhead,
             IndexMetrics metrics) {
+        this(source, fence, ranges, catalog, batchArticles, readAhead, MAX_PIECE, metrics);
+    }
+
+    /** As above, with pieces of at most {@code maxPiece} articles (tests use small ones). */
+    RangeIndexer(
+            HeaderSource source,
+            Fence fence,
+            RangeStore ranges,
+            CatalogStore catalog,
+            int batchArticles,
+            int readAhead,
+            int maxPiece,
+            IndexMetrics metrics) {
         if (readAhead < 1) {
             throw new IllegalArgumentException("read-ahead must be >= 1 batch, was " + readAhead);
         }
@@ -111,6 +134,7 @@ public final class RangeIndexer {
             throw new IllegalArgumentException("batch must be >= 1 article, was " + batchArticles);
         }
         this.batchArticles = batchArticles;
+        this.pieceArticles = pieceArticles(batchArticles, maxPiece);
         this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
@@ -140,7 +164,7 @@ public final class RangeIndexer {
         long cursor = totals.cursor;
         Reports progress = new Reports(listener);
         try (ReadAhead ahead = new ReadAhead(
-                source, fetchers, readAhead, batchArticles, range.group(), cursor, range.end(), held::checkLease)) {
+                source, fetchers, readAhead, pieceArticles, range.group(), cursor, range.end(), held::checkLease)) {
             return index(held, range, totals, cursor, progress, ahead);
         }
     }
@@ -160,12 +184,12 @@ public final class RangeIndexer {
                         + totals.cursor + ", the batches before it committed");
             }
             held.checkLease();
-            Batch batch = new Batch(held);
-            long batchEnd;
+            long reach = Math.min(range.end(), cursor + batchArticles - 1);
+            List<ReadAhead.Fetched> pieces = new ArrayList<>();
             try {
-                ReadAhead.Fetched fetched = ahead.next();
-                batchEnd = fetched.to();
-                fetched.replay(batch);
+                while (pieces.isEmpty() || pieces.get(pieces.size() - 1).to() < reach) {
+                    pieces.add(ahead.next());
+                }
             } catch (IOException e) {
                 metrics.nntpErrors.increment();
                 if (e instanceof MisbehavingServerException) {
@@ -174,7 +198,12 @@ public final class RangeIndexer {
                 finish(inFlight, List.of(), held, range, totals, progress);
                 throw e;
             }
-            held.window().ageTo(batchEnd);
+            Batch batch = new Batch(held);
+            for (ReadAhead.Fetched piece : pieces) {
+                piece.replay(batch);
+                held.window().ageTo(piece.to());
+            }
+            long batchEnd = pieces.get(pieces.size() - 1).to();
             List<CompletedBinary> done = held.window().drain();
             batch.rejected.addAll(held.window().drainRejected());
             Map<String, String> longNames = held.window().drainLongNames();
@@ -286,6 +315,24 @@ public final class RangeIndexer {
 
     /** A batch being committed on the writer thread. */
     private record Commit(Batch batch, List<CompletedBinary> done, long next, CompletableFuture<Void> future) {}
+
+    /**
+     * The articles per overview command for batches of {@code batchArticles}: the batch in equal
+     * pieces of at most {@link #MAX_PIECE} (a batch of 20,000 in 4 of 5,000). When the pieces cannot
+     * be equal, the last piece of a batch ends past it, and the batch with it (9,999 in 2 of 5,000).
+     */
+    public static int pieceArticles(int batchArticles) {
+        return pieceArticles(batchArticles, MAX_PIECE);
+    }
+
+    static int pieceArticles(int batchArticles, int maxPiece) {
+        if (batchArticles < 1 || maxPiece < 1) {
+            throw new IllegalArgumentException(
+                    "batches and pieces must be >= 1 article, were " + batchArticles + " and " + maxPiece);
+        }
+        int pieces = (batchArticles + maxPiece - 1) / maxPiece;
+        return (batchArticles + pieces - 1) / pieces;
+    }
 
     /** The range's committed cursor and running counts. */
     private static final class Totals {

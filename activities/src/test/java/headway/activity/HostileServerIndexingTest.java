@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -101,6 +102,40 @@ class HostileServerIndexingTest {
         assertThat(node.catalog()).isEqualTo(honest);
     }
 
+    @Test
+    void aBatchIsFetchedInPiecesAndCommitsWhole() throws Exception {
+        // batches of 50 in pieces of at most 20: three of 17, so the batches are 1..51 and 52..100
+        assertThat(RangeIndexer.pieceArticles(BATCH, 20)).isEqualTo(17);
+        assertThat(RangeIndexer.pieceArticles(20_000)).isEqualTo(5_000);
+        assertThat(RangeIndexer.pieceArticles(9_999)).isEqualTo(5_000);
+        assertThat(RangeIndexer.pieceArticles(7_000)).isEqualTo(3_500);
+        assertThat(RangeIndexer.pieceArticles(100)).isEqualTo(100);
+
+        Node node = new Node(database(), 20);
+        int oversBefore = server.overs();
+        server.trickleMillis(20).misbehave(Misbehaviour.CLOSE_MID_REPLY, 1, 1);
+        List<Long> commits = new ArrayList<>();
+
+        Throwable thrown = catchThrowable(() -> node.index(commits));
+
+        assertThat(thrown).as("the second piece's reply was cut").isInstanceOf(EOFException.class);
+        assertThat(server.misbehavioursLeft()).isZero();
+        assertThat(commits).as("the first piece alone commits nothing").isEmpty();
+        assertThat(node.ranges.cursor(node.range.id())).as("cursor unmoved").isEqualTo(1);
+        assertThat(TestDatabase.queryLong(node.ds, "select count(*) from binaries"))
+                .isZero();
+
+        int oversBeforeRetry = server.overs();
+        RangeIndexer.Outcome retried = node.index(commits);
+        assertThat(retried.finished()).isTrue();
+        assertThat(commits).as("one commit a batch").containsExactly(52L, 101L);
+        assertThat(server.overs() - oversBeforeRetry)
+                .as("six pieces of at most 17")
+                .isEqualTo(6);
+        assertThat(server.overs() - oversBefore).isGreaterThanOrEqualTo(8);
+        assertThat(node.catalog()).isEqualTo(honest);
+    }
+
     /** One holder of the group on its own database and its own connections, with a range of 1..100 leased. */
     private static final class Node {
         final HikariDataSource ds;
@@ -113,6 +148,11 @@ class HostileServerIndexingTest {
         final RangeRow range;
 
         Node(HikariDataSource ds) {
+            this(ds, RangeIndexer.MAX_PIECE);
+        }
+
+        /** A holder whose batches are fetched in pieces of at most {@code maxPiece} articles. */
+        Node(HikariDataSource ds, int maxPiece) {
             this.ds = ds;
             NntpPool pool = new NntpPool(new NntpPool.Config(
                             server.server(),
@@ -128,7 +168,14 @@ class HostileServerIndexingTest {
             leases = new LeaseStore(ds, 0);
             ranges = new RangeStore(ds, 0);
             indexer = new RangeIndexer(
-                    new NntpHeaderSource(pool), leases.fence(), ranges, new CatalogStore(), BATCH, metrics);
+                    new NntpHeaderSource(pool),
+                    leases.fence(),
+                    ranges,
+                    new CatalogStore(),
+                    BATCH,
+                    1,
+                    maxPiece,
+                    metrics);
             LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(
                     leases,
                     new PostgresSnapshotStore(ds, leases),
@@ -145,8 +192,13 @@ class HostileServerIndexingTest {
         }
 
         RangeIndexer.Outcome index() throws IOException {
+            return index(new ArrayList<>());
+        }
+
+        /** Indexes from the range's cursor, adding each commit's cursor to {@code commits}. */
+        RangeIndexer.Outcome index(List<Long> commits) throws IOException {
             long from = ranges.cursor(range.id());
-            return indexer.index(held, range, from, 0, 0, 0, (c, h, m, x) -> {});
+            return indexer.index(held, range, from, 0, 0, 0, (c, h, m, x) -> commits.add(c));
         }
 
         /** The catalog with the window flushed, as text. */

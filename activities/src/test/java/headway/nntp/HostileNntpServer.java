@@ -72,6 +72,7 @@ public final class HostileNntpServer implements AutoCloseable {
     private volatile long reportedHigh;
     private volatile Misbehaviour misbehaviour = Misbehaviour.NONE;
     private final AtomicInteger times = new AtomicInteger();
+    private final AtomicInteger honest = new AtomicInteger();
     private volatile long trickleMillis = 1000;
     private volatile BiFunction<Long, Long, byte[]> garbage = (lo, hi) -> new byte[0];
     private volatile boolean closed;
@@ -96,6 +97,12 @@ public final class HostileNntpServer implements AutoCloseable {
 
     /** The next {@code n} replies that {@code m} applies to misbehave; then the server is honest again. */
     public HostileNntpServer misbehave(Misbehaviour m, int n) {
+        return misbehave(m, n, 0);
+    }
+
+    /** Like {@link #misbehave(Misbehaviour, int)}, after {@code honestFirst} honest replies that {@code m} applies to. */
+    public HostileNntpServer misbehave(Misbehaviour m, int n, int honestFirst) {
+        honest.set(honestFirst);
         times.set(n);
         misbehaviour = m;
         return this;
@@ -184,6 +191,9 @@ public final class HostileNntpServer implements AutoCloseable {
     /** Whether this reply misbehaves as {@code m}: counts one of the misbehaving replies down. */
     private boolean take(Misbehaviour m) {
         if (misbehaviour != m) {
+            return false;
+        }
+        if (honest.getAndDecrement() > 0) {
             return false;
         }
         return times.getAndDecrement() > 0;

@@ -1,5 +1,6 @@
 package headway.lab;
 
+import headway.activity.RangeIndexer;
 import headway.cluster.ScaleBench;
 import headway.cluster.TakeoverBench;
 import headway.starter.CliException;
@@ -80,7 +81,8 @@ final class BenchCommand implements Runnable {
         @Option(
                 names = "--batch",
                 description =
-                        "articles per fetch and commit, for all three figures (default ${DEFAULT-VALUE}, HEADWAY_BATCH's default)")
+                        "articles per commit, for all three figures, each fetched in the indexer's pieces (default"
+                                + " ${DEFAULT-VALUE}, HEADWAY_BATCH's default)")
         int batch;
 
         @Option(
@@ -392,7 +394,6 @@ final class BenchCommand implements Runnable {
     @Command(
             name = "provider",
             mixinStandardHelpOptions = true,
-            defaultValueProvider = SettingDefaults.class,
             description =
                     "Headers/s of reading one large group's overview behind a slow link (a proxy adding a round-trip"
                             + " time and a bandwidth cap per connection) at several connection counts, with and without COMPRESS"
@@ -419,8 +420,9 @@ final class BenchCommand implements Runnable {
 
         @Option(
                 names = "--batch",
-                description = "articles per OVER command (default ${DEFAULT-VALUE}, HEADWAY_BATCH's default)")
-        int batch;
+                description = "articles per OVER command (default " + RangeIndexer.MAX_PIECE
+                        + ", the most the indexer asks for in one)")
+        int batch = RangeIndexer.MAX_PIECE;
 
         @Option(
                 names = "--seconds",

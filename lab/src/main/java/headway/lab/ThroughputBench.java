@@ -1,6 +1,7 @@
 package headway.lab;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.activity.RangeIndexer;
 import headway.index.CompletedBinary;
 import headway.index.RuleSet;
 import headway.index.Window;
@@ -316,14 +317,15 @@ public final class ThroughputBench {
         long lines = 0;
         try (NntpClient client = NntpClient.connect(simulator, Duration.ofSeconds(5), Duration.ofSeconds(60))) {
             client.group(g.name());
-            for (long lo = 1; lo <= g.initialArticles(); lo += batch) {
-                lines += client.over(lo, Math.min(g.initialArticles(), lo + batch - 1), new CountingSink());
+            int piece = RangeIndexer.pieceArticles(batch);
+            for (long lo = 1; lo <= g.initialArticles(); lo += piece) {
+                lines += client.over(lo, Math.min(g.initialArticles(), lo + piece - 1), new CountingSink());
             }
         }
         return lines;
     }
 
-    /** Hands {@code out} a group's binaries as the indexer's window hands them over, one list per batch; returns the headers read. */
+    /** Hands {@code out} a group's binaries as the indexer's window hands them over, one list per batch (fetched in the indexer's pieces); returns the headers read. */
     private long assemble(NntpServer simulator, NewsSimulator.GroupSpec g, Consumer<List<CompletedBinary>> out)
             throws Exception {
         long headers = 0;
@@ -332,8 +334,11 @@ public final class ThroughputBench {
         RuleSet rules = RuleSet.defaults(0);
         try (NntpClient client = NntpClient.connect(simulator, Duration.ofSeconds(5), Duration.ofSeconds(60))) {
             client.group(g.name());
-            for (long lo = 1; lo <= g.initialArticles(); lo += batch) {
-                long hi = Math.min(g.initialArticles(), lo + batch - 1);
+            int piece = RangeIndexer.pieceArticles(batch);
+            int perBatch = (batch + piece - 1) / piece;
+            long pieces = 0;
+            for (long lo = 1; lo <= g.initialArticles(); lo += piece) {
+                long hi = Math.min(g.initialArticles(), lo + piece - 1);
                 headers += client.over(lo, hi, new CountingSink() {
                     @Override
                     public void header(OverviewLine line) {
@@ -341,7 +346,9 @@ public final class ThroughputBench {
                     }
                 });
                 window.ageTo(hi);
-                out.accept(window.drain());
+                if (++pieces % perBatch == 0 || hi == g.initialArticles()) {
+                    out.accept(window.drain());
+                }
             }
         }
         return headers;

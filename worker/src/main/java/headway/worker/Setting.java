@@ -161,7 +161,13 @@ public enum Setting {
             "0",
             null,
             "catalog size cap in bytes; at the cap only tail ranges are leased; 0 = none"),
-    BATCH(Type.INTEGER, "5000", null, "1", "1000000", "articles per fenced catalog transaction"),
+    BATCH(
+            Type.INTEGER,
+            "20000",
+            null,
+            "1",
+            "1000000",
+            "articles per fenced catalog transaction, fetched in pieces of at most 5,000 articles"),
     WINDOW_MAX_AGE(
             Type.LONG,
             "50000",
