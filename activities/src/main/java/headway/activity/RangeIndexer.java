@@ -198,7 +198,7 @@ public final class RangeIndexer {
                 finish(inFlight, List.of(), held, range, totals, progress);
                 throw e;
             }
-            Batch batch = new Batch(held);
+            Batch batch = new Batch(held, cursor);
             for (ReadAhead.Fetched piece : pieces) {
                 piece.replay(batch);
                 held.window().ageTo(piece.to());
@@ -239,7 +239,7 @@ public final class RangeIndexer {
         fence.run(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
             catalog.recordLongNames(c, longNames);
             catalog.writeBinaries(c, done, held.rules.categories(), held.rules.version());
-            catalog.recordMissing(c, range.group(), batch.missing);
+            catalog.recordMissing(c, range.group(), batch.from, next - 1, batch.missing);
             catalog.recordRejected(c, batch.rejected);
             MissStore.record(c, range.group(), range.id(), next - 1, batch.misses);
             ranges.advance(c, held.holder(), range.id(), next);
@@ -352,6 +352,9 @@ public final class RangeIndexer {
     /** Feeds a batch's headers into the window and collects what the cursor moves over without a header. */
     private static final class Batch implements OverviewSink {
         private final Holdings.Held held;
+        /** The batch's first article. */
+        final long from;
+
         final List<long[]> missing = new ArrayList<>();
         final List<RejectedArticle> rejected = new ArrayList<>();
         Misses misses = new Misses();
@@ -359,8 +362,9 @@ public final class RangeIndexer {
         long missingArticles;
         long malformed;
 
-        Batch(Holdings.Held held) {
+        Batch(Holdings.Held held, long from) {
             this.held = held;
+            this.from = from;
         }
 
         @Override

@@ -274,16 +274,13 @@ public final class CatalogStore {
 
     private static final String GROUP_KNOWN = "select 1 from groups where name = ? for key share";
 
-    private static final String INSERT_MISSING = """
-            insert into missing_articles (group_name, first_article, last_article)
-            values (?, ?, ?)
-            on conflict do nothing
+    private static final String DELETE_MISSING_WITHIN = """
+            delete from missing_runs where group_name = ? and from_article >= ? and to_article <= ?
             """;
 
     private static final String INSERT_MISSING_RUNS = """
-            insert into missing_articles (group_name, first_article, last_article)
-            select ?, r.first_article, r.last_article from unnest(?::bigint[], ?::bigint[]) as r(first_article, last_article)
-            on conflict do nothing
+            insert into missing_runs (group_name, from_article, to_article, first_articles, last_articles)
+            values (?, ?, ?, ?::bigint[], ?::bigint[])
             """;
 
     private static final String INSERT_REJECTED = """
@@ -385,16 +382,7 @@ public final class CatalogStore {
 
     /** Records that articles {@code from..to} (inclusive) are missing on the server; recording the same run again is a no-op. */
     public void recordMissing(Connection conn, String group, long from, long to) throws SQLException {
-        if (from > to) {
-            throw new IllegalArgumentException("missing run " + from + ".." + to + " is empty; pass first <= last");
-        }
-        requireGroup(conn, group);
-        try (PreparedStatement ps = conn.prepareStatement(INSERT_MISSING)) {
-            ps.setString(1, group);
-            ps.setLong(2, from);
-            ps.setLong(3, to);
-            ps.executeUpdate();
-        }
+        recordMissing(conn, group, from, to, List.<long[]>of(new long[] {from, to}));
     }
 
     /**
@@ -453,21 +441,36 @@ public final class CatalogStore {
         return out;
     }
 
-    /** Records several missing runs in one statement (the indexer's batch); each run as {@link #recordMissing}. */
-    public void recordMissing(Connection conn, String group, List<long[]> runs) throws SQLException {
+    /**
+     * Records the missing runs among articles {@code from..to} (a batch; each run within it, in
+     * article order) as one row: the rows of spans within {@code from..to} are replaced, so
+     * recording a batch again, or a larger batch over smaller ones, leaves each run once. A batch
+     * without runs writes nothing.
+     */
+    public void recordMissing(Connection conn, String group, long from, long to, List<long[]> runs)
+            throws SQLException {
         if (runs.isEmpty()) {
             return;
         }
+        long last = from - 1;
         for (long[] run : runs) {
             if (run[0] > run[1]) {
                 throw new IllegalArgumentException(
                         "missing run " + run[0] + ".." + run[1] + " is empty; pass first <= last");
             }
+            if (run[0] <= last || run[1] > to) {
+                throw new IllegalArgumentException("missing run " + run[0] + ".." + run[1]
+                        + " is out of order or outside articles " + from + ".." + to);
+            }
+            last = run[1];
         }
         requireGroup(conn, group);
+        Jdbc.update(conn, DELETE_MISSING_WITHIN, group, from, to);
         try (PreparedStatement ps = conn.prepareStatement(INSERT_MISSING_RUNS)) {
             ps.setString(1, group);
-            RUNS.bind(ps, 2, runs);
+            ps.setLong(2, from);
+            ps.setLong(3, to);
+            RUNS.bind(ps, 4, runs);
             ps.executeUpdate();
         }
     }

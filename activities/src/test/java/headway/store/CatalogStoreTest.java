@@ -31,7 +31,7 @@ class CatalogStoreTest {
 
     @BeforeAll
     static void start() throws Exception {
-        db = CatalogTestDatabase.start(G, "alt.binaries.other");
+        db = CatalogTestDatabase.start(G, "alt.binaries.other", "alt.binaries.gaps");
     }
 
     @AfterAll
@@ -373,6 +373,47 @@ class CatalogStoreTest {
     }
 
     @Test
+    void aBatchsRunsAreOneRowThatABatchWrittenAgainOrALargerOneReplaces() throws Exception {
+        String g = "alt.binaries.gaps";
+        db.inTransaction(c -> {
+            store.recordMissing(c, g, 1000, 1000); // a run as the catalog kept them before V18
+            store.recordMissing(c, g, 1, 100, List.of(new long[] {3, 4}, new long[] {50, 50}));
+            store.recordMissing(c, g, 101, 200, List.of(new long[] {101, 120}));
+        });
+        db.inTransaction(c -> store.recordMissing(c, g, 1, 100, List.of(new long[] {3, 4}, new long[] {50, 50})));
+        assertThat(store.missing(db.ds, g))
+                .containsExactly(
+                        new MissingRun(3, 4),
+                        new MissingRun(50, 50),
+                        new MissingRun(101, 120),
+                        new MissingRun(1000, 1000));
+        assertThat(db.rows("select count(*)::text from missing_runs where group_name = '" + g + "'"))
+                .containsExactly("3");
+
+        // a larger batch over the same articles (HEADWAY_BATCH raised before a redo) replaces the smaller ones
+        db.inTransaction(c -> store.recordMissing(
+                c, g, 1, 1000, List.of(new long[] {3, 4}, new long[] {50, 50}, new long[] {101, 120}, new long[] {
+                    1000, 1000
+                })));
+        assertThat(store.missing(db.ds, g))
+                .containsExactly(
+                        new MissingRun(3, 4),
+                        new MissingRun(50, 50),
+                        new MissingRun(101, 120),
+                        new MissingRun(1000, 1000));
+        assertThat(db.rows("select count(*)::text from missing_runs where group_name = '" + g + "'"))
+                .containsExactly("1");
+
+        assertThatThrownBy(() -> db.inTransaction(c ->
+                        store.recordMissing(c, g, 1, 10, List.of(new long[] {5, 6}, new long[] {6, 7}))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("out of order");
+        assertThatThrownBy(() -> db.inTransaction(c -> store.recordMissing(c, g, 1, 10, List.of(new long[] {9, 11}))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("outside articles 1..10");
+    }
+
+    @Test
     void unknownGroupFailsNamingTheFix() throws Exception {
         assertThatThrownBy(() -> db.inTransaction(
                         c -> store.writeBinaries(c, List.of(binary("alt.binaries.nowhere", "X", "x.rar", 1, 1, 1)))))
@@ -381,8 +422,8 @@ class CatalogStoreTest {
         assertThatThrownBy(() -> db.inTransaction(c -> store.recordMissing(c, "alt.binaries.nowhere", 1, 2)))
                 .isInstanceOf(SQLException.class)
                 .hasMessageContaining("add the group");
-        assertThatThrownBy(() -> db.inTransaction(c ->
-                        store.recordMissing(c, "alt.binaries.nowhere", List.of(new long[] {1, 2}, new long[] {5, 5}))))
+        assertThatThrownBy(() -> db.inTransaction(c -> store.recordMissing(
+                        c, "alt.binaries.nowhere", 1, 5, List.of(new long[] {1, 2}, new long[] {5, 5}))))
                 .isInstanceOf(SQLException.class)
                 .hasMessageContaining("headway groups add alt.binaries.nowhere");
         assertThatThrownBy(() -> db.inTransaction(c -> store.recordRejected(
