@@ -2,6 +2,7 @@ package headway.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import headway.activity.RangeIndexer;
 import headway.worker.Setting;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -42,10 +43,11 @@ class HeadwayLabTest {
 
     @Test
     void benchFlagsThatMirrorASettingDefaultToTheCatalogue() {
-        assertThat(help("bench", "throughput", "--help"))
+        assertThat(help("bench", "throughput", "--help").replaceAll("\\s+", " "))
                 .contains("(default " + Setting.BATCH.defaultValue() + ", HEADWAY_BATCH's default)");
         assertThat(help("bench", "provider", "--help").replaceAll("\\s+", " "))
-                .contains("(default " + Setting.BATCH.defaultValue() + ", HEADWAY_BATCH's default)");
+                .as("an OVER of the indexer's pieces, not a batch")
+                .contains("(default " + RangeIndexer.MAX_PIECE + ", the most the indexer asks for in one)");
         assertThat(help("bench", "takeover", "--help").replaceAll("\\s+", " "))
                 .contains("(default " + Setting.RANGE_SIZE.defaultValue() + ", HEADWAY_RANGE_SIZE's default)")
                 .contains("(default " + Setting.SNAPSHOT_EVERY.defaultValue() + ", HEADWAY_SNAPSHOT_EVERY's default)");
