@@ -32,9 +32,11 @@ import java.util.concurrent.Executors;
  * loses the window (those binaries exist nowhere else), so it is reported as {@link WindowLostException}
  * and the group is taken again from its snapshot; a stale epoch stays {@link LeaseLostException},
  * because the window then belongs to no one and the workflow must hear who holds the group now.
- * Batches are fetched ahead ({@link ReadAhead}) and reach the window whole, in order, only when
- * their fetch succeeded: a fetch that fails (the server dropped the connection or broke a reply
- * bound) feeds the window nothing and commits nothing, so the cursor stays at its batch's start.
+ * A batch is fetched in pieces of at most {@link #MAX_PIECE} articles, one overview command each,
+ * ahead of the window ({@link ReadAhead}); a batch's pieces reach the window in order only when all
+ * of them have arrived: a fetch that fails (the server dropped the connection or broke a reply
+ * bound) feeds the window nothing of its batch and commits nothing, so the cursor stays at the
+ * batch's start.
  * A header the catalog cannot take (see {@link headway.index.Poison}) and a malformed overview line
  * go into the {@code rejected_articles} ledger in the same transaction that moves the cursor over
  * them, so a poison article is recorded once and never stops the group. The headers nothing
