@@ -274,7 +274,11 @@ public final class CatalogStore {
 
     private static final String GROUP_KNOWN = "select 1 from groups where name = ? for key share";
 
+    /** The runs recorded for spans within a batch's: rows of missing_runs, and runs an older build wrote one per row. */
     private static final String DELETE_MISSING_WITHIN = """
+            with older as (
+                delete from missing_articles where group_name = ? and first_article >= ? and last_article <= ?
+            )
             delete from missing_runs where group_name = ? and from_article >= ? and to_article <= ?
             """;
 
@@ -326,7 +330,7 @@ public final class CatalogStore {
 
     private static final String SELECT_MISSING = """
             select first_article, last_article
-            from missing_articles
+            from missing_article_runs
             where group_name = ?
             order by first_article, last_article
             """;
@@ -465,7 +469,7 @@ public final class CatalogStore {
             last = run[1];
         }
         requireGroup(conn, group);
-        Jdbc.update(conn, DELETE_MISSING_WITHIN, group, from, to);
+        Jdbc.update(conn, DELETE_MISSING_WITHIN, group, from, to, group, from, to);
         try (PreparedStatement ps = conn.prepareStatement(INSERT_MISSING_RUNS)) {
             ps.setString(1, group);
             ps.setLong(2, from);

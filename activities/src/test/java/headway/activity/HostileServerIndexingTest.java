@@ -91,7 +91,7 @@ class HostileServerIndexingTest {
         assertThat(metrics.nntpErrors.count()).isEqualTo(1);
         assertThat(server.misbehavioursLeft()).isZero();
         assertThat(node.ranges.cursor(node.range.id())).as("cursor unmoved").isEqualTo(1);
-        assertThat(TestDatabase.queryLong(node.ds, "select count(*) from missing_articles"))
+        assertThat(TestDatabase.queryLong(node.ds, "select count(*) from missing_article_runs"))
                 .isZero();
         assertThat(TestDatabase.queryLong(node.ds, "select count(*) from binaries"))
                 .isZero();
@@ -129,9 +129,9 @@ class HostileServerIndexingTest {
         RangeIndexer.Outcome retried = node.index(commits);
         assertThat(retried.finished()).isTrue();
         assertThat(commits).as("one commit a batch").containsExactly(52L, 101L);
-        assertThat(server.overs() - oversBeforeRetry)
-                .as("six pieces of at most 17")
-                .isEqualTo(6);
+        // 100 articles in pieces of at most 17 are six commands (whole batches would be two); a
+        // command of the failed attempt may still reach the server after the count was read
+        assertThat(server.overs() - oversBeforeRetry).as("pieces of at most 17").isBetween(6, 7);
         assertThat(server.overs() - oversBefore).isGreaterThanOrEqualTo(8);
         assertThat(node.catalog()).isEqualTo(honest);
     }
@@ -223,7 +223,7 @@ class HostileServerIndexingTest {
                             .append('\n');
                 }
             }
-            sb.append("missing ").append(TestDatabase.queryLong(ds, "select count(*) from missing_articles"));
+            sb.append("missing ").append(TestDatabase.queryLong(ds, "select count(*) from missing_article_runs"));
             return sb.toString();
         }
     }

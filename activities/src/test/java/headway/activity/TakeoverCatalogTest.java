@@ -437,13 +437,13 @@ class TakeoverCatalogTest {
         return ds;
     }
 
-    /** Every row of binaries, releases and missing_articles as text, in key order, without the binaries' surrogate ids. */
+    /** Every row of binaries, releases and missing runs as text, in key order, without the binaries' surrogate ids. */
     private static String dump(DataSource ds) throws SQLException {
         StringBuilder sb = new StringBuilder();
         String[] queries = {
             "select * from binaries order by group_name, poster, file_name, total_parts",
             "select * from releases order by group_name, poster, name",
-            "select * from missing_articles order by group_name, first_article, last_article"
+            "select * from missing_article_runs order by group_name, first_article, last_article"
         };
         try (Connection c = ds.getConnection();
                 Statement st = c.createStatement()) {
@@ -487,7 +487,7 @@ class TakeoverCatalogTest {
         try (Connection c = ds.getConnection();
                 Statement st = c.createStatement();
                 ResultSet rs =
-                        st.executeQuery("select first_article, last_article from missing_articles order by 1, 2")) {
+                        st.executeQuery("select first_article, last_article from missing_article_runs order by 1, 2")) {
             while (rs.next()) {
                 for (long a = rs.getLong(1); a <= rs.getLong(2); a++) {
                     articles.add(a);

@@ -376,7 +376,7 @@ class CatalogStoreTest {
     void aBatchsRunsAreOneRowThatABatchWrittenAgainOrALargerOneReplaces() throws Exception {
         String g = "alt.binaries.gaps";
         db.inTransaction(c -> {
-            store.recordMissing(c, g, 1000, 1000); // a run as the catalog kept them before V18
+            store.recordMissing(c, g, 1000, 1000); // one run, a span of its own
             store.recordMissing(c, g, 1, 100, List.of(new long[] {3, 4}, new long[] {50, 50}));
             store.recordMissing(c, g, 101, 200, List.of(new long[] {101, 120}));
         });
@@ -430,7 +430,7 @@ class CatalogStoreTest {
                         c, List.of(new RejectedArticle("alt.binaries.nowhere", 3, "<id@x>", "no subject", "raw")))))
                 .isInstanceOf(SQLException.class)
                 .hasMessageContaining("add the group");
-        assertThat(db.rows("select count(*)::text from missing_articles where group_name = 'alt.binaries.nowhere'"
+        assertThat(db.rows("select count(*)::text from missing_article_runs where group_name = 'alt.binaries.nowhere'"
                         + " union all select count(*)::text from rejected_articles"
                         + " where group_name = 'alt.binaries.nowhere'"))
                 .as("nothing written for a group that is not there")

@@ -52,7 +52,7 @@ final class CatalogTestDatabase implements AutoCloseable {
         String[] queries = {
             "select * from binaries order by group_name, poster, file_name, total_parts",
             "select * from releases order by group_name, poster, name",
-            "select * from missing_articles order by group_name, first_article, last_article",
+            "select * from missing_article_runs order by group_name, first_article, last_article",
             "select version, name, body from rule_sets order by version"
         };
         try (Connection c = ds.getConnection();

@@ -119,6 +119,8 @@ public final class Chaos {
             create trigger audit_binaries before insert or update on binaries for each row execute function audit_epoch();
             drop trigger if exists audit_missing on missing_runs;
             create trigger audit_missing before insert or update on missing_runs for each row execute function audit_epoch();
+            drop trigger if exists audit_missing on missing_articles;
+            create trigger audit_missing before insert or update on missing_articles for each row execute function audit_epoch();
             drop trigger if exists audit_ranges on ranges;
             create trigger audit_ranges before update on ranges for each row execute function audit_epoch();
             """;

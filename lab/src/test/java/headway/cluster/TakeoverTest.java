@@ -194,7 +194,7 @@ class TakeoverTest {
         Set<String> extra = new HashSet<>(cataloged.keySet());
         extra.removeAll(expected);
         long missingRecorded = cluster.queryLong(
-                "select coalesce(sum(last_article - first_article + 1), 0) from missing_articles where group_name = ?",
+                "select coalesce(sum(last_article - first_article + 1), 0) from missing_article_runs where group_name = ?",
                 GROUP);
         System.out.printf(
                 "takeover: catalog segments=%d expected=%d twice=%d lost=%d extra=%d missing_recorded=%d "
