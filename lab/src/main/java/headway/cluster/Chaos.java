@@ -436,6 +436,7 @@ public final class Chaos {
         for (NewsSimulator.GroupSpec g : specs) {
             Set<String> served = new HashSet<>();
             Set<Long> poison = new HashSet<>();
+            List<long[]> gaps = new ArrayList<>();
             try (NntpClient client =
                     NntpClient.connect(cluster.rig().nntpServer(), Duration.ofSeconds(5), Duration.ofSeconds(60))) {
                 long high = client.group(g.name()).high();
@@ -458,13 +459,37 @@ public final class Chaos {
                     public void malformed(long article, String reason) {
                         if (article >= 0) {
                             poison.add(article);
+                            gaps.add(new long[] {article, article}); // the indexer records it missing too
                         }
                     }
 
                     @Override
-                    public void missing(long from, long to) {}
+                    public void missing(long from, long to) {
+                        gaps.add(new long[] {from, to});
+                    }
                 });
             }
+            List<long[]> recorded = new ArrayList<>();
+            for (Map<String, Object> row : cluster.rows(
+                    "select first_article, last_article from missing_article_runs where group_name = ?"
+                            + " order by first_article, last_article",
+                    g.name())) {
+                recorded.add(new long[] {
+                    ((Number) row.get("first_article")).longValue(), ((Number) row.get("last_article")).longValue()
+                });
+            }
+            Runs servedRuns = Runs.of(gaps);
+            Runs recordedRuns = Runs.of(recorded);
+            long runsWrong = servedRuns.merged().equals(recordedRuns.merged())
+                    ? 0
+                    : Math.max(1, Math.abs(servedRuns.articles() - recordedRuns.articles()));
+            out.printf(
+                    "chaos: %s missing articles served=%d recorded=%d twice=%d %s%n",
+                    g.name(),
+                    servedRuns.articles(),
+                    recordedRuns.articles(),
+                    recordedRuns.twice(),
+                    runsWrong == 0 ? "equal" : "DIFFERENT");
             Map<String, Integer> catalog = new HashMap<>();
             for (Map<String, Object> row : cluster.rows(
                     "select unnest(message_id_array(message_ids)) as id from binaries where group_name = ?",
@@ -510,11 +535,47 @@ public final class Chaos {
                         "chaos: %s ledger=%d rejectable=%d: %d articles differ%n",
                         g.name(), ledger.size(), poison.size(), ledgerWrong);
             }
-            lost += groupLost + extra + ledgerWrong;
+            lost += groupLost + extra + ledgerWrong + runsWrong;
             rejected += ledger.size();
-            duplicated += groupDup;
+            duplicated += groupDup + recordedRuns.twice();
         }
         return new Check(articles, lost, duplicated, rejected);
+    }
+
+    /**
+     * Missing runs merged where they touch or overlap, as "first-last" text, with the articles they
+     * cover and how many articles more than one run covered.
+     */
+    private record Runs(List<String> merged, long articles, long twice) {
+        static Runs of(List<long[]> runs) {
+            List<long[]> sorted = new ArrayList<>(runs);
+            sorted.sort(java.util.Comparator.<long[]>comparingLong(r -> r[0]).thenComparingLong(r -> r[1]));
+            List<String> merged = new ArrayList<>();
+            long articles = 0;
+            long twice = 0;
+            long first = -1;
+            long last = -2;
+            for (long[] r : sorted) {
+                if (r[0] <= last) {
+                    twice += Math.min(last, r[1]) - r[0] + 1;
+                }
+                if (r[0] <= last + 1) {
+                    last = Math.max(last, r[1]);
+                } else {
+                    if (first >= 0) {
+                        merged.add(first + "-" + last);
+                        articles += last - first + 1;
+                    }
+                    first = r[0];
+                    last = r[1];
+                }
+            }
+            if (first >= 0) {
+                merged.add(first + "-" + last);
+                articles += last - first + 1;
+            }
+            return new Runs(merged, articles, twice);
+        }
     }
 
     private static long symmetricDifference(Set<Long> a, Set<Long> b) {
