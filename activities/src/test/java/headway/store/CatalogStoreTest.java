@@ -381,12 +381,9 @@ class CatalogStoreTest {
             store.recordMissing(c, g, 101, 200, List.of(new long[] {101, 120}));
         });
         db.inTransaction(c -> store.recordMissing(c, g, 1, 100, List.of(new long[] {3, 4}, new long[] {50, 50})));
-        assertThat(store.missing(db.ds, g))
-                .containsExactly(
-                        new MissingRun(3, 4),
-                        new MissingRun(50, 50),
-                        new MissingRun(101, 120),
-                        new MissingRun(1000, 1000));
+        List<MissingRun> each = List.of(
+                new MissingRun(3, 4), new MissingRun(50, 50), new MissingRun(101, 120), new MissingRun(1000, 1000));
+        assertThat(store.missing(db.ds, g)).isEqualTo(each);
         assertThat(db.rows("select count(*)::text from missing_runs where group_name = '" + g + "'"))
                 .containsExactly("3");
 
@@ -395,12 +392,7 @@ class CatalogStoreTest {
                 c, g, 1, 1000, List.of(new long[] {3, 4}, new long[] {50, 50}, new long[] {101, 120}, new long[] {
                     1000, 1000
                 })));
-        assertThat(store.missing(db.ds, g))
-                .containsExactly(
-                        new MissingRun(3, 4),
-                        new MissingRun(50, 50),
-                        new MissingRun(101, 120),
-                        new MissingRun(1000, 1000));
+        assertThat(store.missing(db.ds, g)).isEqualTo(each);
         assertThat(db.rows("select count(*)::text from missing_runs where group_name = '" + g + "'"))
                 .containsExactly("1");
 

@@ -37,13 +37,13 @@ class MissingRunsMigrationTest {
             TestDatabase.execute(ds, OLDER_BUILDS_INSERT);
 
             CatalogStore store = new CatalogStore();
-            assertThat(store.missing(ds, G))
-                    .containsExactly(
-                            new MissingRun(3, 4),
-                            new MissingRun(50, 50),
-                            new MissingRun(7000, 7999),
-                            new MissingRun(9000, 9000),
-                            new MissingRun(9500, 9600));
+            List<MissingRun> each = List.of(
+                    new MissingRun(3, 4),
+                    new MissingRun(50, 50),
+                    new MissingRun(7000, 7999),
+                    new MissingRun(9000, 9000),
+                    new MissingRun(9500, 9600));
+            assertThat(store.missing(ds, G)).isEqualTo(each);
 
             // the batches 1..5000 and 8001..10000 written again by this build (a redo): each run once
             try (var c = ds.getConnection()) {
@@ -52,13 +52,7 @@ class MissingRunsMigrationTest {
                 store.recordMissing(c, G, 8001, 10_000, List.of(new long[] {9000, 9000}, new long[] {9500, 9600}));
                 c.commit();
             }
-            assertThat(store.missing(ds, G))
-                    .containsExactly(
-                            new MissingRun(3, 4),
-                            new MissingRun(50, 50),
-                            new MissingRun(7000, 7999),
-                            new MissingRun(9000, 9000),
-                            new MissingRun(9500, 9600));
+            assertThat(store.missing(ds, G)).isEqualTo(each);
             assertThat(TestDatabase.queryLong(
                             ds, "select count(*) from missing_articles where group_name = '" + G + "'"))
                     .as("the older rows the batches covered are gone; 7000..7999 lies in neither")
