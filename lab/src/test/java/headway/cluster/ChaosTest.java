@@ -43,8 +43,12 @@ class ChaosTest {
         assertThat(articles).isGreaterThan(4 * 12_000 / 2);
         assertThat(out.toString()).contains("caught_up=true stuck_open=0");
         assertThat(lines)
-                .filteredOn(l -> l.contains("served="))
+                .filteredOn(l -> l.contains(" served=") && l.contains(" catalog="))
                 .hasSize(4)
                 .allSatisfy(l -> assertThat(l).contains("lost=0 duplicated=0 extra=0 checksum equal"));
+        assertThat(lines)
+                .filteredOn(l -> l.contains(" missing articles served="))
+                .hasSize(4)
+                .allSatisfy(l -> assertThat(l).matches(".* served=([1-9][0-9]*) recorded=\\1 twice=0 equal"));
     }
 }
