@@ -1,8 +1,10 @@
 package headway.worker;
 
+import headway.activity.RangeIndexer;
 import headway.workflow.TaskQueues;
 import java.time.Duration;
 import java.util.ListResourceBundle;
+import java.util.Locale;
 import java.util.ResourceBundle;
 import java.util.stream.Stream;
 
@@ -167,7 +169,10 @@ public enum Setting {
             null,
             "1",
             "1000000",
-            "articles per fenced catalog transaction, fetched in pieces of at most 5,000 articles"),
+            String.format(
+                    Locale.ROOT,
+                    "articles per fenced catalog transaction, fetched in pieces of at most %,d articles",
+                    RangeIndexer.MAX_PIECE)),
     WINDOW_MAX_AGE(
             Type.LONG,
             "50000",
