@@ -274,13 +274,56 @@ public final class CatalogStore {
 
     private static final String GROUP_KNOWN = "select 1 from groups where name = ? for key share";
 
-    /** The runs recorded for spans within a batch's: rows of missing_runs, and runs an older build wrote one per row. */
-    private static final String DELETE_MISSING_WITHIN = """
-            with older as (
-                delete from missing_articles where group_name = ? and first_article >= ? and last_article <= ?
+    /**
+     * Clears the span {@code from..to} of a group's recorded runs before a batch's row is written:
+     * rows of {@code missing_runs} that overlap it are deleted, and the parts of their spans and
+     * runs outside it are written back as rows of their own, so a batch written again with other
+     * boundaries (a redo after {@code HEADWAY_BATCH} changed) leaves each missing article in one
+     * row. The rows of a group do not overlap, so the only one that can start before {@code from}
+     * and reach into the span is the last that starts before it. Runs an older build wrote one per
+     * row in {@code missing_articles} are clipped alike; each of those lay within one of its
+     * batches, at most {@link #OLDER_BUILDS_MAX_BATCH} articles, which bounds the search back.
+     * Parameters: group, from, to, and {@code from - OLDER_BUILDS_MAX_BATCH}.
+     */
+    private static final String CLEAR_MISSING_SPAN = """
+            with given(g, lo, hi, back) as (values (?::text, ?::bigint, ?::bigint, ?::bigint)),
+            span as (
+                select given.*, coalesce((select max(p.from_article) from missing_runs p
+                                          where p.group_name = given.g and p.from_article < given.lo), given.lo) as start
+                from given
+            ),
+            rows_over as (
+                delete from missing_runs m using span s
+                where m.group_name = s.g and m.from_article between s.start and s.hi and m.to_article >= s.lo
+                returning m.from_article, m.to_article, m.first_articles, m.last_articles
+            ),
+            rows_kept as (
+                insert into missing_runs (group_name, from_article, to_article, first_articles, last_articles)
+                select s.g, k.lo, k.hi, array_agg(greatest(u.f, k.lo) order by u.f),
+                       array_agg(least(u.l, k.hi) order by u.f)
+                from span s, rows_over o,
+                     lateral (values (o.from_article, s.lo - 1), (s.hi + 1, o.to_article)) as k(lo, hi),
+                     lateral unnest(o.first_articles, o.last_articles) as u(f, l)
+                where k.lo <= k.hi and u.f <= k.hi and u.l >= k.lo
+                group by s.g, k.lo, k.hi
+            ),
+            older_over as (
+                delete from missing_articles a using span s
+                where a.group_name = s.g and a.first_article > s.back and a.first_article <= s.hi
+                  and a.last_article >= s.lo
+                returning a.first_article, a.last_article
             )
-            delete from missing_runs where group_name = ? and from_article >= ? and to_article <= ?
+            insert into missing_articles (group_name, first_article, last_article)
+            select s.g, k.f, k.l
+            from span s, older_over o,
+                 lateral (values (o.first_article, least(o.last_article, s.lo - 1)),
+                                 (greatest(o.first_article, s.hi + 1), o.last_article)) as k(f, l)
+            where k.f <= k.l
+            on conflict do nothing
             """;
+
+    /** The largest batch an older build could write its runs for (HEADWAY_BATCH's maximum). */
+    static final long OLDER_BUILDS_MAX_BATCH = 1_000_000;
 
     private static final String INSERT_MISSING_RUNS = """
             insert into missing_runs (group_name, from_article, to_article, first_articles, last_articles)
@@ -447,9 +490,10 @@ public final class CatalogStore {
 
     /**
      * Records the missing runs among articles {@code from..to} (a batch; each run within it, in
-     * article order) as one row: the rows of spans within {@code from..to} are replaced, so
-     * recording a batch again, or a larger batch over smaller ones, leaves each run once. A batch
-     * without runs writes nothing.
+     * article order) as one row. What was recorded for articles {@code from..to} before is
+     * replaced, and rows that reach beyond the span keep only their parts outside it, so recording
+     * a batch again, with the same boundaries or others (a redo after {@code HEADWAY_BATCH}
+     * changed), leaves each missing article in one run. A batch without runs writes nothing.
      */
     public void recordMissing(Connection conn, String group, long from, long to, List<long[]> runs)
             throws SQLException {
@@ -469,7 +513,7 @@ public final class CatalogStore {
             last = run[1];
         }
         requireGroup(conn, group);
-        Jdbc.update(conn, DELETE_MISSING_WITHIN, group, from, to, group, from, to);
+        Jdbc.update(conn, CLEAR_MISSING_SPAN, group, from, to, from - OLDER_BUILDS_MAX_BATCH);
         try (PreparedStatement ps = conn.prepareStatement(INSERT_MISSING_RUNS)) {
             ps.setString(1, group);
             ps.setLong(2, from);

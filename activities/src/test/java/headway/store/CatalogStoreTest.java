@@ -31,7 +31,7 @@ class CatalogStoreTest {
 
     @BeforeAll
     static void start() throws Exception {
-        db = CatalogTestDatabase.start(G, "alt.binaries.other", "alt.binaries.gaps");
+        db = CatalogTestDatabase.start(G, "alt.binaries.other", "alt.binaries.gaps", "alt.binaries.redone");
     }
 
     @AfterAll
@@ -403,6 +403,42 @@ class CatalogStoreTest {
         assertThatThrownBy(() -> db.inTransaction(c -> store.recordMissing(c, g, 1, 10, List.of(new long[] {9, 11}))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("outside articles 1..10");
+    }
+
+    @Test
+    void aBatchWrittenAgainWithOtherBoundariesLeavesEachMissingArticleInOneRun() throws Exception {
+        String g = "alt.binaries.redone";
+        db.inTransaction(c -> store.recordMissing(
+                c, g, 1, 20_000, List.of(new long[] {5, 7}, new long[] {9_990, 10_010}, new long[] {15_000, 15_000})));
+        db.inTransaction(c -> store.recordMissing(c, g, 20_001, 40_000, List.of(new long[] {20_001, 20_003})));
+
+        // a redo in batches of 5,000 (HEADWAY_BATCH lowered between the commit and its redo)
+        db.inTransaction(c -> store.recordMissing(c, g, 5_001, 10_000, List.of(new long[] {9_990, 10_000})));
+        db.inTransaction(c -> store.recordMissing(
+                c, g, 10_001, 15_000, List.of(new long[] {10_001, 10_010}, new long[] {15_000, 15_000})));
+        assertThat(store.missing(db.ds, g))
+                .containsExactly(
+                        new MissingRun(5, 7),
+                        new MissingRun(9_990, 10_000),
+                        new MissingRun(10_001, 10_010),
+                        new MissingRun(15_000, 15_000),
+                        new MissingRun(20_001, 20_003));
+        assertThat(db.rows("select from_article || '..' || to_article from missing_runs where group_name = '" + g
+                        + "' order by from_article"))
+                .as("the first pass's row keeps its runs outside the redone batches, as a row of their own")
+                .containsExactly("1..5000", "5001..10000", "10001..15000", "20001..40000");
+
+        // a batch straddling two rows clips both; one whose runs all lie within it leaves no row behind
+        db.inTransaction(c -> store.recordMissing(c, g, 12_001, 25_000, List.of(new long[] {15_000, 15_000})));
+        assertThat(store.missing(db.ds, g))
+                .containsExactly(
+                        new MissingRun(5, 7),
+                        new MissingRun(9_990, 10_000),
+                        new MissingRun(10_001, 10_010),
+                        new MissingRun(15_000, 15_000));
+        assertThat(db.rows("select from_article || '..' || to_article from missing_runs where group_name = '" + g
+                        + "' order by from_article"))
+                .containsExactly("1..5000", "5001..10000", "10001..12000", "12001..25000");
     }
 
     @Test

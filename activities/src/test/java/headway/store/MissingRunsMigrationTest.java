@@ -60,6 +60,21 @@ class MissingRunsMigrationTest {
             assertThat(TestDatabase.queryLong(ds, "select count(*) from missing_runs"))
                     .isEqualTo(2);
             assertThat(store.missing(ds, "alt.binaries.other")).containsExactly(new MissingRun(3, 4));
+
+            // a batch with other boundaries than the older build's clips its run 7000..7999 to what lies outside
+            try (var c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                store.recordMissing(c, G, 7_501, 8_000, List.of(new long[] {7_501, 7_999}));
+                c.commit();
+            }
+            assertThat(store.missing(ds, G))
+                    .containsExactly(
+                            new MissingRun(3, 4),
+                            new MissingRun(50, 50),
+                            new MissingRun(7000, 7500),
+                            new MissingRun(7501, 7999),
+                            new MissingRun(9000, 9000),
+                            new MissingRun(9500, 9600));
             assertThat(TestDatabase.queryLong(ds, "select catalog_bytes()"))
                     .as("both tables count in the catalog's size")
                     .isEqualTo(TestDatabase.queryLong(ds, """
