@@ -416,29 +416,32 @@ class CatalogStoreTest {
         db.inTransaction(c -> store.recordMissing(c, g, 5_001, 10_000, List.of(new long[] {9_990, 10_000})));
         db.inTransaction(c -> store.recordMissing(
                 c, g, 10_001, 15_000, List.of(new long[] {10_001, 10_010}, new long[] {15_000, 15_000})));
-        assertThat(store.missing(db.ds, g))
-                .containsExactly(
-                        new MissingRun(5, 7),
-                        new MissingRun(9_990, 10_000),
-                        new MissingRun(10_001, 10_010),
-                        new MissingRun(15_000, 15_000),
-                        new MissingRun(20_001, 20_003));
-        assertThat(db.rows("select from_article || '..' || to_article from missing_runs where group_name = '" + g
-                        + "' order by from_article"))
+        List<MissingRun> first = List.of(
+                new MissingRun(5, 7),
+                new MissingRun(9_990, 10_000),
+                new MissingRun(10_001, 10_010),
+                new MissingRun(15_000, 15_000));
+        assertThat(store.missing(db.ds, g)).containsExactlyElementsOf(concat(first, new MissingRun(20_001, 20_003)));
+        assertThat(spans(g))
                 .as("the first pass's row keeps its runs outside the redone batches, as a row of their own")
                 .containsExactly("1..5000", "5001..10000", "10001..15000", "20001..40000");
 
         // a batch straddling two rows clips both; one whose runs all lie within it leaves no row behind
         db.inTransaction(c -> store.recordMissing(c, g, 12_001, 25_000, List.of(new long[] {15_000, 15_000})));
-        assertThat(store.missing(db.ds, g))
-                .containsExactly(
-                        new MissingRun(5, 7),
-                        new MissingRun(9_990, 10_000),
-                        new MissingRun(10_001, 10_010),
-                        new MissingRun(15_000, 15_000));
-        assertThat(db.rows("select from_article || '..' || to_article from missing_runs where group_name = '" + g
-                        + "' order by from_article"))
-                .containsExactly("1..5000", "5001..10000", "10001..12000", "12001..25000");
+        assertThat(store.missing(db.ds, g)).containsExactlyElementsOf(first);
+        assertThat(spans(g)).containsExactly("1..5000", "5001..10000", "10001..12000", "12001..25000");
+    }
+
+    /** The spans of a group's rows of missing_runs, as "from..to", in article order. */
+    private static List<String> spans(String group) throws Exception {
+        return db.rows("select from_article || '..' || to_article from missing_runs where group_name = '" + group
+                + "' order by from_article");
+    }
+
+    private static List<MissingRun> concat(List<MissingRun> runs, MissingRun more) {
+        List<MissingRun> all = new ArrayList<>(runs);
+        all.add(more);
+        return all;
     }
 
     @Test
