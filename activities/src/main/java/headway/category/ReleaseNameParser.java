@@ -311,6 +311,16 @@ public final class ReleaseNameParser {
                 return new Marker(i, null, String.valueOf(Integer.parseInt(digits)), null, false);
             }
             if (i > 0
+                    && isNumber(w, 1, 2)
+                    && i + 1 < n
+                    && BROADCAST.contains(t.lower[i + 1])
+                    && !fansub
+                    && (t.before(i).equals(".")
+                            || t.before(i).equals(" ")
+                            || t.before(i).equals("_"))) {
+                return new Marker(i, null, String.valueOf(Integer.parseInt(w)), null, false);
+            }
+            if (i > 0
                     && (w.length() == 3 || w.length() == 4)
                     && isNumber(w, 3, 4)
                     && !isYear(w)
@@ -332,7 +342,14 @@ public final class ReleaseNameParser {
         return absolute(t, fansub);
     }
 
-    private static final Set<String> SEASON_WORDS = Set.of("season", "saison", "temporada", "staffel", "stagione");
+    private static final Set<String> SEASON_WORDS =
+            Set.of("season", "saison", "temporada", "staffel", "stagione", "seizoen", "sezon", "sezona", "kausi");
+    /**
+     * Sources only television has: a bare one- or two-digit number right before one ({@code Show.07.PDTV},
+     * {@code Show.13.HDTV}) numbers an episode, as no film is cut from a broadcast under a number alone.
+     */
+    private static final Set<String> BROADCAST = Set.of("hdtv", "pdtv", "sdtv", "dsr", "dsrip", "hdtvrip", "tvrip");
+
     private static final Set<String> EPISODE_WORDS = Set.of("episode", "episodio", "episodes", "ep", "folge");
 
     /** {@code Season 1}, {@code Season.01}, {@code Season4}, {@code Saison 3}, with an optional {@code Episode 2} after it. */

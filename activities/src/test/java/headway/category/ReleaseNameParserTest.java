@@ -47,6 +47,30 @@ class ReleaseNameParserTest {
     }
 
     @Test
+    void aBareNumberBeforeABroadcastSourceIsAnEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Some.Show.05.PDTV.XviD-GRP");
+        assertThat(a.title()).isEqualTo("Some Show");
+        assertThat(a.episode()).isEqualTo("5");
+        assertThat(a.season()).isNull();
+        assertThat(a.tv()).isTrue();
+        ReleaseAttributes film = ReleaseNameParser.parse("Some.Film.2.2011.DVDRip.XviD-GRP");
+        assertThat(film.tv()).isFalse();
+        assertThat(film.title()).isEqualTo("Some Film 2");
+    }
+
+    @Test
+    void seasonWordsOfOtherLanguages() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Some.Show.Seizoen.3.1080p.WEB.x264-GRP");
+        assertThat(a.title()).isEqualTo("Some Show");
+        assertThat(a.season()).isEqualTo(3);
+        assertThat(a.episode()).isNull();
+        assertThat(a.tv()).isTrue();
+        assertThat(ReleaseNameParser.parse("Some.Show.Sezon.2.720p.HDTV.x264-GRP")
+                        .season())
+                .isEqualTo(2);
+    }
+
+    @Test
     void hashedNamesHaveNoAttributes() {
         ReleaseAttributes a =
                 ReleaseNameParser.parse("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
