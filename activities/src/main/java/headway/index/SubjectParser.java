@@ -1562,6 +1562,11 @@ public final class SubjectParser {
 
     /** Whether a unit of text is release text rather than an advert, a network tag, a tag word or a size. */
     private static boolean keepText(String raw) {
+        String credited = afterPresents(raw.strip());
+        if (!credited.equals(raw.strip())) {
+            // the poster's own words before "presents" (a site, a network) do not make the name after it an advert
+            return keepText(credited);
+        }
         String t = strip(raw, " -_.:,;#!~*+=&/'$");
         if (weight(t) < 1) {
             return false;

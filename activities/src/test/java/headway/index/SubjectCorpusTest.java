@@ -19,7 +19,10 @@ import org.junit.jupiter.api.Test;
  * Scores them on {@code subjects-holdout.tsv} too, lines from other sources that the parser was
  * not written on, and fails below 93 % (just under what it reaches) or 99 % kept; and on
  * {@code subjects-sample3.tsv}, a third sample from NZB files, indexer fixtures and tool tests,
- * below 92 %. Prints the score per field and the rows it gets wrong.
+ * below 92 %; and on {@code subjects-sample4.tsv}, a fourth sample (Newznab patches no other file
+ * drew on, an NZBIndex feed, Binsearch), below 87 % or 94 % kept: five of its lines have no quoted
+ * name and no yEnc, which the parser does not read. Prints the score per field and the rows it
+ * gets wrong.
  */
 class SubjectCorpusTest {
 
@@ -28,6 +31,7 @@ class SubjectCorpusTest {
     private static final String CORPUS = "headway/index/subjects.tsv";
     private static final String HOLDOUT = "headway/index/subjects-holdout.tsv";
     private static final String SAMPLE3 = "headway/index/subjects-sample3.tsv";
+    private static final String SAMPLE4 = "headway/index/subjects-sample4.tsv";
 
     record Row(
             int line,
@@ -75,21 +79,26 @@ class SubjectCorpusTest {
 
     @Test
     void theShippedRulesReadTheCorpusToTarget() throws IOException {
-        readsToTarget("", CORPUS, 330, 95.0);
+        readsToTarget("", CORPUS, 330, 95.0, 99.0);
     }
 
     @Test
     void theShippedRulesReadTheHoldoutToTarget() throws IOException {
-        readsToTarget("holdout ", HOLDOUT, 250, 93.0);
+        readsToTarget("holdout ", HOLDOUT, 250, 93.0, 99.0);
     }
 
     @Test
     void theShippedRulesReadTheThirdSampleToTarget() throws IOException {
-        readsToTarget("sample3 ", SAMPLE3, 130, 92.0);
+        readsToTarget("sample3 ", SAMPLE3, 130, 92.0, 99.0);
     }
 
-    /** Prints the shipped rules' score on {@code resource} and its wrong rows; fails below the targets (99 % kept for all). */
-    private static void readsToTarget(String label, String resource, int minRows, double minEveryField)
+    @Test
+    void theShippedRulesReadTheFourthSampleToTarget() throws IOException {
+        readsToTarget("sample4 ", SAMPLE4, 90, 87.0, 94.0);
+    }
+
+    /** Prints the shipped rules' score on {@code resource} and its wrong rows; fails below the targets. */
+    private static void readsToTarget(String label, String resource, int minRows, double minEveryField, double minKept)
             throws IOException {
         List<Row> rows = corpus(resource);
         Score score = score(RuleSet.defaults(0), rows);
@@ -98,7 +107,7 @@ class SubjectCorpusTest {
 
         assertThat(rows).as(label + "corpus rows").hasSizeGreaterThanOrEqualTo(minRows);
         assertThat(100.0 * score.allRight() / score.rows()).as(score.line()).isGreaterThanOrEqualTo(minEveryField);
-        assertThat(100.0 * score.kept() / score.rows()).as(score.line()).isGreaterThanOrEqualTo(99.0);
+        assertThat(100.0 * score.kept() / score.rows()).as(score.line()).isGreaterThanOrEqualTo(minKept);
     }
 
     @Test
@@ -106,6 +115,7 @@ class SubjectCorpusTest {
         List<Row> rows = new ArrayList<>(corpus());
         rows.addAll(corpus(HOLDOUT));
         rows.addAll(corpus(SAMPLE3));
+        rows.addAll(corpus(SAMPLE4));
         for (Row r : rows) {
             assertThat(r.source()).as("line %d", r.line()).matches("github\\.com/\\S+.*");
             assertThat(r.file()).as("line %d", r.line()).isNotBlank();

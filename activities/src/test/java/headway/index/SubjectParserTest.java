@@ -485,6 +485,19 @@ class SubjectParserTest {
     }
 
     @Test
+    void theNameAfterPresentsIsReleaseTextWhateverSiteOrNetworkTheUploaderNamesBeforeIt() {
+        assertThat(SubjectParser.parse(
+                                "#HD-WMV.COM on Efnet Presents A.Christmas.Carol.2009.BluRay.1080p.VC1.5.1.WMV-INSECTS"
+                                        + " [89/89] - \"insects-cc.1080p.vc1.5.1.vol153+24.par2\" yEnc")
+                        .release())
+                .isEqualTo("A.Christmas.Carol.2009.BluRay.1080p.VC1.5.1.WMV-INSECTS");
+        // without a credit word the network tag is still no release text
+        assertThat(SubjectParser.parse("[#a.b.teevee@EFNet] [01/12] - \"some.show.s01e01.hdtv.x264-grp.nfo\" yEnc")
+                        .release())
+                .isEqualTo("some.show.s01e01.hdtv.x264-grp");
+    }
+
+    @Test
     void chatterAndCounterlessTextNameNoFile() {
         assertThat(SubjectParser.parse("Anyone have the new album?")).isNull();
         assertThat(SubjectParser.parse("\"quoted words\" and nothing else")).isNull();
