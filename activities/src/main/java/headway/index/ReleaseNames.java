@@ -224,6 +224,14 @@ final class ReleaseNames {
         return n >= 3 && n <= 4 && (first == 'r' || first == 's' || first == 'z') && digits(lower, 1, n);
     }
 
+    /**
+     * Whether {@code fileName} is one volume of a set ({@code .part07.rar}, {@code .vol07+08.par2},
+     * {@code .r12}, {@code .007}): a name only a binary post carries.
+     */
+    static boolean isVolume(String fileName) {
+        return volumeSuffix(fileName.strip().toLowerCase(Locale.ROOT)) >= 0;
+    }
+
     /** Whether {@code text} ends in a known extension or a volume suffix: a file name posted as the release text. */
     static boolean hasKnownExtension(String text) {
         String lower = text.strip().toLowerCase(Locale.ROOT);

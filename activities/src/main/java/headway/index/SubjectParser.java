@@ -125,6 +125,11 @@ public final class SubjectParser {
         }
     }
 
+    /** Words with which an uploader credits a post to himself, followed by what he posts. */
+    private static final String[] CREDIT_WORDS = {
+        "presents", "praesentiert", "pr\u00e4sentiert", "presenteren", "postet", "uppt"
+    };
+
     /** ASCII characters that open nothing in the lexer: no quote, bracket, digit or the y of yEnc. */
     private static final boolean[] PLAIN = new boolean[128];
 
@@ -221,10 +226,14 @@ public final class SubjectParser {
                     }
                 }
             }
+            boolean atTail = skipSpaces(file.end()) >= tailStart;
             boolean binary = wrapped
                     || !yencs.isEmpty()
                     || !counters.isEmpty()
-                    || (file.quoted() && file.fileLike() && skipSpaces(file.end()) >= tailStart);
+                    || (file.quoted() && file.fileLike() && atTail)
+                    // one volume of a set, quoted or ending the subject, with its counters cut off (as
+                    // indexers store subjects) or never written: nothing but a binary post names one
+                    || (file.fileLike() && (file.quoted() || atTail) && ReleaseNames.isVolume(file.name()));
             if (!binary) {
                 return null;
             }
@@ -806,7 +815,7 @@ public final class SubjectParser {
             }
             boolean afterQuote =
                     quotes.size % 2 == 1 && quotes.at(quotes.size - 1) < dot; // "name.ext yEnc: its quote lost
-            int start = nameStart(dot, extEnd, afterQuote);
+            int start = afterCredit(nameStart(dot, extEnd, afterQuote), dot);
             if (start < dot && s.charAt(start) == '\'' && extEnd < n && s.charAt(extEnd) == '\'') {
                 start++;
             }
@@ -815,6 +824,28 @@ public final class SubjectParser {
                 return null;
             }
             return new FileName(name, start, extEnd, false, true);
+        }
+
+        /**
+         * Where an unquoted file name starting at {@code start} really starts when an uploader's
+         * credit comes first ({@code www.site.example Presents Name 2010 1080p.part07.rar}): after
+         * the last credit word before {@code dot}; else {@code start}. No file is named "... presents".
+         */
+        private int afterCredit(int start, int dot) {
+            int found = start;
+            for (int i = start; i < dot; i++) {
+                char c = s.charAt(i);
+                if ((c | 0x20) != 'p' && (c | 0x20) != 'u' || (i > start && Character.isLetter(s.charAt(i - 1)))) {
+                    continue; // every credit word starts with p or u
+                }
+                for (String word : CREDIT_WORDS) {
+                    int end = i + word.length();
+                    if (end < dot && s.regionMatches(true, i, word, 0, word.length()) && isSpace(s.charAt(end))) {
+                        found = skipSeparators(end, dot);
+                    }
+                }
+            }
+            return found < dot ? found : start;
         }
 
         /**

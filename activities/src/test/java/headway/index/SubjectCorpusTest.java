@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
  * not written on, and fails below 93 % (just under what it reaches) or 99 % kept; and on
  * {@code subjects-sample3.tsv}, a third sample from NZB files, indexer fixtures and tool tests,
  * below 92 %; and on {@code subjects-sample4.tsv}, a fourth sample (Newznab patches no other file
- * drew on, an NZBIndex feed, Binsearch), below 87 % or 94 % kept: five of its lines have no quoted
- * name and no yEnc, which the parser does not read. Prints the score per field and the rows it
+ * drew on, an NZBIndex feed, Binsearch), below 90 % or 97 % kept: two of its lines put their
+ * counter after trailing text or write it in Dutch, which the parser does not read. Prints the score per field and the rows it
  * gets wrong.
  */
 class SubjectCorpusTest {
@@ -94,7 +94,7 @@ class SubjectCorpusTest {
 
     @Test
     void theShippedRulesReadTheFourthSampleToTarget() throws IOException {
-        readsToTarget("sample4 ", SAMPLE4, 90, 87.0, 94.0);
+        readsToTarget("sample4 ", SAMPLE4, 90, 90.0, 97.0);
     }
 
     /** Prints the shipped rules' score on {@code resource} and its wrong rows; fails below the targets. */

@@ -498,6 +498,39 @@ class SubjectParserTest {
     }
 
     @Test
+    void aVolumeOfASetIsABinaryPostWithItsCountersCutOff() {
+        SubjectParser.Parsed bare = SubjectParser.parse("The.Rookie.1990.BluRay.1080p-Mastercode.part72.rar");
+        assertThat(bare.file()).isEqualTo("The.Rookie.1990.BluRay.1080p-Mastercode.part72.rar");
+        assertThat(bare.release()).isEqualTo("The.Rookie.1990.BluRay.1080p-Mastercode");
+        assertThat(bare.part()).isEqualTo(-1);
+        SubjectParser.Parsed quoted =
+                SubjectParser.parse("\"Some.Film.2003.HMJ.vol126+30.PAR2\"were all doomed in the uk");
+        assertThat(quoted.file()).isEqualTo("Some.Film.2003.HMJ.vol126+30.PAR2");
+        // a file that is not one volume of a set still needs a counter, yEnc or its quotes ending the subject
+        assertThat(SubjectParser.parse("Looking for Some.Film.2003.avi")).isNull();
+        assertThat(SubjectParser.parse("\"Some.Film.2003.avi\" is broken, please repost"))
+                .isNull();
+        assertThat(SubjectParser.parse("Some.Film.2003.part01.rar is broken, please repost"))
+                .isNull();
+    }
+
+    @Test
+    void anUnquotedFileNameStartsAfterTheUploadersCredit() {
+        SubjectParser.Parsed p = SubjectParser.parse(
+                "www.site.example Presents The Rookie 1990 BluRay 1080p VC-1 Mastercode.vol107+14.PAR2 (01/50)");
+        assertThat(p.file()).isEqualTo("The Rookie 1990 BluRay 1080p VC-1 Mastercode.vol107+14.PAR2");
+        assertThat(p.release()).isEqualTo("The Rookie 1990 BluRay 1080p VC-1 Mastercode");
+        assertThat(p.part()).isEqualTo(1);
+        assertThat(SubjectParser.parse("Old Dad uppt Scary Movie 5.part01.rar (1/24)")
+                        .file())
+                .isEqualTo("Scary Movie 5.part01.rar");
+        // a credit word inside a word is none
+        assertThat(SubjectParser.parse("Represents.Nothing.2010.part01.rar (1/24)")
+                        .file())
+                .isEqualTo("Represents.Nothing.2010.part01.rar");
+    }
+
+    @Test
     void chatterAndCounterlessTextNameNoFile() {
         assertThat(SubjectParser.parse("Anyone have the new album?")).isNull();
         assertThat(SubjectParser.parse("\"quoted words\" and nothing else")).isNull();
