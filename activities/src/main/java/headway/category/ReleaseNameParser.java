@@ -299,6 +299,10 @@ public final class ReleaseNameParser {
             if (i > 0 && EPISODE_WORDS.contains(w) && i + 1 < n && isNumber(t.lower[i + 1], 1, 4)) {
                 return new Marker(i, null, String.valueOf(Integer.parseInt(t.lower[i + 1])), null, false);
             }
+            Marker of = partOf(t, i, w);
+            if (of != null) {
+                return of;
+            }
             Marker daily = daily(t, i);
             if (daily != null) {
                 return daily;
@@ -342,8 +346,24 @@ public final class ReleaseNameParser {
         return absolute(t, fansub);
     }
 
-    private static final Set<String> SEASON_WORDS =
-            Set.of("season", "saison", "temporada", "staffel", "stagione", "seizoen", "sezon", "sezona", "kausi");
+    /**
+     * Words that number a season, and their plurals: a pack of several seasons ({@code Show.Seasons.01-04},
+     * {@code Show.Saisons.1-3}) is numbered by the first.
+     */
+    private static final Set<String> SEASON_WORDS = Set.of(
+            "season",
+            "seasons",
+            "saison",
+            "saisons",
+            "temporada",
+            "temporadas",
+            "staffel",
+            "staffeln",
+            "stagione",
+            "seizoen",
+            "sezon",
+            "sezona",
+            "kausi");
     /**
      * Sources only television has: a bare one- or two-digit number right before one ({@code Show.07.PDTV},
      * {@code Show.13.HDTV}) numbers an episode, as no film is cut from a broadcast under a number alone.
@@ -351,6 +371,30 @@ public final class ReleaseNameParser {
     private static final Set<String> BROADCAST = Set.of("hdtv", "pdtv", "sdtv", "dsr", "dsrip", "hdtvrip", "tvrip");
 
     private static final Set<String> EPISODE_WORDS = Set.of("episode", "episodio", "episodes", "ep", "folge");
+
+    /**
+     * {@code Show.1of8}, {@code Show.03of12}: part N of a series of M, the way serials and documentaries number
+     * episodes, with N no more than M. A film is never cut into numbered parts of a whole like that.
+     */
+    private static Marker partOf(ReleaseTokens t, int i, String w) {
+        if (i == 0) {
+            return null;
+        }
+        int of = w.indexOf("of");
+        if (of < 1 || of > 2 || w.length() - of - 2 < 1 || w.length() - of - 2 > 2) {
+            return null;
+        }
+        String part = w.substring(0, of);
+        String whole = w.substring(of + 2);
+        if (!isNumber(part, 1, 2) || !isNumber(whole, 1, 2)) {
+            return null;
+        }
+        int p = Integer.parseInt(part);
+        if (p < 1 || p > Integer.parseInt(whole)) {
+            return null;
+        }
+        return new Marker(i, null, String.valueOf(p), null, false);
+    }
 
     /** {@code Season 1}, {@code Season.01}, {@code Season4}, {@code Saison 3}, with an optional {@code Episode 2} after it. */
     private static Marker seasonWord(ReleaseTokens t, int i) {

@@ -71,6 +71,33 @@ class ReleaseNameParserTest {
     }
 
     @Test
+    void pluralSeasonWordNumbersAPackByItsFirstSeason() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Some.Show.Seasons.01-04.AMZN.1080p.10bit.x265-GRP");
+        assertThat(a.title()).isEqualTo("Some Show");
+        assertThat(a.season()).isEqualTo(1);
+        assertThat(a.episode()).isNull();
+        assertThat(a.tv()).isTrue();
+        assertThat(ReleaseNameParser.parse("Some.Show.Saisons.2-3.FRENCH.720p.HDTV.x264-GRP")
+                        .season())
+                .isEqualTo(2);
+    }
+
+    @Test
+    void partNOfMIsAnEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Some.Documentary.3of6.720p.HDTV.x264-GRP");
+        assertThat(a.title()).isEqualTo("Some Documentary");
+        assertThat(a.season()).isNull();
+        assertThat(a.episode()).isEqualTo("3");
+        assertThat(a.tv()).isTrue();
+        assertThat(ReleaseNameParser.parse("Some.Show.01of12.Title.x264.AAC-GRP")
+                        .episode())
+                .isEqualTo("1");
+        assertThat(ReleaseNameParser.parse("Some.Film.7of3.2010.1080p.BluRay.x264-GRP")
+                        .tv())
+                .isFalse();
+    }
+
+    @Test
     void hashedNamesHaveNoAttributes() {
         ReleaseAttributes a =
                 ReleaseNameParser.parse("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
