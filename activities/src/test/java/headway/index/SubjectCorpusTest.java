@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * drew on, an NZBIndex feed, Binsearch), below 90 % or 97 % kept: two of its lines put their
  * counter after trailing text or write it in Dutch, which the parser does not read; and on
  * {@code subjects-sample5.tsv}, a fifth sample (an early indexer's regex comments, issue threads, an
- * NZBClub feed, NNTmux tests), below 92 % or 97 % kept: one of its lines quotes a name with neither an
+ * NZBClub feed, NNTmux tests), below 95 % or 97 % kept: one of its lines quotes a name with neither an
  * extension, a counter nor yEnc. Prints the score per field and the rows it gets wrong.
  */
 class SubjectCorpusTest {
@@ -102,7 +102,7 @@ class SubjectCorpusTest {
 
     @Test
     void theShippedRulesReadTheFifthSampleToTarget() throws IOException {
-        readsToTarget("sample5 ", SAMPLE5, 38, 92.0, 97.0);
+        readsToTarget("sample5 ", SAMPLE5, 38, 95.0, 97.0);
     }
 
     /** Prints the shipped rules' score on {@code resource} and its wrong rows; fails below the targets. */
