@@ -1254,7 +1254,8 @@ public final class SubjectParser {
                     continue;
                 }
                 int first = k;
-                while (k < units.size() && (units.get(k).keep() || separatorOnly(units.get(k)))) {
+                while (k < units.size()
+                        && (units.get(k).keep() || separatorOnly(units.get(k)) || language(units.get(k)))) {
                     k++;
                 }
                 int last = k - 1;
@@ -1333,6 +1334,19 @@ public final class SubjectParser {
             }
             String t = clean(s.substring(candidate.start(), candidate.end()));
             return t.indexOf(' ') < 0 && isSceneName(t) && weight(t) >= 10 ? t : null;
+        }
+
+        /**
+         * Whether a unit dropped as a tag is a language ({@code (German)}, {@code [NL]}): one inside the
+         * release text ({@code Title - 1990 - (German) - AC3 HD720p}) is part of what the release is, so
+         * it joins the text on both sides rather than ending the run; one at either end still goes.
+         */
+        private boolean language(Unit u) {
+            if (u.keep()) {
+                return false;
+            }
+            String t = strip(s.substring(u.start(), u.end()), " -_.,[](){}");
+            return LANGUAGES.contains(t.toLowerCase(Locale.ROOT));
         }
 
         private boolean separatorOnly(Unit u) {
@@ -1560,6 +1574,9 @@ public final class SubjectParser {
             "compressed",
             "info",
             "noname");
+
+    /** Tag words that name a release's language: inside release text they are part of it. */
+    private static final Set<String> LANGUAGES = Set.of("german", "nl", "de");
 
     /** Words that are tags only in company ({@code Album Top 100}, {@code NEW PAR SET}, {@code Have Fun}), not alone. */
     private static final Set<String> TAG_PHRASE_WORDS = Set.of(
@@ -1889,7 +1906,12 @@ public final class SubjectParser {
     private static final Set<String> CREDIT_VERBS =
             Set.of("postet", "posted", "gepost", "upped", "uploaded", "made", "ripped", "encoded", "repacked");
 
-    /** {@code Title - by Uploader}, {@code Title postet by Uploader}: the title without its uploader's credit. */
+    /**
+     * {@code Title - by Uploader}, {@code Title postet by Uploader}, {@code Title - 1990 - AC3 HD720p Avi by
+     * Uploader}: the title without its uploader's credit. A bare {@code by} and one word end the text as a
+     * credit only after a year or a format ({@code 2014}, {@code Avi}, {@code x264}): no title ends in
+     * one, while {@code Stand by Me} or {@code Books by Request} are titles.
+     */
     private static String withoutCredit(String r) {
         String lower = r.toLowerCase(Locale.ROOT);
         for (String credit : new String[] {" - by ", " postet by ", " posted by ", " upped by ", " uploaded by "}) {
@@ -1898,8 +1920,35 @@ public final class SubjectParser {
                 return strip(r.substring(0, at), " -_:;,~*#|/");
             }
         }
+        int at = lower.lastIndexOf(" by ");
+        if (at > 0 && at + 4 < r.length() && r.indexOf(' ', at + 4) < 0) {
+            int w = at;
+            while (w > 0 && r.charAt(w - 1) != ' ') {
+                w--;
+            }
+            if (isFormatWord(lower.substring(w, at))) {
+                return strip(r.substring(0, at), " -_:;,~*#|/");
+            }
+        }
         return r;
     }
+
+    /** A year, or a word that names a format or a quality ({@code Avi}, {@code XviD}, {@code 720p}, {@code AC3}). */
+    private static boolean isFormatWord(String word) {
+        boolean letter = false;
+        boolean digit = false;
+        for (int i = 0; i < word.length(); i++) {
+            char c = word.charAt(i);
+            letter |= Character.isLetter(c);
+            digit |= isDigit(c);
+        }
+        boolean year = !letter && word.length() == 4 && (word.startsWith("19") || word.startsWith("20")) && digit;
+        return year || (letter && digit) || FORMAT_WORDS.contains(word);
+    }
+
+    private static final Set<String> FORMAT_WORDS = Set.of(
+            "avi", "mkv", "mp4", "xvid", "divx", "hdtv", "dvdrip", "bdrip", "webrip", "bluray", "dvd", "dvdr", "pdf",
+            "epub", "mp3", "flac");
 
     /** {@code r} less an opening bracket at its start that nothing closes, or at its end, and a closer at its start. */
     private static String strayOpeners(String r) {

@@ -531,6 +531,39 @@ class SubjectParserTest {
     }
 
     @Test
+    void aLanguageTagInsideTheReleaseTextIsPartOfIt() {
+        assertThat(SubjectParser.parse("Some Film - mit Jemand - 1990 - (German) - AC3 HD720p Avi - [05/74] - "
+                                + "\"Some Film.par2\" yEnc")
+                        .release())
+                .isEqualTo("Some Film - mit Jemand - 1990 - (German) - AC3 HD720p Avi");
+        // at either end of the text a language tag still goes, as a status tag does
+        assertThat(SubjectParser.parse("(German) Some Film 1990 - [05/74] - \"Some Film.par2\" yEnc")
+                        .release())
+                .isEqualTo("Some Film 1990");
+        assertThat(SubjectParser.parse("Some Film 1990 [NL] - [05/74] - \"Some Film.par2\" yEnc")
+                        .release())
+                .isEqualTo("Some Film 1990");
+    }
+
+    @Test
+    void aBareByAfterAYearOrAFormatCreditsTheUploader() {
+        assertThat(SubjectParser.parse(
+                                "Some Film - 1990 - AC3 HD720p Avi by Uploader - [05/74] - \"Some Film.par2\" yEnc")
+                        .release())
+                .isEqualTo("Some Film - 1990 - AC3 HD720p Avi");
+        assertThat(SubjectParser.parse("Some Album 2014 by Uploader [1/9] - \"Some Album.par2\" yEnc")
+                        .release())
+                .isEqualTo("Some Album 2014");
+        // after a title word it is the title's own "by"
+        assertThat(SubjectParser.parse("Stand by Me [1/9] - \"stand.par2\" yEnc")
+                        .release())
+                .isEqualTo("Stand by Me");
+        assertThat(SubjectParser.parse("Arduino Books by Request [9/9] - \"book.pdf\" yEnc")
+                        .release())
+                .isEqualTo("Arduino Books by Request");
+    }
+
+    @Test
     void chatterAndCounterlessTextNameNoFile() {
         assertThat(SubjectParser.parse("Anyone have the new album?")).isNull();
         assertThat(SubjectParser.parse("\"quoted words\" and nothing else")).isNull();
