@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Scores the shipped rules on {@code headway/index/subjects.tsv}, real subject lines from public
@@ -80,29 +82,18 @@ class SubjectCorpusTest {
         }
     }
 
-    @Test
-    void theShippedRulesReadTheCorpusToTarget() throws IOException {
-        readsToTarget("", CORPUS, 330, 95.0, 99.0);
-    }
-
-    @Test
-    void theShippedRulesReadTheHoldoutToTarget() throws IOException {
-        readsToTarget("holdout ", HOLDOUT, 250, 93.0, 99.0);
-    }
-
-    @Test
-    void theShippedRulesReadTheThirdSampleToTarget() throws IOException {
-        readsToTarget("sample3 ", SAMPLE3, 130, 92.0, 99.0);
-    }
-
-    @Test
-    void theShippedRulesReadTheFourthSampleToTarget() throws IOException {
-        readsToTarget("sample4 ", SAMPLE4, 90, 90.0, 97.0);
-    }
-
-    @Test
-    void theShippedRulesReadTheFifthSampleToTarget() throws IOException {
-        readsToTarget("sample5 ", SAMPLE5, 38, 95.0, 97.0);
+    /** Each file with the label its score line starts with, the rows it must have and its targets (percent). */
+    @ParameterizedTest(name = "{1}")
+    @CsvSource({
+        "'', subjects.tsv, 330, 95.0, 99.0",
+        "'holdout ', subjects-holdout.tsv, 250, 93.0, 99.0",
+        "'sample3 ', subjects-sample3.tsv, 130, 92.0, 99.0",
+        "'sample4 ', subjects-sample4.tsv, 90, 90.0, 97.0",
+        "'sample5 ', subjects-sample5.tsv, 38, 95.0, 97.0"
+    })
+    void theShippedRulesReadEachFileToTarget(
+            String label, String file, int minRows, double minEveryField, double minKept) throws IOException {
+        readsToTarget(label, "headway/index/" + file, minRows, minEveryField, minKept);
     }
 
     /** Prints the shipped rules' score on {@code resource} and its wrong rows; fails below the targets. */
@@ -120,11 +111,10 @@ class SubjectCorpusTest {
 
     @Test
     void everyRowNamesItsSourceAndAFile() throws IOException {
-        List<Row> rows = new ArrayList<>(corpus());
-        rows.addAll(corpus(HOLDOUT));
-        rows.addAll(corpus(SAMPLE3));
-        rows.addAll(corpus(SAMPLE4));
-        rows.addAll(corpus(SAMPLE5));
+        List<Row> rows = new ArrayList<>();
+        for (String file : List.of(CORPUS, HOLDOUT, SAMPLE3, SAMPLE4, SAMPLE5)) {
+            rows.addAll(corpus(file));
+        }
         for (Row r : rows) {
             assertThat(r.source()).as("line %d", r.line()).matches("github\\.com/\\S+.*");
             assertThat(r.file()).as("line %d", r.line()).isNotBlank();
