@@ -1610,8 +1610,9 @@ public final class SubjectParser {
 
     /** Whether a unit of text is release text rather than an advert, a network tag, a tag word or a size. */
     private static boolean keepText(String raw) {
-        String credited = afterPresents(raw.strip());
-        if (!credited.equals(raw.strip())) {
+        String stripped = raw.strip();
+        String credited = afterPresents(stripped);
+        if (!credited.equals(stripped)) {
             // the poster's own words before "presents" (a site, a network) do not make the name after it an advert
             return keepText(credited);
         }
@@ -1980,8 +1981,7 @@ public final class SubjectParser {
      */
     private static String afterPresents(String r) {
         String lower = r.toLowerCase(Locale.ROOT);
-        for (String word :
-                new String[] {"presents", "presenteren", "praesentiert", "pr\u00e4sentiert", "postet", "uppt"}) {
+        for (String word : CREDIT_WORDS) {
             int at = lower.indexOf(word);
             int end = at + word.length();
             if (at > 0
