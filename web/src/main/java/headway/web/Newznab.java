@@ -52,9 +52,19 @@ final class Newznab {
         SEARCHING.put("search", "q");
         SEARCHING.put("tv-search", "q,season,ep");
         SEARCHING.put("movie-search", "q");
-        SEARCHING.put("audio-search", "q");
-        SEARCHING.put("book-search", "q");
+        SEARCHING.put("audio-search", "q,artist,album");
+        SEARCHING.put("book-search", "q,title,author");
     }
+
+    /**
+     * The text parameters of {@code t=music} and {@code t=book} besides {@code q}, searched as
+     * words of the name like {@code q}: NZBHydra2 sends a book search as {@code title} and
+     * {@code author} without {@code q} to every indexer whose caps offer book-search, and Prowlarr
+     * sends them when caps lists them.
+     */
+    static final List<String> MUSIC_WORDS = List.of("artist", "album");
+
+    static final List<String> BOOK_WORDS = List.of("title", "author");
 
     /** Parameters of searches by external ids; not honoured, so a request with one is a 203, not wrong results. */
     private static final List<String> ID_PARAMETERS =
@@ -88,11 +98,11 @@ final class Newznab {
             String t = p.required("t").toLowerCase(Locale.ROOT);
             return switch (t) {
                 case "caps" -> caps(p.json(), base);
-                case "search" -> search(p, base, List.of(), false);
-                case "tvsearch" -> search(p, base, List.of(5000), true);
-                case "movie" -> search(p, base, List.of(2000), false);
-                case "music" -> search(p, base, List.of(3000), false);
-                case "book" -> search(p, base, List.of(7000), false);
+                case "search" -> search(p, base, List.of(), false, List.of());
+                case "tvsearch" -> search(p, base, List.of(5000), true, List.of());
+                case "movie" -> search(p, base, List.of(2000), false, List.of());
+                case "music" -> search(p, base, List.of(3000), false, MUSIC_WORDS);
+                case "book" -> search(p, base, List.of(7000), false, BOOK_WORDS);
                 case "get" -> get(p);
                 case "details" -> details(p, base);
                 default ->
@@ -202,7 +212,8 @@ final class Newznab {
         return "a Usenet indexer; categories: newznab standard (Prowlarr/Jackett numbering)";
     }
 
-    private Reply search(Params p, String base, List<Integer> defaultCategories, boolean tv) {
+    private Reply search(
+            Params p, String base, List<Integer> defaultCategories, boolean tv, List<String> wordParameters) {
         Caller key = authenticate(p);
         for (String id : ID_PARAMETERS) {
             if (p.text(id) != null) {
@@ -212,7 +223,7 @@ final class Newznab {
         }
         boolean json = p.json();
         boolean extended = p.extended();
-        ReleaseSearch.Query query = p.search(DEFAULT_LIMIT, MAX_LIMIT, defaultCategories, tv);
+        ReleaseSearch.Query query = p.search(DEFAULT_LIMIT, MAX_LIMIT, defaultCategories, tv, wordParameters);
         ApiKeyStore.Usage usage = countRequest(key);
         ReleaseSearch.Page page = stores.releases().search(query);
         return feed(page.releases(), query.offset(), page.total(), key, usage, base, extended, json);

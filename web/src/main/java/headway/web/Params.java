@@ -51,13 +51,40 @@ final class Params {
         return v;
     }
 
-    /** {@code q}: at most {@link #MAX_QUERY} characters. */
+    /**
+     * {@code q}: at most {@link #MAX_QUERY} characters. A literal {@code %20} is a space: Prowlarr
+     * writes a {@code +} of a search term as {@code %20} and then URL-encodes the value, so the
+     * server receives the three characters.
+     */
     String query() {
-        String q = text("q");
-        if (q != null && q.length() > MAX_QUERY) {
-            throw NewznabException.bad("q", "at most " + MAX_QUERY + " characters");
+        return words("q");
+    }
+
+    /** A text parameter searched as words ({@code q}, {@code title}, {@code author}, ...); "" when absent. */
+    private String words(String name) {
+        String v = text(name);
+        if (v != null && v.length() > MAX_QUERY) {
+            throw NewznabException.bad(name, "at most " + MAX_QUERY + " characters");
         }
-        return q == null ? "" : q;
+        return v == null ? "" : v.replace("%20", " ").strip();
+    }
+
+    /**
+     * {@code limit}: 1 and up; more than {@code max} is served as {@code max}, as newznab servers
+     * do (NZBHydra2 asks every indexer for 1000 and pages by the response's offset and total).
+     */
+    int limit(int fallback, int max) {
+        String v = text("limit");
+        if (v == null) {
+            return fallback;
+        }
+        if (v.matches("\\d{1,18}")) {
+            long n = Long.parseLong(v);
+            if (n >= 1) {
+                return (int) Math.min(n, max);
+            }
+        }
+        throw NewznabException.bad("limit", "a whole number from 1 (more than " + max + " is served as " + max + ")");
     }
 
     int integer(String name, int fallback, int min, int max) {
@@ -154,11 +181,20 @@ final class Params {
         return v != null && v.equals("1");
     }
 
-    /** The search these parameters ask for, with {@code defaultCategories} when {@code cat} is absent. */
-    ReleaseSearch.Query search(int defaultLimit, int maxLimit, List<Integer> defaultCategories, boolean tv) {
-        String q = query();
+    /**
+     * The search these parameters ask for, with {@code defaultCategories} when {@code cat} is
+     * absent; the words of each of {@code wordParameters} ({@code title} and {@code author} of a
+     * book search, ...) must be in the name as those of {@code q} must.
+     */
+    ReleaseSearch.Query search(
+            int defaultLimit, int maxLimit, List<Integer> defaultCategories, boolean tv, List<String> wordParameters) {
+        StringBuilder text = new StringBuilder(query());
+        for (String name : wordParameters) {
+            text.append(' ').append(words(name));
+        }
+        String q = text.toString().strip();
         List<Integer> cats = categories();
-        int limit = integer("limit", defaultLimit, 1, maxLimit);
+        int limit = limit(defaultLimit, maxLimit);
         int offset = integer("offset", 0, 0, MAX_OFFSET);
         Duration maxAge = maxAge();
         Integer season = tv ? season() : null;
