@@ -63,7 +63,7 @@ public final class FrontDoor implements AutoCloseable {
                         .register(metrics)
                         .record(Duration.ofNanos((long) (ms * 1_000_000)));
             });
-            c.routes.get("/api", ctx -> reply(ctx, api.handle(new Params(ctx::queryParam), base(ctx))));
+            c.routes.get("/api", ctx -> reply(ctx, api.handle(new Params(ctx::queryParam), base(ctx, config))));
             c.routes.get("/health", ctx -> health(ctx, stores));
             c.routes.get("/metrics", ctx -> {
                 if (metrics instanceof PrometheusMeterRegistry prometheus) {
@@ -73,7 +73,7 @@ public final class FrontDoor implements AutoCloseable {
                 }
             });
             if (config.page()) {
-                c.routes.get("/", ctx -> page.search(ctx, base(ctx)));
+                c.routes.get("/", ctx -> page.search(ctx, base(ctx, config)));
                 c.routes.get("/release/{guid}", ctx -> page.release(ctx, ctx.pathParam("guid")));
                 c.routes.get("/nzb/{guid}", ctx -> page.nzb(ctx, ctx.pathParam("guid")));
             }
@@ -134,7 +134,12 @@ public final class FrontDoor implements AutoCloseable {
         };
     }
 
-    /** The URL the client reached us at (scheme and Host), for the links in feeds. */
+    /** The URL for the links in feeds and the page: the configured public URL, else the one the client reached us at. */
+    static String base(Context ctx, ServeConfig config) {
+        return config.publicUrl() != null ? config.publicUrl() : base(ctx);
+    }
+
+    /** The URL the client reached us at (scheme and Host). */
     static String base(Context ctx) {
         String host = ctx.host();
         if (host == null || !host.matches("[A-Za-z0-9.:\\[\\]-]{1,255}")) {

@@ -229,6 +229,14 @@ public enum Setting {
             null,
             null,
             "`serve`: the address to listen on (0.0.0.0 for every interface, e.g. behind a load balancer)"),
+    HTTP_PUBLIC_URL(
+            Type.TEXT,
+            null,
+            "the request's scheme and Host",
+            null,
+            null,
+            "`serve`: the URL clients reach it at behind a reverse proxy (https://indexer.example.org), for the"
+                    + " links in feeds and the page"),
     HTTP_PAGE(
             Type.BOOLEAN,
             "true",

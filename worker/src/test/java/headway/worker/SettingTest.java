@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 class SettingTest {
 
     /** Variables docker/compose.yaml has of its own (not settings of a headway process), which may carry a default there. */
-    private static final Set<String> COMPOSE_OWN = Set.of("HEADWAY_GROUPS", "HEADWAY_JAVA_OPTS", "HEADWAY_UI_PORT");
+    private static final Set<String> COMPOSE_OWN =
+            Set.of("HEADWAY_GROUPS", "HEADWAY_JAVA_OPTS", "HEADWAY_UI_PORT", "HEADWAY_API_PORT");
 
     /** A news server Compose users must name: a placeholder, not a second default. */
     private static final Set<String> COMPOSE_PLACEHOLDERS = Set.of("HEADWAY_NNTP_HOST");
