@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * and 90 %, just under what the rules reach on it. The fourth sample (every third scene-style name of
  * guessit's movie and episode test files) fails below 95 % and 95 %, just under what the rules reach on it.
  * The fifth sample (every third scene-style name of Medusa's guessit expectations and every one of PTT's main
- * test table) fails below 97 % and 97 %, just under what the rules reach on it.
+ * test table) fails below 97 % and 97 %, just under what the rules reach on it. The sixth sample (names with the
+ * category omgwtfnzbs, nzb.su, Headphones and Fanzub gave them, from Prowlarr's and Readarr's indexer fixtures) fails
+ * below 97 % and 90 %, just under what the rules reach on it.
  */
 class CorpusScoreTest {
 
@@ -34,7 +36,8 @@ class CorpusScoreTest {
         "release-names-holdout.tsv, 400, 0.90, 0.85",
         "release-names-sample3.tsv, 100, 0.93, 0.90",
         "release-names-sample4.tsv, 120, 0.95, 0.95",
-        "release-names-sample5.tsv, 100, 0.97, 0.97"
+        "release-names-sample5.tsv, 100, 0.97, 0.97",
+        "release-names-sample6.tsv, 110, 0.97, 0.90"
     })
     void corpusMeetsTargets(String file, int minRows, double minAttributes, double minParent) throws IOException {
         Score s = score(file);
