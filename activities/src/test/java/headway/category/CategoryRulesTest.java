@@ -63,87 +63,54 @@ class CategoryRulesTest {
 
     @Test
     void blurayRipsWithoutAResolutionAreStandardDefinition() {
-        CategoryRules rules = CategoryRules.defaults();
-        assertThat(rules.classify(null, "Film.Title.2011.BDRip.x264-GRP")
-                        .category()
-                        .id())
-                .isEqualTo(2030);
-        assertThat(rules.classify(null, "Film.Title.2011.BRRip.x264-GRP")
-                        .category()
-                        .id())
-                .isEqualTo(2030);
-        assertThat(rules.classify(null, "Show.Title.S02E05.BDRip.x264-GRP")
-                        .category()
-                        .id())
-                .isEqualTo(5030);
-        assertThat(rules.classify(null, "Film.Title.2011.720p.BDRip.x264-GRP")
-                        .category()
-                        .id())
+        assertThat(id("Film.Title.2011.BDRip.x264-GRP")).isEqualTo(2030);
+        assertThat(id("Film.Title.2011.BRRip.x264-GRP")).isEqualTo(2030);
+        assertThat(id("Show.Title.S02E05.BDRip.x264-GRP")).isEqualTo(5030);
+        assertThat(id("Film.Title.2011.720p.BDRip.x264-GRP"))
                 .as("a stated resolution still decides")
                 .isEqualTo(2040);
     }
 
     @Test
     void broadcastSourcesWithoutAYearAreTelevision() {
-        CategoryRules rules = CategoryRules.defaults();
-        assertThat(rules.classify(null, "Wild.River.Otters.HDTV.x264-GRP")
-                        .category()
-                        .id())
-                .isEqualTo(5030);
-        assertThat(rules.classify(null, "Royal.Wedding.Special.720p.HDTV.x264-GRP")
-                        .category()
-                        .id())
-                .isEqualTo(5040);
-        assertThat(rules.classify(null, "Night.Train.2009.720p.HDTV.x264-GRP")
-                        .category()
-                        .parentId())
+        assertThat(id("Wild.River.Otters.HDTV.x264-GRP")).isEqualTo(5030);
+        assertThat(id("Royal.Wedding.Special.720p.HDTV.x264-GRP")).isEqualTo(5040);
+        assertThat(parent("Night.Train.2009.720p.HDTV.x264-GRP"))
                 .as("a year leaves a broadcast film a film")
                 .isEqualTo(2000);
-        assertThat(rules.classify(null, "The.Show.Movie.720p.HDTV.x264-GRP")
-                        .category()
-                        .parentId())
+        assertThat(parent("The.Show.Movie.720p.HDTV.x264-GRP"))
                 .as("so does the word movie")
                 .isEqualTo(2000);
     }
 
     @Test
     void audioFormatsOutweighAnEpisodeReadingWithoutVideoWords() {
-        CategoryRules rules = CategoryRules.defaults();
-        assertThat(rules.classify(null, "Radio Drama - Folge 12 - The Storm - MP3")
-                        .category()
-                        .id())
-                .isEqualTo(3010);
-        assertThat(rules.classify(null, "Talk-2019 03 04-64k-Part 02")
-                        .category()
-                        .id())
-                .isEqualTo(3010);
-        assertThat(rules.classify(null, "Radio Drama - Folge 12 - FLAC")
-                        .category()
-                        .id())
-                .isEqualTo(3040);
-        assertThat(rules.classify(null, "Show.S01E02.XviD.MP3-GRP").category().parentId())
+        assertThat(id("Radio Drama - Folge 12 - The Storm - MP3")).isEqualTo(3010);
+        assertThat(id("Talk-2019 03 04-64k-Part 02")).isEqualTo(3010);
+        assertThat(id("Radio Drama - Folge 12 - FLAC")).isEqualTo(3040);
+        assertThat(parent("Show.S01E02.XviD.MP3-GRP"))
                 .as("an episode with a video word stays television")
                 .isEqualTo(5000);
     }
 
     @Test
     void variousArtistsCompilationsAreAudio() {
-        CategoryRules rules = CategoryRules.defaults();
-        assertThat(rules.classify(null, "VA - Summer Dance Anthems Vol 3")
-                        .category()
-                        .id())
-                .isEqualTo(3010);
-        assertThat(rules.classify(null, "va-club-sounds-2019.2").category().id())
-                .isEqualTo(3010);
-        assertThat(rules.classify(null, "VA - Summer Dance Anthems FLAC")
-                        .category()
-                        .id())
-                .isEqualTo(3040);
-        assertThat(rules.classify(null, "Va.Savoir.2001.DVDRip.XviD-GRP")
-                        .category()
-                        .parentId())
+        assertThat(id("VA - Summer Dance Anthems Vol 3")).isEqualTo(3010);
+        assertThat(id("va-club-sounds-2019.2")).isEqualTo(3010);
+        assertThat(id("VA - Summer Dance Anthems FLAC")).isEqualTo(3040);
+        assertThat(parent("Va.Savoir.2001.DVDRip.XviD-GRP"))
                 .as("a film whose title starts with Va")
                 .isEqualTo(2000);
+    }
+
+    /** The category the default rules give {@code name}. */
+    private static int id(String name) {
+        return CategoryRules.defaults().classify(null, name).category().id();
+    }
+
+    /** The parent of the category the default rules give {@code name}. */
+    private static int parent(String name) {
+        return CategoryRules.defaults().classify(null, name).category().parentId();
     }
 
     @Test
