@@ -176,6 +176,35 @@ class GroupWorkflowTest {
     }
 
     @Test
+    void rangesFinishedWithinSecondsLeaveTheCursorToTheNextStateChange() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 5, 100);
+        startEnv(store, A);
+        start(GroupRun.start(config()));
+
+        awaitIdleAfter(5);
+
+        WorkflowExecutionHistory history =
+                client.fetchHistory(ID, started.get(0).getRunId());
+        List<Long> cursors = history.getEvents().stream()
+                .filter(HistoryEvent::hasUpsertWorkflowSearchAttributesEventAttributes)
+                .map(e -> e.getUpsertWorkflowSearchAttributesEventAttributes()
+                        .getSearchAttributes()
+                        .getIndexedFieldsMap()
+                        .get(SearchAttributes.CURSOR.getName()))
+                .filter(java.util.Objects::nonNull)
+                .map(p -> Long.parseLong(p.getData().toStringUtf8()))
+                .toList();
+        assertThat(cursors)
+                .as("five ranges within seconds of the INDEXING state's upsert: only the cursor the IDLE state"
+                        + " carries, not one upsert a range")
+                .containsExactly(501L);
+        assertThat(history.getEvents())
+                .filteredOn(e -> e.hasMarkerRecordedEventAttributes())
+                .extracting(e -> e.getMarkerRecordedEventAttributes().getMarkerName())
+                .containsExactly("Version");
+    }
+
+    @Test
     void snapshotsEveryNRangesAndWhenCaughtUp() {
         FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 5, 100);
         startEnv(store, A);
