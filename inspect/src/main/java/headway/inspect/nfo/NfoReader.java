@@ -19,7 +19,10 @@ import java.util.Set;
 /**
  * Reads an NFO: decodes its bytes and finds the scene release names, IMDb ids and TheTVDB and
  * TVmaze links in its text. Bounded: at most {@link #MAX_BYTES} are read (a larger "NFO" is cut,
- * and says so), and every pattern is an RE2/J one, linear in the text whatever it holds.
+ * and says so), and the text is read in linear time whatever it holds: names and IMDb ids by a scan
+ * by hand, links and release words by RE2/J patterns (never java.util.regex, which backtracks).
+ * RE2/J costs about 17 us a match here, so the frequent shapes are scanned by hand: 64 KiB of dense
+ * release names read in about 11 ms.
  *
  * <p>Charset, in order: a UTF-8 BOM, a UTF-16 BOM, valid UTF-8 with a multi-byte sequence; then
  * CP437 when the high bytes are mostly its block and box-drawing range 0xB0..0xDF (scene ASCII art,
@@ -49,20 +52,16 @@ public final class NfoReader {
     /** How much of a head {@link #looksLikeNfo} looks at. */
     static final int SNIFF = 8192;
 
-    private static final Pattern CANDIDATE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*[A-Za-z0-9]");
-    private static final Pattern EXTENSION = Pattern.compile(
-            "(?i)(?:\\.part\\d{1,4}|\\.vol\\d+\\+\\d+)?\\.(?:mkv|avi|mp4|m4v|wmv|mpg|nfo|sfv|srr|rar|r\\d\\d|\\d{3}|zip|7z"
-                    + "|par2|jpg|png|mp3|flac|m3u|cue|log|iso|nzb|srt|sub|idx)$");
-    private static final Pattern GROUP = Pattern.compile("-([A-Za-z0-9]{2,20})$");
-    private static final Pattern SEPARATORS = Pattern.compile("[._-]+");
-    private static final Pattern RELEASE_WORD = Pattern.compile("(?i)^(?:(?:19[2-9]\\d|20[0-3]\\d)"
+    private static final Set<String> EXTENSIONS = Set.of(
+            "mkv", "avi", "mp4", "m4v", "wmv", "mpg", "nfo", "sfv", "srr", "rar", "zip", "7z", "par2", "jpg", "png",
+            "mp3", "flac", "m3u", "cue", "log", "iso", "nzb", "srt", "sub", "idx");
+    private static final Pattern RELEASE_WORD = Pattern.compile("(?i)(?:^|[._+-])(?:(?:19[2-9]\\d|20[0-3]\\d)"
             + "|s\\d{1,2}(?:e\\d{1,3}){0,3}|e\\d{1,3}|\\d{1,2}x\\d{2,3}|\\d{3,4}[pi]"
-            + "|(?:dd|ddp|aac|ac3|eac3|dts|flac|truehd|atmos)\\d)$");
-    private static final Pattern IMDB = Pattern.compile("\\b(tt\\d{7,8})\\b");
+            + "|(?:dd|ddp|aac|ac3|eac3|dts|flac|truehd|atmos)\\+?\\d)(?:$|[._+-])");
     private static final Pattern TVDB_ID = Pattern.compile(
-            "(?i)thetvdb\\.com/(?:index\\.php)?\\?tab=series&(?:amp;)?id=(\\d{1,10})|thetvdb\\.com/dereferrer/series/(\\d{1,10})");
-    private static final Pattern TVDB_SLUG = Pattern.compile("(?i)thetvdb\\.com/series/([a-z0-9][a-z0-9-]{0,99})");
-    private static final Pattern TVMAZE = Pattern.compile("(?i)tvmaze\\.com/shows/(\\d{1,10})");
+            "thetvdb\\.com/(?:index\\.php)?\\?tab=series&(?:amp;)?id=(\\d{1,10})|thetvdb\\.com/dereferrer/series/(\\d{1,10})");
+    private static final Pattern TVDB_SLUG = Pattern.compile("thetvdb\\.com/series/([a-z0-9][a-z0-9-]{0,99})");
+    private static final Pattern TVMAZE = Pattern.compile("tvmaze\\.com/shows/(\\d{1,10})");
 
     private static final Set<String> WORDS = words();
 
@@ -92,9 +91,7 @@ public final class NfoReader {
         if (n == 0 || binaryMagic(head, n)) {
             return false;
         }
-        if (n >= 2
-                && ((head[0] & 0xff) == 0xFF && (head[1] & 0xff) == 0xFE
-                        || (head[0] & 0xff) == 0xFE && (head[1] & 0xff) == 0xFF)) {
+        if (utf16Bom(head, n)) {
             Charset cs = (head[0] & 0xff) == 0xFF ? StandardCharsets.UTF_16LE : StandardCharsets.UTF_16BE;
             byte[] text = new String(head, 2, (n - 2) & ~1, cs).getBytes(StandardCharsets.UTF_8);
             return text.length > 0 && looksLikeText(text, text.length) && !looksLikeSfv(text, text.length);
@@ -106,20 +103,33 @@ public final class NfoReader {
         Charset cs = charset(bytes, n, cut);
         int skip = bom(bytes, n);
         int len = n - skip;
-        if (cs == StandardCharsets.UTF_16LE || cs == StandardCharsets.UTF_16BE) {
+        if (utf16Bom(bytes, n)) {
             len &= ~1;
         }
         String text = clean(new String(bytes, skip, len, cs));
         List<ReleaseName> names = new ArrayList<>();
         Set<String> distinct = new HashSet<>();
-        Matcher m = CANDIDATE.matcher(text);
-        while (m.find() && names.size() < MAX_NAMES) {
-            String name = releaseName(m.group());
+        int i = 0;
+        while (i < text.length() && names.size() < MAX_NAMES) {
+            if (!nameChar(text.charAt(i)) || !alphanumeric(text.charAt(i))) {
+                i++;
+                continue;
+            }
+            int start = i;
+            while (i < text.length() && nameChar(text.charAt(i))) {
+                i++;
+            }
+            int end = i;
+            while (end > start && !alphanumeric(text.charAt(end - 1))) {
+                end--;
+            }
+            String name = end - start > 6 ? releaseName(text.substring(start, end)) : null;
             if (name != null) {
-                names.add(new ReleaseName(name, m.start()));
+                names.add(new ReleaseName(name, start));
                 distinct.add(name.toLowerCase(Locale.ROOT));
             }
         }
+        String lower = text.toLowerCase(Locale.ROOT);
         String reason = cut ? "cut: read the first " + MAX_BYTES + " bytes of a longer NFO" : null;
         return new Nfo(
                 text,
@@ -127,43 +137,122 @@ public final class NfoReader {
                 cut,
                 names,
                 distinct.size(),
-                strings(IMDB, text),
-                tvdbIds(text),
-                strings(TVDB_SLUG, text),
-                longs(TVMAZE, text),
+                imdbIds(text),
+                lower.contains("thetvdb.com") ? tvdbIds(lower) : List.of(),
+                lower.contains("thetvdb.com") ? strings(TVDB_SLUG, lower) : List.of(),
+                lower.contains("tvmaze.com") ? longs(TVMAZE, lower) : List.of(),
                 reason);
+    }
+
+    private static boolean nameChar(char c) {
+        return alphanumeric(c) || c == '.' || c == '_' || c == '-' || c == '+';
+    }
+
+    private static boolean alphanumeric(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    }
+
+    /** IMDb ids: {@code tt} and 7 or 8 digits, with no letter, digit or underscore on either side. */
+    private static List<String> imdbIds(String text) {
+        Set<String> out = new LinkedHashSet<>();
+        int at = text.indexOf("tt");
+        while (at >= 0 && out.size() < MAX_IDS) {
+            int end = at + 2;
+            while (end < text.length() && end - at < 11 && text.charAt(end) >= '0' && text.charAt(end) <= '9') {
+                end++;
+            }
+            int digits = end - at - 2;
+            boolean before = at > 0 && wordChar(text.charAt(at - 1));
+            boolean after = end < text.length() && wordChar(text.charAt(end));
+            if ((digits == 7 || digits == 8) && !before && !after) {
+                out.add(text.substring(at, end));
+            }
+            at = text.indexOf("tt", at + 1);
+        }
+        return List.copyOf(out);
+    }
+
+    private static boolean wordChar(char c) {
+        return alphanumeric(c) || c == '_';
     }
 
     /** The release name in a candidate run, or null: a file extension is dropped first. */
     static String releaseName(String run) {
-        if (run.length() > MAX_NAME + 16) {
+        if (run.length() > MAX_NAME + 16 || run.indexOf('-') < 0) {
             return null;
         }
-        String name = EXTENSION.matcher(run).replaceFirst("");
-        Matcher group = GROUP.matcher(name);
-        if (name.length() > MAX_NAME || !group.find()) {
+        String name = withoutExtension(run);
+        int hyphen = name.lastIndexOf('-');
+        int groupLength = name.length() - hyphen - 1;
+        if (name.length() > MAX_NAME || groupLength < 2 || groupLength > 20 || !alphanumericFrom(name, hyphen + 1)) {
             return null;
         }
-        String head = name.substring(0, group.start());
+        String head = name.substring(0, hyphen);
         if (head.indexOf('.') < 0 && head.indexOf('_') < 0) {
             return null;
         }
-        String[] parts = SEPARATORS.split(head);
-        if (parts.length < 3) {
+        List<String> parts = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i <= head.length(); i++) {
+            if (i == head.length() || head.charAt(i) == '.' || head.charAt(i) == '_' || head.charAt(i) == '-') {
+                if (i > from) {
+                    parts.add(head.substring(from, i).toLowerCase(Locale.ROOT).replace("+", ""));
+                }
+                from = i + 1;
+            }
+        }
+        if (parts.size() < 3) {
             return null;
         }
-        for (String part : parts) {
-            String word = part.toLowerCase(Locale.ROOT).replace("+", "");
-            if (WORDS.contains(word) || RELEASE_WORD.matcher(word).matches()) {
+        for (int i = 0; i < parts.size(); i++) {
+            String word = parts.get(i);
+            if (WORDS.contains(word) || (i + 1 < parts.size() && WORDS.contains(word + "-" + parts.get(i + 1)))) {
                 return name;
             }
         }
-        for (int i = 0; i + 1 < parts.length; i++) {
-            if (WORDS.contains((parts[i] + "-" + parts[i + 1]).toLowerCase(Locale.ROOT))) {
-                return name;
+        return RELEASE_WORD.matcher(head).find() ? name : null;
+    }
+
+    /** {@code run} without a trailing file extension (and a {@code .partN} or {@code .volN+M} before it). */
+    private static String withoutExtension(String run) {
+        int dot = run.lastIndexOf('.');
+        if (dot < 0) {
+            return run;
+        }
+        String ext = run.substring(dot + 1).toLowerCase(Locale.ROOT);
+        boolean volume =
+                (ext.length() == 3 && ext.charAt(0) == 'r' && digits(ext, 1)) || (ext.length() == 3 && digits(ext, 0));
+        if (!EXTENSIONS.contains(ext) && !volume) {
+            return run;
+        }
+        String rest = run.substring(0, dot);
+        int before = rest.lastIndexOf('.');
+        if (before >= 0) {
+            String piece = rest.substring(before + 1).toLowerCase(Locale.ROOT);
+            if ((piece.startsWith("part") && piece.length() > 4 && digits(piece, 4))
+                    || (piece.startsWith("vol") && piece.indexOf('+') > 3)) {
+                return rest.substring(0, before);
             }
         }
-        return null;
+        return rest;
+    }
+
+    private static boolean digits(String s, int from) {
+        for (int i = from; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return from < s.length();
+    }
+
+    private static boolean alphanumericFrom(String s, int from) {
+        for (int i = from; i < s.length(); i++) {
+            if (!alphanumeric(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Charset charset(byte[] b, int n, boolean cut) {
@@ -213,11 +302,13 @@ public final class NfoReader {
         if (n >= 3 && (b[0] & 0xff) == 0xEF && (b[1] & 0xff) == 0xBB && (b[2] & 0xff) == 0xBF) {
             return 3;
         }
-        if (n >= 2
-                && ((b[0] & 0xff) == 0xFF && (b[1] & 0xff) == 0xFE || (b[0] & 0xff) == 0xFE && (b[1] & 0xff) == 0xFF)) {
-            return 2;
-        }
-        return 0;
+        return utf16Bom(b, n) ? 2 : 0;
+    }
+
+    private static boolean utf16Bom(byte[] b, int n) {
+        return n >= 2
+                && (((b[0] & 0xff) == 0xFF && (b[1] & 0xff) == 0xFE)
+                        || ((b[0] & 0xff) == 0xFE && (b[1] & 0xff) == 0xFF));
     }
 
     /** {@code s} with CR LF and CR as LF, and control characters but LF and TAB dropped. */

@@ -225,7 +225,7 @@ public final class Par2Reader {
             }
             long slice = le64(body);
             long count = le32(body + 8);
-            long ids = (bodyEnd - body - 12) / 16;
+            long ids = (bodyEnd - body - 12L) / 16;
             if (slice <= 0 || slice % 4 != 0 || slice > MAX_PACKET) {
                 return "slice size " + Long.toUnsignedString(slice);
             }

@@ -56,6 +56,7 @@ public final class YencDecoder {
     private final CRC32 crc = new CRC32();
     private State state = State.SEEKING;
     private byte[] data = new byte[0];
+    private byte[] scratch = new byte[256];
     private int kept;
     private long decoded;
     private boolean escaped;
@@ -88,8 +89,10 @@ public final class YencDecoder {
     }
 
     /**
-     * Decodes the part read from {@code body} (lines as {@link #decode(byte[], int)}), reading no
-     * further than its {@code =yend} line; the stream's own failures are the caller's and propagate.
+     * Decodes the part read from {@code body} (lines as {@link #decode(byte[], int)}), which holds
+     * the article body alone; reading stops in the 8 KiB chunk that holds {@code =yend}, so a caller
+     * must not hand it a stream that carries more than the body (a socket). The stream's own
+     * failures are the caller's and propagate.
      */
     public static YencPart decode(InputStream body, int cap) throws IOException {
         YencDecoder d = new YencDecoder(cap);
@@ -218,6 +221,10 @@ public final class YencDecoder {
             }
             return;
         }
+        if (scratch.length < to - off) {
+            scratch = new byte[Math.min(MAX_LINE, Math.max(to - off, 2 * scratch.length))];
+        }
+        int n = 0;
         for (int i = off; i < to; i++) {
             int c = b[i] & 0xff;
             if (c == '\r' || c == '\n') {
@@ -227,23 +234,27 @@ public final class YencDecoder {
                 escaped = true;
                 continue;
             }
-            int v = escaped ? (c - 64 - 42) & 0xff : (c - 42) & 0xff;
+            scratch[n++] = (byte) (escaped ? c - 64 - 42 : c - 42);
             escaped = false;
-            emit(v);
         }
+        emit(n);
         if (decoded > MAX_PART) {
             stop("part longer than " + MAX_PART + " bytes");
         }
     }
 
-    private void emit(int v) {
-        crc.update(v);
-        decoded++;
-        if (kept < cap) {
-            if (kept == data.length) {
-                data = Arrays.copyOf(data, (int) Math.min(cap, Math.max(4096L, data.length * 2L)));
+    /** Counts and checksums the {@code n} bytes a line decoded to, and keeps what fits under the cap. */
+    private void emit(int n) {
+        crc.update(scratch, 0, n);
+        decoded += n;
+        int keep = Math.min(n, cap - kept);
+        if (keep > 0) {
+            if (kept + keep > data.length) {
+                long grown = Math.max(kept + (long) keep, Math.max(4096L, data.length * 2L));
+                data = Arrays.copyOf(data, (int) Math.min(cap, grown));
             }
-            data[kept++] = (byte) v;
+            System.arraycopy(scratch, 0, data, kept, keep);
+            kept += keep;
         }
     }
 

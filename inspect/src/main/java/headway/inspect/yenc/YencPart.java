@@ -9,11 +9,13 @@ package headway.inspect.yenc;
  * @param begin {@code begin=} of {@code =ypart} (1-based, inclusive), 0 when absent
  * @param end {@code end=} of {@code =ypart} (inclusive), 0 when absent
  * @param size {@code size=} of {@code =ybegin}: the whole file's size, as declared
- * @param data the first decoded bytes, at most the caller's cap; the caller owns the array
+ * @param data the first decoded bytes, at most the caller's cap; the caller owns the array (an array, not a
+ *     copy-on-read view, because the cap is the deep index's memory budget and a copy would double it)
  * @param decoded how many bytes the part decoded to, counted past the cap
  * @param crc whether the part's CRC32 matched its decoded bytes
  * @param reason why the part cannot be trusted whole (truncated, inconsistent, lying), or null
  */
+@SuppressWarnings("ArrayRecordComponent")
 public record YencPart(
         String name,
         int part,

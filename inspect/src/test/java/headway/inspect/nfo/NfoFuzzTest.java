@@ -47,7 +47,7 @@ class NfoFuzzTest {
     void randomBytesInEveryShape() {
         long seed = FuzzSeed.seed();
         Random r = new Random(seed);
-        for (int i = 0; i < 2000; i++) {
+        for (int i = 0; i < 800; i++) {
             byte[] b = new byte[r.nextInt(3000)];
             r.nextBytes(b);
             switch (i % 4) {
@@ -64,7 +64,7 @@ class NfoFuzzTest {
     void splicedFragmentsOfNamesAndLinks() {
         long seed = FuzzSeed.seed();
         Random r = new Random(seed);
-        for (int i = 0; i < 1500; i++) {
+        for (int i = 0; i < 800; i++) {
             StringBuilder s = new StringBuilder();
             for (int k = r.nextInt(400); k > 0; k--) {
                 s.append(FRAGMENTS[r.nextInt(FRAGMENTS.length)]);
