@@ -16,8 +16,8 @@ import java.util.OptionalLong;
  * (flags 0x01 volume, 0x02 a volume number follows: absent on the first volume, 1 on the second),
  * 2 file and 3 service (file flags 0x01 directory, 0x08 unknown size; unpacked size, attributes,
  * optional mtime and CRC, compression info whose bits 7-9 are the method, 0 = stored, host OS,
- * UTF-8 name; extra record 0x01 = encrypted data), 4 archive encryption (every header after it is
- * encrypted: the listing stops, passworded), 5 end of archive. Service headers (comment, quick open,
+ * UTF-8 name; extra record 0x01 = encrypted data), 4 archive encryption (right after the
+ * signature; every header after it is encrypted: the listing stops, passworded), 5 end of archive. Service headers (comment, quick open,
  * recovery record) are skipped. A file's data is skipped when the next header lies in the bytes
  * given, else the listing stops there.
  *
@@ -104,6 +104,9 @@ final class Rar5Reader {
             int extraAt = end - (int) extra;
             Cursor fields = new Cursor(b, h.pos(), extraAt);
             if (type == ENCRYPTION) {
+                if (count > 0) {
+                    return "an archive encryption header at offset " + pos + " follows other headers";
+                }
                 out.headersEncrypted();
                 return "the headers are encrypted";
             }

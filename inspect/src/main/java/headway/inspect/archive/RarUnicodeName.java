@@ -7,8 +7,9 @@ package headway.inspect.archive;
  * copied from the code-page name (its bytes as chars, or with a correction byte added and the high
  * byte above). A name that reads past its bytes falls back to the code-page name, as rarfile does.
  *
- * <p>Bounds: each opcode consumes at least one byte, so the loop ends within the name's bytes; the
- * output stops at {@link Names#MAX_CHARS}.
+ * <p>Bounds: each opcode consumes at least one byte, so the loop ends within the name's bytes; a
+ * char comes from an encoded byte or a code-page byte, so the output is at most as long as the
+ * name's bytes, and stops at {@link Names#MAX_CHARS}.
  */
 final class RarUnicodeName {
 
@@ -17,7 +18,7 @@ final class RarUnicodeName {
     private final int stdEnd;
     private final int encEnd;
     private int enc;
-    private final char[] out = new char[Names.MAX_CHARS];
+    private final char[] out;
     private int n;
     private boolean failed;
 
@@ -27,6 +28,7 @@ final class RarUnicodeName {
         this.stdEnd = nul;
         this.enc = nul + 1;
         this.encEnd = end;
+        this.out = new char[Math.min(Names.MAX_CHARS, end - std)];
     }
 
     /** Decodes the name whose code-page part is {@code [from, nul)} and packed part {@code (nul, end)}. */

@@ -40,12 +40,14 @@ import org.tukaani.xz.X86Options;
  * a single Copy coder ({@code -mx0}) and the bytes lie in the head or the tail.
  *
  * <p>Why by hand and not Apache Commons Compress's {@code SevenZFile}: in 1.28.0 it decodes the
- * encoded header into as many bytes as the header claims (up to 2 GiB; an LZMA stream of a few KiB
- * can produce hundreds of MiB), and its sanity checks let a tiny header declare 2^31-1 files whose
- * all-defined times it then walks bit by bit into a 256 MiB {@code BitSet}; its memory limit covers
- * neither. This reader decodes at most {@link #MAX_HEADER_BYTES}, reads only the bytes given (the
- * xz library's decoders work on the slice it hands them) and bounds every count (see
- * {@link SevenZipHeader}).
+ * encoded header into as many bytes as the header claims ({@code readEncodedHeader}: up to 2 GiB;
+ * LZMA packs a run of zeros some 7,000 to 1, so a 64 KiB tail can claim and produce hundreds of
+ * MiB), and its sanity check lets a 15-byte header declare 2^31-1 files whose all-defined times it
+ * then walks bit by bit into a 256 MiB {@code BitSet} ({@code sanityCheckFilesInfo} calls
+ * {@code readAllOrBits} before any memory check); its memory limit covers the coders' dictionaries
+ * and the counted structures, checked after those walks. This reader decodes at most
+ * {@link #MAX_HEADER_BYTES}, reads only the bytes given (the xz library's decoders work on the
+ * slice it hands them) and bounds every count before it allocates (see {@link SevenZipHeader}).
  */
 final class SevenZipReader {
 
@@ -270,7 +272,7 @@ final class SevenZipReader {
             }
             int d = p[0] & 0xFF;
             long dict = d == 40 ? 0xFFFFFFFFL : (2L | (d & 1)) << (d / 2 + 11);
-            return new LZMA2InputStream(in, (int) Math.min(dict, MAX_HEADER_BYTES));
+            return new LZMA2InputStream(in, (int) Math.min(dict, Math.max(size, 4096)));
         }
         if (id == DELTA) {
             return new DeltaOptions(p.length > 0 ? (p[0] & 0xFF) + 1 : 1).getInputStream(in, cache);
