@@ -1,5 +1,7 @@
 package headway.inspect.archive;
 
+import java.util.Arrays;
+
 /**
  * The parts of an archive the caller has: its first bytes (the head) and its last bytes (the
  * tail, at {@code tailOffset} in the whole archive, whose size is {@code tailOffset + tail.length};
@@ -20,7 +22,11 @@ final class Window {
         this.total = tail.length == 0 ? Math.max(tailOffset, head.length) : tailOffset + tail.length;
     }
 
-    /** The window, or {@link Malformed} when the offset is negative or the sizes do not add up. */
+    /**
+     * The window, or {@link Malformed} when the offset is negative or the sizes do not add up. A
+     * head and tail that overlap or touch are joined into one array (no longer than the two), so
+     * that a range across the seam, such as a long central directory, is at hand.
+     */
     static Window of(byte[] head, byte[] tail, long tailOffset) {
         if (tailOffset < 0 || tailOffset > Long.MAX_VALUE - tail.length) {
             throw new Malformed("the tail's offset " + tailOffset + " is not a place in an archive");
@@ -29,6 +35,11 @@ final class Window {
         if (head.length > w.total) {
             throw new Malformed("the head (" + head.length + " bytes) is longer than the archive (" + w.total
                     + " bytes: the tail's offset plus its length)");
+        }
+        if (tail.length > 0 && tailOffset <= head.length && head.length < w.total) {
+            byte[] whole = Arrays.copyOf(head, (int) w.total);
+            System.arraycopy(tail, 0, whole, (int) tailOffset, tail.length);
+            return new Window(whole, tail, tailOffset);
         }
         return w;
     }

@@ -146,6 +146,29 @@ class ZipArchivesTest {
     }
 
     @Test
+    void aCentralDirectoryAcrossTheSeamOfAnOverlappingHeadAndTailIsRead() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(out)) {
+            for (int i = 0; i < 2_000; i++) {
+                zip.putNextEntry(new ZipEntry("file-" + i + ".txt"));
+                zip.write(("line " + i).getBytes(StandardCharsets.US_ASCII));
+                zip.closeEntry();
+            }
+        }
+        byte[] zip = out.toByteArray();
+        int cut = zip.length - zip.length / 4 + 100;
+        byte[] tail = TestTools.tail(zip, zip.length / 4);
+        Listing l = Archives.zip(TestTools.head(zip, cut), tail, zip.length - tail.length);
+        assertThat(l.complete()).as(l.reason()).isTrue();
+        assertThat(l.entries()).hasSize(2_000);
+        assertThat(l.volume())
+                .as("read from the central directory, not the local headers")
+                .isEqualTo(VolumeRole.SINGLE);
+        Listing apart = Archives.zip(TestTools.head(zip, 1024), tail, zip.length - tail.length);
+        assertThat(apart.reason()).as("the directory starts before the tail").contains("is not in the bytes given");
+    }
+
+    @Test
     void zip64BeyondTheEntryBoundStopsWithAReason() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int count = 70_000;
