@@ -1,5 +1,6 @@
 package headway.inspect.archive;
 
+import headway.inspect.HostileText;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -50,36 +51,8 @@ final class Names {
         }
     }
 
-    /** Drops control and bidi-control characters, maps backslash to slash, bounds the length. */
+    /** Maps backslash to slash, then {@link HostileText#clean}: controls and bidi controls dropped, at most {@link #MAX_CHARS}. */
     static String clean(CharSequence s) {
-        StringBuilder out = new StringBuilder(Math.min(s.length(), MAX_CHARS));
-        for (int i = 0; i < s.length() && out.length() < MAX_CHARS; i++) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                if (out.length() + 2 > MAX_CHARS) {
-                    break;
-                }
-                out.append(c).append(s.charAt(++i));
-            } else if (Character.isSurrogate(c)) {
-                out.append('\uFFFD');
-            } else if (c == '\\') {
-                out.append('/');
-            } else if (!dropped(c)) {
-                out.append(c);
-            }
-        }
-        return out.toString();
-    }
-
-    private static boolean dropped(char c) {
-        return Character.isISOControl(c)
-                || (c >= '\u202A' && c <= '\u202E')
-                || (c >= '\u2066' && c <= '\u2069')
-                || c == '\u200E'
-                || c == '\u200F'
-                || c == '\u061C'
-                || c == '\u2028'
-                || c == '\u2029'
-                || c == '\uFEFF';
+        return HostileText.clean(s.toString().replace('\\', '/'), MAX_CHARS);
     }
 }

@@ -2,6 +2,7 @@ package headway.inspect.nfo;
 
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
+import headway.inspect.HostileText;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package headway.inspect.par2;
 
-import headway.inspect.nfo.HostileText;
+import headway.inspect.HostileText;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package headway.inspect.yenc;
 
-import headway.inspect.nfo.HostileText;
+import headway.inspect.HostileText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;

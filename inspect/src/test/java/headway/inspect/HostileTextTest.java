@@ -1,4 +1,4 @@
-package headway.inspect.nfo;
+package headway.inspect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package headway.inspect.nfo;
+package headway.inspect;
 
 import java.nio.charset.StandardCharsets;
 
@@ -57,11 +57,11 @@ public final class HostileText {
     }
 
     /**
-     * {@code s} without control characters (Unicode category Cc, and the bidirectional overrides
-     * and isolates that make a name display as another), at most {@code maxChars} long, never cut
+     * {@code s} without control characters (Unicode category Cc, and the bidirectional overrides,
+     * isolates and separators that make a name display as another), at most {@code maxChars} long, never cut
      * inside a surrogate pair.
      */
-    public static String clean(String s, int maxChars) {
+    public static String clean(CharSequence s, int maxChars) {
         StringBuilder out = new StringBuilder(Math.min(s.length(), maxChars));
         for (int i = 0; i < s.length() && out.length() < maxChars; i++) {
             char c = s.charAt(i);
@@ -84,8 +84,16 @@ public final class HostileText {
         return out.toString();
     }
 
+    /** The characters that make a name display as another: bidi marks, overrides and isolates, line separators, a BOM. */
     private static boolean isBidiControl(char c) {
-        return (c >= '\u202A' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069') || c == '\u200E' || c == '\u200F';
+        return (c >= '\u202A' && c <= '\u202E')
+                || (c >= '\u2066' && c <= '\u2069')
+                || c == '\u200E'
+                || c == '\u200F'
+                || c == '\u061C'
+                || c == '\u2028'
+                || c == '\u2029'
+                || c == '\uFEFF';
     }
 
     /** True when {@code b[from..end)} is well-formed UTF-8 (RFC 3629). */
