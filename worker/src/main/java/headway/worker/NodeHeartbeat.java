@@ -73,6 +73,7 @@ public final class NodeHeartbeat implements AutoCloseable {
         }
         try {
             registry.deregister();
+            log.info("node {} left the registry", registry.nodeId());
         } catch (RuntimeException e) {
             log.warn(
                     "node {}: deregistering failed; the row expires after the TTL: {}",
