@@ -247,7 +247,7 @@ public final class CategoryRules {
             return (tv == null || tv == a.tv())
                     && (anime == null || anime == a.anime())
                     && (hashed == null || hashed == a.hashed())
-                    && (resolution == null || a.resolution() != null && resolution.contains(a.resolution()))
+                    && (resolution == null || (a.resolution() != null && resolution.contains(a.resolution())))
                     && (words.isEmpty() || w.containsAny(words))
                     && (glob == null || glob.matches(group))
                     && (pattern == null || pattern.matcher(name).find())

@@ -299,7 +299,7 @@ public final class ReleaseNameParser {
             if (i > 0 && EPISODE_WORDS.contains(w) && i + 1 < n && isNumber(t.lower[i + 1], 1, 4)) {
                 return new Marker(i, null, String.valueOf(Integer.parseInt(t.lower[i + 1])), null, false);
             }
-            Marker of = partOf(t, i, w);
+            Marker of = partOf(i, w);
             if (of != null) {
                 return of;
             }
@@ -309,8 +309,8 @@ public final class ReleaseNameParser {
             }
             if (i > 0
                     && (w.length() >= 2
-                            && (w.charAt(0) == 'e' && isNumber(w.substring(1), 1, 4)
-                                    || w.startsWith("ep") && isNumber(w.substring(2), 1, 4)))) {
+                            && ((w.charAt(0) == 'e' && isNumber(w.substring(1), 1, 4))
+                                    || (w.startsWith("ep") && isNumber(w.substring(2), 1, 4))))) {
                 String digits = w.substring(w.charAt(1) == 'p' ? 2 : 1);
                 return new Marker(i, null, String.valueOf(Integer.parseInt(digits)), null, false);
             }
@@ -376,7 +376,7 @@ public final class ReleaseNameParser {
      * {@code Show.1of8}, {@code Show.03of12}: part N of a series of M, the way serials and documentaries number
      * episodes, with N no more than M. A film is never cut into numbered parts of a whole like that.
      */
-    private static Marker partOf(ReleaseTokens t, int i, String w) {
+    private static Marker partOf(int i, String w) {
         if (i == 0) {
             return null;
         }
@@ -443,10 +443,11 @@ public final class ReleaseNameParser {
                     return new Marker(i, season, episodeOf(t.lower[i + 1]), null, false);
                 }
                 if (i + 1 < t.size()
-                        && (isNumber(t.lower[i + 1], 1, 4)
+                        && ((isNumber(t.lower[i + 1], 1, 4)
                                         && !isYear(t.lower[i + 1])
-                                        && t.after(i).indexOf(' ') >= 0
-                                || t.lower[i + 1].startsWith("ep") && t.after(i).indexOf(' ') >= 0)) {
+                                        && t.after(i).indexOf(' ') >= 0)
+                                || (t.lower[i + 1].startsWith("ep")
+                                        && t.after(i).indexOf(' ') >= 0))) {
                     return null;
                 }
                 return new Marker(i, season, null, null, false);
@@ -493,7 +494,7 @@ public final class ReleaseNameParser {
     private static boolean isEpisodeWord(String w) {
         return w.length() >= 2
                 && w.charAt(0) == 'e'
-                && (isNumber(w.substring(1), 1, 5) || w.startsWith("ep") && isNumber(w.substring(2), 1, 4));
+                && (isNumber(w.substring(1), 1, 5) || (w.startsWith("ep") && isNumber(w.substring(2), 1, 4)));
     }
 
     private static String episodeOf(String w) {
@@ -520,8 +521,8 @@ public final class ReleaseNameParser {
             int x = Integer.parseInt(w);
             int y = Integer.parseInt(t.lower[i + 1]);
             int year = Integer.parseInt(t.lower[i + 2]);
-            if (validDate(x, y) && !validDate(y, x)
-                    || validDate(x, y) && t.before(i + 1).equals(".")) {
+            if ((validDate(x, y) && !validDate(y, x))
+                    || (validDate(x, y) && t.before(i + 1).equals("."))) {
                 return new Marker(i, year, String.format(Locale.ROOT, "%02d-%02d", x, y), year, false);
             }
             if (validDate(y, x)) {
@@ -581,11 +582,11 @@ public final class ReleaseNameParser {
             String before = t.before(i);
             String after = t.after(i);
             boolean dashed = before.length() >= 2 && before.indexOf('-') >= 0 && only(before, " _-.)]");
-            boolean closed = i + 1 == n && only(after, " _.")
+            boolean closed = (i + 1 == n && only(after, " _."))
                     || startsWithAny(after, " [", " (", "_[", "_(", "[", "(", ".[", ".(", " -", "_-", "~", " ~", ".-");
             boolean batch = after.startsWith("-") && i + 1 < n && isNumber(t.lower[i + 1], 2, 4);
-            if (i + 1 < n && (t.lower[i + 1].equals("x") || after.startsWith(".") && isNumber(t.lower[i + 1], 1, 2))
-                    || before.equals(".") && isNumber(t.lower[i - 1], 1, 4)) {
+            if ((i + 1 < n && (t.lower[i + 1].equals("x") || (after.startsWith(".") && isNumber(t.lower[i + 1], 1, 2))))
+                    || (before.equals(".") && isNumber(t.lower[i - 1], 1, 4))) {
                 continue;
             }
             if (!dashedOnly
@@ -598,8 +599,8 @@ public final class ReleaseNameParser {
             }
             boolean hit = dashedOnly
                     ? dashed && (closed || batch || after.startsWith(" ") || after.startsWith("_"))
-                    : (closed || batch) && (before.endsWith(" ") || before.endsWith("_") || before.endsWith("."))
-                            || batch && before.endsWith("(");
+                    : ((closed || batch) && (before.endsWith(" ") || before.endsWith("_") || before.endsWith(".")))
+                            || (batch && before.endsWith("("));
             if (hit) {
                 return new Marker(i, null, String.valueOf(Integer.parseInt(digits)), null, true);
             }

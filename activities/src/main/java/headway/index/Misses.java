@@ -109,7 +109,7 @@ public final class Misses {
             int cp = subject.codePointAt(i);
             i += Character.charCount(cp);
             char c;
-            if (cp >= '0' && cp <= '9' || Character.isDigit(cp)) {
+            if ((cp >= '0' && cp <= '9') || Character.isDigit(cp)) {
                 c = '#';
             } else if (Character.isLetter(cp)) {
                 c = 'a';

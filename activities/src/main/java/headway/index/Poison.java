@@ -52,7 +52,7 @@ public final class Poison {
     static OverviewLine clean(OverviewLine line, byte[] scratch) {
         String subject = clean(line.subject(), scratch);
         String from = clean(line.from(), scratch);
-        if (subject == line.subject() && from == line.from()) {
+        if (subject.equals(line.subject()) && from.equals(line.from())) {
             return line;
         }
         return new OverviewLine(

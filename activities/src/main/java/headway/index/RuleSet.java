@@ -494,7 +494,7 @@ public final class RuleSet {
 
         /** The first eight bytes of {@code b[from, to)} as a number, with its length (the rest is compared, not hashed). */
         private long word(int from, int to) {
-            long w = to - from;
+            long w = (long) to - from;
             for (int i = from; i < Math.min(to, from + 8); i++) {
                 w = w << 8 | (b[i] & 0xff);
             }

@@ -176,7 +176,7 @@ public final class SubjectParser {
                 file = quoted(false);
             }
             if (file == null) {
-                file = beforeYenc(tailStart);
+                file = beforeYenc();
             }
             if (file == null || file.name().isEmpty()) {
                 return null;
@@ -220,7 +220,7 @@ public final class SubjectParser {
                 fileCounter = before.get(before.size() - 1);
             } else {
                 for (Counter c : after) {
-                    if (c != article) {
+                    if (!c.equals(article)) {
                         fileCounter = c;
                         break;
                     }
@@ -835,7 +835,7 @@ public final class SubjectParser {
             int found = start;
             for (int i = start; i < dot; i++) {
                 char c = s.charAt(i);
-                if ((c | 0x20) != 'p' && (c | 0x20) != 'u' || (i > start && Character.isLetter(s.charAt(i - 1)))) {
+                if (((c | 0x20) != 'p' && (c | 0x20) != 'u') || (i > start && Character.isLetter(s.charAt(i - 1)))) {
                     continue; // every credit word starts with p or u
                 }
                 for (String word : CREDIT_WORDS) {
@@ -1023,7 +1023,7 @@ public final class SubjectParser {
         }
 
         /** The text before yEnc when nothing else names a file ({@code [02/39] - SpongeBoZZ yEnc}). */
-        private FileName beforeYenc(int tailStart) {
+        private FileName beforeYenc() {
             if (yencs.isEmpty()) {
                 return null;
             }
@@ -1108,7 +1108,7 @@ public final class SubjectParser {
                 }
             }
             for (Counter c : scan.counters) {
-                if (c.bracketed() || c == fileCounter) {
+                if (c.bracketed() || c.equals(fileCounter)) {
                     for (int k = c.start(); k < c.end(); k++) {
                         removed[k] = true;
                     }

@@ -112,13 +112,11 @@ class LeaseOrderTest {
 
     /** A worker of capacity 1, registered with it, as HeadwayWorker wires the lease activity. */
     private static final class Worker {
-        final String id;
         final Holdings holdings = new Holdings(1);
         final LeaseActivitiesImpl activities;
         HolderToken held;
 
         Worker(String id) {
-            this.id = id;
             new NodeRegistry(ds, id, id + ":0", Duration.ofSeconds(15), Clock.systemUTC())
                     .reporting(() -> new NodeRegistry.Report(1, 0, 4, null))
                     .register();

@@ -284,12 +284,12 @@ class TakeoverCatalogTest {
                     first.held.cursor(),
                     out -> first.held.window().writeTo(out));
         }
-        source.fetchesLeft = 2;
+        source.fetchesLeft.set(2);
         RangeRow fourth = first.nextRange().orElseThrow();
         assertThat(fourth.start()).isEqualTo(1501);
         assertThatThrownBy(() -> first.index(fourth)).isInstanceOf(IOException.class);
         assertThat(cursorOf(first, 1501)).isEqualTo(1701);
-        source.fetchesLeft = Integer.MAX_VALUE;
+        source.fetchesLeft.set(Integer.MAX_VALUE);
         return first;
     }
 
@@ -407,7 +407,7 @@ class TakeoverCatalogTest {
     /** Fails every fetch once its budget is spent, like a worker that died mid-range. */
     private static final class StoppingSource implements HeaderSource {
         private final HeaderSource delegate;
-        volatile int fetchesLeft = Integer.MAX_VALUE;
+        final AtomicInteger fetchesLeft = new AtomicInteger(Integer.MAX_VALUE);
 
         StoppingSource(HeaderSource delegate) {
             this.delegate = delegate;
@@ -415,7 +415,7 @@ class TakeoverCatalogTest {
 
         @Override
         public void fetch(String group, long from, long to, OverviewSink sink) throws IOException {
-            if (fetchesLeft-- <= 0) {
+            if (fetchesLeft.getAndDecrement() <= 0) {
                 throw new IOException("worker stopped (injected)");
             }
             delegate.fetch(group, from, to, sink);

@@ -33,7 +33,7 @@ class PoisonTest {
         OverviewLine cleaned = Poison.clean(line, scratch);
         assertThat(cleaned.subject()).isEqualTo(alone);
         assertThat(cleaned.from()).isEqualTo(alone);
-        if (alone == text) {
+        if (alone.equals(text)) {
             assertThat(cleaned).isSameAs(line);
         }
         return alone;

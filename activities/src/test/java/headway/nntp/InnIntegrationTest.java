@@ -145,7 +145,9 @@ class InnIntegrationTest {
     private record Article(String messageId, String subject, String from, int sentBytes, int bodyLines, byte[] wire) {
         /** INN counts the stored article with CRLF: what was sent plus its "nntp.test!" Path prefix and the Xref line it adds. */
         long storedBytes(long article) {
-            return sentBytes + "nntp.test!".length() + ("Xref: nntp.test " + GROUP + ":" + article + "\r\n").length();
+            return (long) sentBytes
+                    + "nntp.test!".length()
+                    + ("Xref: nntp.test " + GROUP + ":" + article + "\r\n").length();
         }
     }
 }

@@ -341,8 +341,8 @@ class CatalogStoreTest {
                         i % 3 == 0 ? -1 : 8,
                         "subject of " + name,
                         i % 11 == 0 ? null : POSTED.plusMillis(i * 1_234_567L),
-                        100_000L + i * 50,
-                        100_000L + i * 50 + 39,
+                        100_000L + i * 50L,
+                        100_000L + i * 50L + 39,
                         1,
                         segments,
                         fresh));

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
@@ -31,7 +32,8 @@ public final class TestDatabase {
 
     /** A new empty database (not migrated); returns its JDBC URL. */
     public static String emptyDatabase(String prefix) {
-        String name = (prefix + "_" + ProcessHandle.current().pid() + "_" + counter.incrementAndGet()).toLowerCase();
+        String name = (prefix + "_" + ProcessHandle.current().pid() + "_" + counter.incrementAndGet())
+                .toLowerCase(Locale.ROOT);
         return server().createDatabase(name);
     }
 

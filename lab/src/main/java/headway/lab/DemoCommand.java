@@ -31,7 +31,9 @@ import picocli.CommandLine.Spec;
  * binary, or with {@code --in-process-temporal}), the news simulator and a worker in this JVM. It
  * prints the Web UI's address, adds demo groups, plans them from the simulator's marks, starts
  * their workflows and the schedules, shows their progress live, and when every group is caught up
- * writes an NZB and prints its summary line. Ctrl-C stops it cleanly at any time.
+ * writes an NZB and prints its summary line. Ctrl-C (SIGINT) or SIGTERM stops it at any time, in
+ * the reverse order it started ({@link StopSignals}): the front door, the worker (drained, its
+ * groups handed back, its node row deleted), Temporal, the simulator, PostgreSQL.
  */
 @Command(
         name = "demo",
@@ -85,6 +87,7 @@ final class DemoCommand implements Runnable {
     private Rig rig;
     private Stores serving;
     private FrontDoor door;
+    private volatile boolean stopping;
 
     @Override
     public void run() {
@@ -98,8 +101,13 @@ final class DemoCommand implements Runnable {
         PrintWriter o = spec.commandLine().getOut();
         Thread hook = new Thread(this::closeRig, "demo-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        try {
+        try (StopSignals signals = StopSignals.install(signal -> stop(o, signal))) {
             runDemo(o, limit);
+        } catch (RuntimeException e) {
+            if (stopping) {
+                awaitExit(); // a signal is stopping the rig under this thread, and exits when it is done
+            }
+            throw e;
         } finally {
             closeRig();
             try {
@@ -133,6 +141,7 @@ final class DemoCommand implements Runnable {
             rig = started;
         }
         WORKER.forEach(rig::workerEnv);
+        o.println("demo: database " + rig.dbUrl());
         o.println("demo: news simulator on " + rig.simulator().host() + ":"
                 + rig.simulator().port() + " with " + groups + " groups of " + articles + " articles");
         TemporalServer temporal = rig.temporal();
@@ -227,6 +236,22 @@ final class DemoCommand implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CliException(Exit.FAILED, "interrupted");
+        }
+    }
+
+    /** Stops everything on a signal, newest first, saying so; the signal's handler then exits. */
+    private void stop(PrintWriter o, String signal) {
+        stopping = true;
+        o.println("demo: stopping (" + signal + "): serve, worker, Temporal, simulator, PostgreSQL ...");
+        closeRig();
+        o.println("demo: stopped");
+    }
+
+    private static void awaitExit() {
+        try {
+            Thread.sleep(Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

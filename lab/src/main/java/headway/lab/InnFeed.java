@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
@@ -86,7 +87,7 @@ final class InnFeed {
     private static void feed(long n) throws IOException {
         String run = Long.toString(System.currentTimeMillis(), 36);
         java.util.Random random = new java.util.Random();
-        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now());
+        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
         try (Socket s = new Socket("127.0.0.1", FEED_PORT)) {
             s.setSoTimeout(30_000);
             BufferedReader in =

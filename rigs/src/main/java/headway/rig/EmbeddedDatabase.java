@@ -3,6 +3,7 @@ package headway.rig;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -13,15 +14,20 @@ import javax.sql.DataSource;
  * A PostgreSQL server run from the embedded binaries, for the tests, the demo and the benchmarks.
  * It listens on loopback on a free port; {@link #createDatabase} gives each test class a database
  * of its own. Durability is off (no fsync), which is what makes it fast and why it never holds
- * data anyone keeps.
+ * data anyone keeps. A server in a temporary directory removes it when closed, with {@code rm -rf}
+ * in the background: the library deleted it file by file in a shutdown hook, and a test JVM's
+ * shared server, holding a database per test class, took more than Surefire's 30 s to go on a
+ * busy machine (Surefire then killed the JVM); nothing waits for the files.
  */
 public final class EmbeddedDatabase implements AutoCloseable {
     private final EmbeddedPostgres postgres;
     private final Path dataDir;
+    private final Path temporaryDir;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir) {
+    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir, Path temporaryDir) {
         this.postgres = postgres;
         this.dataDir = dataDir;
+        this.temporaryDir = temporaryDir;
     }
 
     /** Starts a server with its data in a fresh temporary directory (or {@code dataDir} when not null). */
@@ -31,6 +37,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
     /** Starts a server on {@code port} (0: a free one) with its data in {@code dataDir} (null: a fresh temporary directory). */
     public static EmbeddedDatabase start(Path dataDir, int port) {
+        Path temporaryDir = null;
         try {
             // A fresh server creates each WAL segment it fills and writes 16 MB of zeros into it first,
             // which a long-running one does not: it recycles the segments a checkpoint frees. Without
@@ -42,14 +49,16 @@ public final class EmbeddedDatabase implements AutoCloseable {
                     .setServerConfig("full_page_writes", "off")
                     .setServerConfig("wal_init_zero", "off")
                     .setServerConfig("max_connections", "300");
-            if (dataDir != null) {
-                builder.setDataDirectory(dataDir).setCleanDataDirectory(false);
+            if (dataDir == null) {
+                temporaryDir = Files.createTempDirectory("embedded-pg-");
             }
+            builder.setDataDirectory(dataDir != null ? dataDir : temporaryDir).setCleanDataDirectory(false);
             if (port != 0) {
                 builder.setPort(port);
             }
-            return new EmbeddedDatabase(builder.start(), dataDir);
+            return new EmbeddedDatabase(builder.start(), dataDir, temporaryDir);
         } catch (IOException e) {
+            removeInBackground(temporaryDir);
             throw new UncheckedIOException("could not start embedded PostgreSQL", e);
         }
     }
@@ -67,7 +76,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
                     .setServerConfig("ssl_cert_file", certFile.toAbsolutePath().toString())
                     .setServerConfig("ssl_key_file", keyFile.toAbsolutePath().toString())
                     .start();
-            return new EmbeddedDatabase(postgres, null);
+            return new EmbeddedDatabase(postgres, null, null);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start embedded PostgreSQL with TLS", e);
         }
@@ -109,12 +118,29 @@ public final class EmbeddedDatabase implements AutoCloseable {
         }
     }
 
+    /** Stops the server; a temporary data directory is then removed in the background. */
     @Override
     public void close() {
         try {
             postgres.close();
         } catch (IOException e) {
             throw new UncheckedIOException("could not stop embedded PostgreSQL", e);
+        } finally {
+            removeInBackground(temporaryDir);
+        }
+    }
+
+    private static void removeInBackground(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try {
+            new ProcessBuilder("rm", "-rf", "--", dir.toString())
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+        } catch (IOException e) {
+            // no rm: the directory stays in the temporary directory, as a killed JVM leaves it
         }
     }
 }

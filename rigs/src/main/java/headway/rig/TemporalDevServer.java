@@ -39,7 +39,13 @@ import java.util.stream.Stream;
  * }
  * </pre>
  *
- * Fails (never skips) when the binary is missing. Binary lookup: env TEMPORAL_BIN, system
+ * The server runs in a session of its own ({@code setsid}), so the signal a terminal's Ctrl-C sends
+ * to its foreground process group reaches the JVM only, and the JVM stops the server after its
+ * clients (a server stopped first made every worker poller log a gRPC stack trace). The cost: a
+ * signal sent to the whole group no longer reaches the server, so a JVM killed outright (SIGKILL,
+ * no shutdown hook) leaves it running.
+ *
+ * <p>Fails (never skips) when the binary is missing. Binary lookup: env TEMPORAL_BIN, system
  * property temporal.bin, PATH (real files before pyenv shims), {@code .tools/bin} of the working
  * directory or one of its parents (where {@code bin/install-test-tools temporal} installs it),
  * then common pip/go locations.
@@ -52,6 +58,8 @@ public final class TemporalDevServer implements AutoCloseable {
 
     private static final String HOST = "127.0.0.1";
     private static final String NAMESPACE = "default";
+    /** util-linux's setsid; a child of the JVM is no process group leader, so it execs in place and keeps the pid. */
+    private static final Path SETSID = Paths.get("/usr/bin/setsid");
 
     private final Builder cfg;
     private final Path binary;
@@ -145,7 +153,11 @@ public final class TemporalDevServer implements AutoCloseable {
                 : Paths.get(System.getProperty("java.io.tmpdir"));
         this.logFile = cfg.logFile != null ? cfg.logFile : logDir.resolve("temporal-dev-" + port + ".log");
 
-        List<String> cmd = new ArrayList<>(List.of(
+        List<String> cmd = new ArrayList<>();
+        if (Files.isExecutable(SETSID)) {
+            cmd.add(SETSID.toString());
+        }
+        cmd.addAll(List.of(
                 binary.toString(),
                 "server",
                 "start-dev",

@@ -1,5 +1,7 @@
 package headway.starter;
 
+import com.uber.m3.tally.Scope;
+import com.uber.m3.tally.ScopeCloseException;
 import headway.store.Database;
 import headway.store.Stores;
 import headway.worker.Setting;
@@ -8,6 +10,7 @@ import headway.worker.TemporalConnection;
 import headway.worker.WorkerConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -118,10 +121,24 @@ final class Connections implements AutoCloseable {
         return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 
+    /**
+     * Stops the SDK's metrics scope, because its report loop runs on a thread that is no daemon
+     * and outlives the stubs: an in-process worker command left one behind in the tests.
+     */
+    private static void closeMetrics(Scope scope) {
+        try {
+            scope.close();
+        } catch (ScopeCloseException e) {
+            // its last report failed; the loop is stopped all the same
+        }
+    }
+
     @Override
     public void close() {
         if (client != null) {
-            client.getWorkflowServiceStubs().shutdown();
+            WorkflowServiceStubs stubs = client.getWorkflowServiceStubs();
+            stubs.shutdown();
+            closeMetrics(stubs.getOptions().getMetricsScope());
         }
         if (stores != null) {
             stores.close();

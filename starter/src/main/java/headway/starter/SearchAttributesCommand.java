@@ -9,6 +9,7 @@ import io.temporal.serviceclient.OperatorServiceStubs;
 import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -83,7 +84,7 @@ final class SearchAttributesCommand implements Runnable {
     }
 
     private static String typeName(IndexedValueType type) {
-        String n = type.name().substring("INDEXED_VALUE_TYPE_".length()).toLowerCase();
+        String n = type.name().substring("INDEXED_VALUE_TYPE_".length()).toLowerCase(Locale.ROOT);
         return Character.toUpperCase(n.charAt(0)) + n.substring(1);
     }
 }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,7 +92,10 @@ class ReleasesTest {
                 .isTrue();
     }
 
-    private Stream<Path> leftovers() throws IOException {
-        return Files.list(dir).filter(p -> p.getFileName().toString().endsWith(".tmp")).toList().stream();
+    private List<Path> leftovers() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".tmp"))
+                    .toList();
+        }
     }
 }

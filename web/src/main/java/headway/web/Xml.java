@@ -107,7 +107,7 @@ final class Xml {
                     || c == '\r'
                     || (c >= 0x20 && c <= 0xD7FF)
                     || (c >= 0xE000 && c <= 0xFFFD)
-                    || Character.isSurrogate(c) && validSurrogate(s, i);
+                    || (Character.isSurrogate(c) && validSurrogate(s, i));
             if (!ok && sb == null) {
                 sb = new StringBuilder(s.length()).append(s, 0, i);
             } else if (ok && sb != null) {

@@ -70,7 +70,6 @@ public final class HeadwayWorker implements AutoCloseable {
     private final LeaseStore leases;
     private final WindowSnapshots windowSnapshots;
     private final NodeHeartbeat heartbeat;
-    private final NntpPool nntp;
     private final MetricsServer metricsServer;
     private final List<AutoCloseable> owned;
 
@@ -81,7 +80,6 @@ public final class HeadwayWorker implements AutoCloseable {
             LeaseStore leases,
             WindowSnapshots windowSnapshots,
             NodeHeartbeat heartbeat,
-            NntpPool nntp,
             MetricsServer metricsServer,
             List<AutoCloseable> owned) {
         this.config = config;
@@ -90,7 +88,6 @@ public final class HeadwayWorker implements AutoCloseable {
         this.leases = leases;
         this.windowSnapshots = windowSnapshots;
         this.heartbeat = heartbeat;
-        this.nntp = nntp;
         this.metricsServer = metricsServer;
         this.owned = owned;
     }
@@ -226,7 +223,6 @@ public final class HeadwayWorker implements AutoCloseable {
                 leases,
                 new WindowSnapshots(leases.fence(), snapshots, catalog, metrics),
                 heartbeat,
-                nntp,
                 metricsServer,
                 owned);
     }

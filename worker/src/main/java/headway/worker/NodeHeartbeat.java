@@ -4,6 +4,7 @@ import headway.store.NodeRegistry;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,10 +15,12 @@ public final class NodeHeartbeat implements AutoCloseable {
 
     private final NodeRegistry registry;
     private final ScheduledExecutorService timer;
+    private final ScheduledFuture<?> beats;
 
-    private NodeHeartbeat(NodeRegistry registry, ScheduledExecutorService timer) {
+    private NodeHeartbeat(NodeRegistry registry, ScheduledExecutorService timer, ScheduledFuture<?> beats) {
         this.registry = registry;
         this.timer = timer;
+        this.beats = beats;
     }
 
     /** Registers the node (explicitly, before anything else runs) and beats every {@code interval}. */
@@ -33,7 +36,7 @@ public final class NodeHeartbeat implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(
+        ScheduledFuture<?> beats = timer.scheduleWithFixedDelay(
                 () -> {
                     try {
                         registry.heartbeat();
@@ -49,7 +52,7 @@ public final class NodeHeartbeat implements AutoCloseable {
                 interval.toMillis(),
                 interval.toMillis(),
                 TimeUnit.MILLISECONDS);
-        return new NodeHeartbeat(registry, timer);
+        return new NodeHeartbeat(registry, timer, beats);
     }
 
     /**
@@ -59,6 +62,7 @@ public final class NodeHeartbeat implements AutoCloseable {
      */
     @Override
     public void close() {
+        beats.cancel(false);
         timer.shutdownNow();
         try {
             if (!timer.awaitTermination(5, TimeUnit.SECONDS)) {
@@ -69,6 +73,7 @@ public final class NodeHeartbeat implements AutoCloseable {
         }
         try {
             registry.deregister();
+            log.info("node {} left the registry", registry.nodeId());
         } catch (RuntimeException e) {
             log.warn(
                     "node {}: deregistering failed; the row expires after the TTL: {}",
