@@ -479,7 +479,9 @@ final class BenchCommand implements Runnable {
                                         java.time.Duration.ofMillis(20),
                                         java.time.Duration.ofMillis(50),
                                         requests,
+                                        java.time.Duration.ofSeconds(10),
                                         java.time.Duration.ofSeconds(seconds),
+                                        java.time.Duration.ofSeconds(15),
                                         serveEnv),
                                 out)
                         .run();

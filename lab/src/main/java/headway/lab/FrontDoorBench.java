@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -74,7 +75,9 @@ final class FrontDoorBench {
             Duration keyedPause,
             Duration healthEvery,
             long maxHostile,
+            Duration warmUp,
             Duration duration,
+            Duration quiet,
             Map<String, String> serveEnv) {}
 
     private static final Pattern LISTENING = Pattern.compile("serve: api=http://127\\.0\\.0\\.1:(\\d+)/api");
@@ -166,6 +169,23 @@ final class FrontDoorBench {
         }
     }
 
+    /** What the clients record in one phase; the phase in force is swapped by the main thread. */
+    private static final class Recording {
+        final Latencies keyed = new Latencies();
+        final Latencies health = new Latencies();
+        final LongAdder keyedFailed = new LongAdder();
+        final LongAdder hostile = new LongAdder();
+        final LongAdder clientErrors = new LongAdder();
+        final LongAdder fivexx = new LongAdder();
+        final Map<String, Map<Integer, LongAdder>> statuses = new ConcurrentHashMap<>();
+    }
+
+    /**
+     * Three phases: a warm-up with every client (not counted: the JIT compiles the paths), the
+     * hostile phase (counted, bounded by the request count and the time), then the keyed and
+     * health clients alone for {@code quiet}, the baseline the hostile figures compare
+     * with on this machine at this hour.
+     */
     private Result measure(int port, String key, SyntheticReleases catalog) throws InterruptedException {
         InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
         HttpClient http = HttpClient.newBuilder()
@@ -173,95 +193,106 @@ final class FrontDoorBench {
                 .connectTimeout(REQUEST_TIMEOUT)
                 .build();
         AtomicBoolean stop = new AtomicBoolean();
+        AtomicBoolean hostileOn = new AtomicBoolean(true);
+        AtomicBoolean counted = new AtomicBoolean();
         AtomicLong hostileLeft = new AtomicLong(options.maxHostile());
-        LongAdder hostile = new LongAdder();
-        LongAdder fivexx = new LongAdder();
-        LongAdder clientErrors = new LongAdder();
-        LongAdder keyedFailed = new LongAdder();
-        Map<String, Map<Integer, LongAdder>> statuses = new ConcurrentHashMap<>();
-        Latencies keyed = new Latencies();
-        Latencies health = new Latencies();
+        AtomicReference<Recording> now = new AtomicReference<>(new Recording());
         List<SearchBench.Timed> searches = SearchBench.mix(catalog, new Random(67), 2_000);
 
-        List<Thread> threads = new ArrayList<>();
+        List<Thread> hostileThreads = new ArrayList<>();
         for (int i = 0; i < options.hostileThreads(); i++) {
             InetAddress from = loopback(10 + i % options.sources());
             Random r = new Random(1_000 + i);
-            threads.add(new Thread(
+            hostileThreads.add(new Thread(
                     () -> {
-                        while (!stop.get() && hostileLeft.getAndDecrement() > 0) {
+                        while (hostileOn.get() && (!counted.get() || hostileLeft.getAndDecrement() > 0)) {
                             Hostile h = hostile(r, catalog);
+                            Recording rec = now.get();
+                            int status;
                             try {
-                                RawHttp.Response resp = RawHttp.send(from, server, h.request(), REQUEST_TIMEOUT);
-                                statuses.computeIfAbsent(h.kind(), k -> new ConcurrentHashMap<>())
-                                        .computeIfAbsent(resp.status(), s -> new LongAdder())
-                                        .increment();
-                                if (resp.status() >= 500) {
-                                    fivexx.increment();
-                                }
+                                status = RawHttp.send(from, server, h.request(), REQUEST_TIMEOUT)
+                                        .status();
                             } catch (IOException e) {
-                                clientErrors.increment();
-                                statuses.computeIfAbsent(h.kind(), k -> new ConcurrentHashMap<>())
-                                        .computeIfAbsent(0, s -> new LongAdder())
-                                        .increment();
+                                status = 0;
+                                rec.clientErrors.increment();
                             }
-                            hostile.increment();
+                            rec.statuses
+                                    .computeIfAbsent(h.kind(), k -> new ConcurrentHashMap<>())
+                                    .computeIfAbsent(status, x -> new LongAdder())
+                                    .increment();
+                            if (status >= 500) {
+                                rec.fivexx.increment();
+                            }
+                            rec.hostile.increment();
                         }
                     },
                     "hostile-" + i));
         }
+        List<Thread> others = new ArrayList<>();
         for (int i = 0; i < options.keyedThreads(); i++) {
-            int offset = i;
-            threads.add(new Thread(
+            int first = i;
+            others.add(new Thread(
                     () -> {
-                        for (int n = offset; !stop.get(); n += options.keyedThreads()) {
+                        for (int n = first; !stop.get(); n += options.keyedThreads()) {
                             String url = "http://127.0.0.1:" + port + "/api?"
                                     + apiQuery(searches.get(n % searches.size()), key);
                             long start = System.nanoTime();
                             int status = get(http, url);
-                            keyed.add((System.nanoTime() - start) / 1e6);
+                            Recording rec = now.get();
+                            rec.keyed.add((System.nanoTime() - start) / 1e6);
                             if (status != 200) {
-                                keyedFailed.increment();
+                                rec.keyedFailed.increment();
                             }
                             if (status >= 500) {
-                                fivexx.increment();
+                                rec.fivexx.increment();
                             }
                             pause(options.keyedPause());
                         }
                     },
                     "keyed-" + i));
         }
-        threads.add(new Thread(
+        others.add(new Thread(
                 () -> {
                     while (!stop.get()) {
                         long start = System.nanoTime();
                         int status = get(http, "http://127.0.0.1:" + port + "/health");
-                        health.add((System.nanoTime() - start) / 1e6);
+                        Recording rec = now.get();
+                        rec.health.add((System.nanoTime() - start) / 1e6);
                         if (status >= 500) {
-                            fivexx.increment();
+                            rec.fivexx.increment();
                         }
                         pause(options.healthEvery());
                     }
                 },
                 "health"));
 
+        hostileThreads.forEach(Thread::start);
+        others.forEach(Thread::start);
+        Thread.sleep(options.warmUp().toMillis());
+
+        Recording hostile = new Recording();
+        now.set(hostile);
+        counted.set(true);
         long start = System.nanoTime();
-        threads.forEach(Thread::start);
         long deadline = start + options.duration().toNanos();
-        List<Thread> hostileThreads = threads.subList(0, options.hostileThreads());
         while (System.nanoTime() < deadline && hostileThreads.stream().anyMatch(Thread::isAlive)) {
             Thread.sleep(20);
         }
-        stop.set(true);
+        hostileOn.set(false);
         for (Thread t : hostileThreads) {
             t.join(REQUEST_TIMEOUT.toMillis() + 5_000);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        for (Thread t : threads) {
+
+        Recording quiet = new Recording();
+        now.set(quiet);
+        Thread.sleep(options.quiet().toMillis());
+        stop.set(true);
+        for (Thread t : others) {
             t.join(REQUEST_TIMEOUT.toMillis() + 5_000);
         }
 
-        for (Map.Entry<String, Map<Integer, LongAdder>> e : new TreeMap<>(statuses).entrySet()) {
+        for (Map.Entry<String, Map<Integer, LongAdder>> e : new TreeMap<>(hostile.statuses).entrySet()) {
             out.printf(
                     "frontdoor: hostile %-13s %s%n",
                     e.getKey(),
@@ -271,31 +302,50 @@ final class FrontDoorBench {
                                             + s.getValue().sum())
                                     .collect(Collectors.joining(", ")));
         }
-        double[] k = keyed.values();
-        double[] h = health.values();
+        double[] k = hostile.keyed.values();
+        double[] h = hostile.health.values();
+        double[] qk = quiet.keyed.values();
+        double[] qh = quiet.health.values();
         out.printf(
                 Locale.ROOT,
-                "frontdoor: %d hostile requests in %.1f s from %d threads on %d addresses (%d got no answer);"
-                        + " %d keyed searches (%d not 200: p50 %.1f ms, max %.1f ms), %d health checks (max %.1f ms)%n",
-                hostile.sum(),
+                "frontdoor: under the hostile mix: %d hostile requests in %.1f s from %d threads on %d addresses (%d got"
+                        + " no answer); %d keyed searches (%d not 200) p50 %.1f / p95 %.1f / max %.1f ms; %d health"
+                        + " checks p50 %.1f / p95 %.1f / max %.1f ms%n",
+                hostile.hostile.sum(),
                 seconds,
                 options.hostileThreads(),
                 Math.min(options.sources(), options.hostileThreads()),
-                clientErrors.sum(),
+                hostile.clientErrors.sum(),
                 k.length,
-                keyedFailed.sum(),
+                hostile.keyedFailed.sum(),
                 SearchBench.percentile(k, 50),
+                SearchBench.percentile(k, 95),
                 SearchBench.percentile(k, 100),
                 h.length,
+                SearchBench.percentile(h, 50),
+                SearchBench.percentile(h, 95),
                 SearchBench.percentile(h, 100));
+        out.printf(
+                Locale.ROOT,
+                "frontdoor: alone afterwards (%.0f s, the baseline): %d keyed searches (%d not 200) p50 %.1f / p95 %.1f"
+                        + " ms; %d health checks p50 %.1f / p95 %.1f ms; 5xx %d%n",
+                options.quiet().toMillis() / 1000.0,
+                qk.length,
+                quiet.keyedFailed.sum(),
+                SearchBench.percentile(qk, 50),
+                SearchBench.percentile(qk, 95),
+                qh.length,
+                SearchBench.percentile(qh, 50),
+                SearchBench.percentile(qh, 95),
+                quiet.fivexx.sum());
         return new Result(
-                hostile.sum() / seconds,
+                hostile.hostile.sum() / seconds,
                 SearchBench.percentile(k, 95),
                 SearchBench.percentile(h, 95),
-                fivexx.sum(),
-                hostile.sum(),
+                hostile.fivexx.sum(),
+                hostile.hostile.sum(),
                 k.length,
-                keyedFailed.sum(),
+                hostile.keyedFailed.sum(),
                 h.length,
                 seconds);
     }

@@ -14,6 +14,8 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -77,15 +79,20 @@ public final class FrontDoor implements AutoCloseable {
                 http.setSendServerVersion(false);
             });
             c.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors()));
+            RefusalLog refusals = new RefusalLog();
             c.requestLogger.http((ctx, ms) -> {
-                ACCESS.info(
-                        "{} {} {}{} {} {}ms",
-                        ctx.ip(),
-                        ctx.method(),
-                        ctx.path(),
-                        ctx.queryString() == null ? "" : "?" + redact(ctx.queryString()),
-                        ctx.statusCode(),
-                        Math.round(ms));
+                long quiet = ctx.statusCode() == 429 ? refusals.suppressedBefore() : 0;
+                if (quiet >= 0) {
+                    ACCESS.info(
+                            "{} {} {}{} {} {}ms{}",
+                            ctx.ip(),
+                            ctx.method(),
+                            ctx.path(),
+                            ctx.queryString() == null ? "" : "?" + redact(ctx.queryString()),
+                            ctx.statusCode(),
+                            Math.round(ms),
+                            quiet > 0 ? " (and " + quiet + " more 429s not logged)" : "");
+                }
                 Timer.builder("headway.http.requests")
                         .tag("route", route(ctx))
                         .tag("status", Integer.toString(ctx.statusCode()))
@@ -144,6 +151,37 @@ public final class FrontDoor implements AutoCloseable {
                     e);
         }
         return new FrontDoor(app);
+    }
+
+    /**
+     * The access log's 429 lines: at most one a second, each saying how many it left out, so that a
+     * flood the limits refuse cannot fill a disk with log lines or queue the request threads on the
+     * appender's lock. Every other status is logged.
+     */
+    static final class RefusalLog {
+        private final LongSupplier clock;
+        private final AtomicLong next;
+        private final AtomicLong left = new AtomicLong();
+
+        RefusalLog() {
+            this(System::nanoTime);
+        }
+
+        RefusalLog(LongSupplier clock) {
+            this.clock = clock;
+            this.next = new AtomicLong(clock.getAsLong());
+        }
+
+        /** -1: leave this one out; else how many were left out before it (and it is logged). */
+        long suppressedBefore() {
+            long now = clock.getAsLong();
+            long due = next.get();
+            if (now - due >= 0 && next.compareAndSet(due, now + 1_000_000_000L)) {
+                return left.getAndSet(0);
+            }
+            left.incrementAndGet();
+            return -1;
+        }
     }
 
     /** The port it listens on (useful when started on port 0). */

@@ -20,13 +20,10 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -356,66 +353,13 @@ final class Newznab {
     }
 
     /**
-     * RFC 6266's {@code attachment} with the file name twice: {@code filename*} (RFC 5987, UTF-8,
-     * percent-encoded) keeps letters and digits of every script, and {@code filename} is its ASCII
-     * fallback for clients that read only that; see {@link #fileName}.
+     * RFC 6266's {@code attachment} with the file name twice ({@link NzbFileNames}):
+     * {@code filename*} (RFC 5987, UTF-8, percent-encoded) keeps letters and digits of every
+     * script, and {@code filename} is its ASCII form for clients that read only that.
      */
     static String contentDisposition(String name) {
-        return "attachment; filename=\"" + fileName(name, true) + "\"; filename*=UTF-8''"
-                + percentEncoded(fileName(name, false));
-    }
-
-    /** Characters a file name keeps as they are besides letters and digits; everything else becomes {@code _}. */
-    private static final String KEPT = "._- ()[]+,";
-
-    /** How many characters of a release name a file name keeps before its suffix. */
-    private static final int MAX_FILE_NAME = 200;
-
-    /**
-     * A file name a downloader and a shell both take: the release name with any other character
-     * replaced by {@code _} (letters and digits of every script kept unless {@code ascii}), no
-     * leading dot or space, at most {@value #MAX_FILE_NAME} characters, plus {@code .nzb}. A name
-     * that had to change also gets {@code ~} and 12 hex digits of the SHA-256 of the whole name:
-     * {@code ~} is never kept, so a changed name never equals a name that stayed as it was, and two
-     * names changed alike ({@code a/b}, {@code a:b}) differ by their hashes.
-     */
-    static String fileName(String name, boolean ascii) {
-        StringBuilder safe = new StringBuilder(Math.min(name.length(), MAX_FILE_NAME));
-        int count = 0;
-        for (int i = 0; i < name.length() && count < MAX_FILE_NAME; count++) {
-            int cp = name.codePointAt(i);
-            i += Character.charCount(cp);
-            boolean asciiLetterOrDigit = cp < 0x80 && Character.isLetterOrDigit(cp);
-            boolean kept = asciiLetterOrDigit
-                    || (cp < 0x80 && KEPT.indexOf(cp) >= 0)
-                    || (!ascii && cp >= 0x80 && (Character.isLetterOrDigit(cp) || isMark(cp)));
-            if (kept && safe.length() == 0 && (cp == '.' || cp == ' ')) {
-                kept = false;
-            }
-            safe.appendCodePoint(kept ? cp : '_');
-        }
-        String base = safe.length() == 0 ? "release" : safe.toString();
-        if (!base.equals(name)) {
-            String hash = HexFormat.of().formatHex(sha256(name), 0, 6);
-            base = base + "~" + hash;
-        }
-        return base + ".nzb";
-    }
-
-    /** A combining mark: an accent written after its letter (NFD), part of the word it marks. */
-    private static boolean isMark(int cp) {
-        int type = Character.getType(cp);
-        return type == Character.NON_SPACING_MARK
-                || type == Character.COMBINING_SPACING_MARK
-                || type == Character.ENCLOSING_MARK;
-    }
-
-    private static byte[] sha256(String s) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JVM has no SHA-256", e);
-        }
+        return "attachment; filename=\"" + NzbFileNames.ascii(name) + "\"; filename*=UTF-8''"
+                + percentEncoded(NzbFileNames.of(name));
     }
 
     /** RFC 5987's value-chars: unreserved ASCII as it is, every other byte of the UTF-8 as {@code %XX}. */

@@ -98,6 +98,20 @@ class ClientLimitsTest {
     }
 
     @Test
+    void theAccessLogWritesARefusalASecondWithTheCountItLeftOut() {
+        FrontDoor.RefusalLog log = new FrontDoor.RefusalLog(now::get);
+        assertThat(log.suppressedBefore()).isZero();
+        for (int i = 0; i < 500; i++) {
+            assertThat(log.suppressedBefore()).isEqualTo(-1);
+        }
+        advanceSeconds(0.5);
+        assertThat(log.suppressedBefore()).isEqualTo(-1);
+        advanceSeconds(0.6);
+        assertThat(log.suppressedBefore()).isEqualTo(501);
+        assertThat(log.suppressedBefore()).isEqualTo(-1);
+    }
+
+    @Test
     void theConcurrencyBoundRefusesAtOnceAndGivesSlotsBack() {
         ClientLimits l = limits(60, 1, 2);
         ClientLimits.Permit one = l.enter();

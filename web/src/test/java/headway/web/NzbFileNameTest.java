@@ -26,7 +26,9 @@ class NzbFileNameTest {
         String header = Newznab.contentDisposition(releaseName);
         Matcher m = DISPOSITION.matcher(header);
         assertThat(m.matches()).as(header).isTrue();
-        return new String[] {m.group(1), URLDecoder.decode(m.group(2).replace("+", "%2B"), StandardCharsets.UTF_8)};
+        String[] both = {m.group(1), URLDecoder.decode(m.group(2).replace("+", "%2B"), StandardCharsets.UTF_8)};
+        assertThat(both[1]).as("the CLI's default file name").isEqualTo(NzbFileNames.of(releaseName));
+        return both;
     }
 
     @Test
@@ -53,9 +55,8 @@ class NzbFileNameTest {
         assertThat(amelie[1]).isEqualTo("Le.Fabuleux.Destin.d.AMÉLIE.Poulain.2001.nzb");
         assertThat(amelie[0]).matches("Le\\.Fabuleux\\.Destin\\.d\\.AM_LIE\\.Poulain\\.2001~[0-9a-f]{12}\\.nzb");
         assertThat(names("[SubsPlease] 進撃の巨人 - 01 (1080p)")[1]).isEqualTo("[SubsPlease] 進撃の巨人 - 01 (1080p).nzb");
-        assertThat(names("Ame\u0301lie")[1])
-                .as("a combining accent is part of its word")
-                .isEqualTo("Ame\u0301lie.nzb");
+        assertThat(names("Amélie")[1]).isEqualTo("Amélie.nzb");
+        assertThat(names("Ame\u0301lie")[1]).as("composed (NFC), with its hash").matches("Amélie~[0-9a-f]{12}\\.nzb");
     }
 
     @Test
@@ -68,6 +69,12 @@ class NzbFileNameTest {
                 .startsWith("evil_gpj.exe~");
         String longName = "x".repeat(1000);
         assertThat(names(longName)[1]).matches("x{200}~[0-9a-f]{12}\\.nzb");
+        assertThat(names("日本語".repeat(100))[1].getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                .as("bounded in bytes, for file systems")
+                .isLessThanOrEqualTo(255);
+        assertThat(names("Ame\u0301lie")[1])
+                .as("a name NFC changes is a changed name: it keeps its hash apart from the NFC one")
+                .isNotEqualTo(names("Amélie")[1]);
         assertThat(names(longName)[1]).isNotEqualTo(names(longName + "y")[1]);
     }
 
