@@ -439,6 +439,14 @@ final class BenchCommand implements Runnable {
         int seconds;
 
         @Option(
+                names = "--hostile-nice",
+                defaultValue = "19",
+                description =
+                        "the hostile threads' nice value, so they take the cores only when serve leaves them idle,"
+                                + " as an attacker's machine would not share them at all; 0 runs them as they are (default 19)")
+        int hostileNice;
+
+        @Option(
                 names = "--set",
                 description = "a setting for serve, laid over the catalogue's defaults (HEADWAY_X=value; repeatable)")
         Map<String, String> serveEnv = new java.util.LinkedHashMap<>();
@@ -454,6 +462,9 @@ final class BenchCommand implements Runnable {
             }
             if (hostileThreads < 1 || hostileThreads > 256 || sources < 1 || sources > 200) {
                 throw CliException.badInput("--hostile-threads must be 1..256 and --sources 1..200");
+            }
+            if (hostileNice < 0 || hostileNice > 19) {
+                throw CliException.badInput("--hostile-nice must be between 0 and 19, was " + hostileNice);
             }
             if (keyedThreads < 1 || keyedThreads > 64) {
                 throw CliException.badInput("--keyed-threads must be between 1 and 64, was " + keyedThreads);
@@ -482,6 +493,7 @@ final class BenchCommand implements Runnable {
                                         java.time.Duration.ofSeconds(10),
                                         java.time.Duration.ofSeconds(seconds),
                                         java.time.Duration.ofSeconds(15),
+                                        hostileNice,
                                         serveEnv),
                                 out)
                         .run();

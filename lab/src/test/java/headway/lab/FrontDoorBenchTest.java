@@ -32,6 +32,7 @@ class FrontDoorBenchTest {
                                 Duration.ofSeconds(2),
                                 Duration.ofSeconds(60),
                                 Duration.ofSeconds(2),
+                                19,
                                 Map.of()),
                         new PrintWriter(printed, true))
                 .run();

@@ -289,7 +289,7 @@ public enum Setting {
             "`serve`: requests a client address may make at once before HEADWAY_HTTP_ANON_PER_MINUTE applies"),
     HTTP_ANON_AT_ONCE(
             Type.INTEGER,
-            "2",
+            "1",
             null,
             "1",
             "1000",
