@@ -177,6 +177,7 @@ final class FrontDoorBench {
         final Latencies keyed = new Latencies();
         final Latencies health = new Latencies();
         final LongAdder keyedFailed = new LongAdder();
+        final Map<Integer, LongAdder> keyedStatuses = new ConcurrentHashMap<>();
         final LongAdder hostile = new LongAdder();
         final LongAdder clientErrors = new LongAdder();
         final LongAdder fivexx = new LongAdder();
@@ -245,6 +246,9 @@ final class FrontDoorBench {
                             rec.keyed.add((System.nanoTime() - start) / 1e6);
                             if (status != 200) {
                                 rec.keyedFailed.increment();
+                                rec.keyedStatuses
+                                        .computeIfAbsent(status, x -> new LongAdder())
+                                        .increment();
                             }
                             if (status >= 500) {
                                 rec.fivexx.increment();
@@ -313,7 +317,7 @@ final class FrontDoorBench {
         out.printf(
                 Locale.ROOT,
                 "frontdoor: under the hostile mix: %d hostile requests in %.1f s from %d threads on %d addresses (%d got"
-                        + " no answer); %d keyed searches (%d not 200) p50 %.1f / p95 %.1f / max %.1f ms; %d health"
+                        + " no answer); %d keyed searches (%d not 200%s) p50 %.1f / p95 %.1f / max %.1f ms; %d health"
                         + " checks p50 %.1f / p95 %.1f / max %.1f ms%n",
                 hostile.hostile.sum(),
                 seconds,
@@ -322,6 +326,14 @@ final class FrontDoorBench {
                 hostile.clientErrors.sum(),
                 k.length,
                 hostile.keyedFailed.sum(),
+                hostile.keyedStatuses.isEmpty()
+                        ? ""
+                        : ": "
+                                + new TreeMap<>(hostile.keyedStatuses)
+                                        .entrySet().stream()
+                                                .map(e -> (e.getKey() == 0 ? "no answer" : "HTTP " + e.getKey()) + " x"
+                                                        + e.getValue().sum())
+                                                .collect(Collectors.joining(", ")),
                 SearchBench.percentile(k, 50),
                 SearchBench.percentile(k, 95),
                 SearchBench.percentile(k, 100),
