@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
- * The front door's API keys and their daily counts. A key's text is returned once by {@link #add}
+ * The front door's API keys and their daily counts (and the day's count of downloads from the
+ * search page without a key). A key's text is returned once by {@link #add}
  * and stored only as its sha256; {@link #authenticate} finds the row by that hash and compares it
  * again in constant time. Counts are per UTC day of the database's clock, kept in PostgreSQL, so
  * every {@code serve} instance shares them and a restart keeps them. Unchecked: a database error is
@@ -68,10 +69,24 @@ public final class ApiKeyStore {
             returning u.requests, u.grabs
             """;
 
+    /**
+     * Counts one anonymous download of today unless {@code ?} (the day's limit) are counted
+     * already; returns today's count after it, or no row when refused.
+     */
+    private static final String COUNT_ANONYMOUS = """
+            insert into anonymous_usage as u (day, grabs)
+            select (now() at time zone 'UTC')::date, 1 where ? > 0
+            on conflict (day) do update set grabs = u.grabs + 1 where u.grabs < ?
+            returning u.grabs
+            """;
+
     private static final String UNTIL_TOMORROW = """
             select extract(epoch from (date_trunc('day', now() at time zone 'UTC') + interval '1 day')
                                       - (now() at time zone 'UTC'))
             """;
+
+    /** What {@link #add} hands out: 40 lower-case hex digits. Anything else is no key, known without a lookup. */
+    public static final Pattern FORM = Pattern.compile("[0-9a-f]{40}");
 
     /** Names of keys: what a person types; no spaces, so lists and logs stay readable. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,63}");
@@ -135,9 +150,14 @@ public final class ApiKeyStore {
         return Jdbc.inTransaction(dataSource, "revoking an API key", c -> Jdbc.update(c, REVOKE, name)) > 0;
     }
 
-    /** The key whose text is {@code key}, if any (revoked ones too: the caller tells them apart). */
+    /** True when {@code key} has the form of a key ({@link #FORM}); only such a text is looked up. */
+    public static boolean wellFormed(String key) {
+        return key != null && FORM.matcher(key).matches();
+    }
+
+    /** The key whose text is {@code key}, if any (revoked ones too: the caller tells them apart); no lookup for a text of another form. */
     public Optional<ApiKey> authenticate(String key) {
-        if (key == null || key.isEmpty() || key.length() > 200) {
+        if (!wellFormed(key)) {
             return Optional.empty();
         }
         byte[] hash = sha256(key);
@@ -160,6 +180,18 @@ public final class ApiKeyStore {
     /** Counts one grab (an NZB download) of {@code key} today, unless its daily grab limit is reached. */
     public Usage countGrab(ApiKey key) {
         return count(key, 0, 1);
+    }
+
+    /**
+     * Counts one download from the page without a key today, all such clients together, unless
+     * {@code perDay} are counted already; the usage's grabs are today's count (after it, when allowed).
+     */
+    public Usage countAnonymousGrab(int perDay) {
+        Optional<Integer> after = Jdbc.inTransaction(
+                dataSource,
+                "counting an anonymous download",
+                c -> Jdbc.first(c, COUNT_ANONYMOUS, rs -> rs.getInt(1), perDay, perDay));
+        return after.map(n -> new Usage(true, 0, n)).orElseGet(() -> new Usage(false, 0, perDay));
     }
 
     /** How long until the counts start again (the next UTC midnight of the database's clock). */

@@ -26,6 +26,13 @@ public final class Database {
                         "database URL must start with jdbc:postgresql:, was '" + redact(jdbcUrl)
                                 + "' (set HEADWAY_DB_URL or --db-url, e.g. jdbc:postgresql://localhost:5432/headway)");
             }
+            if (USER_INFO.matcher(jdbcUrl).find()) {
+                throw new IllegalArgumentException("database URL '" + redact(jdbcUrl)
+                        + "' names a user before '@', which the PostgreSQL driver does not read (it takes"
+                        + " 'user:password@host' for a host name and echoes it, password and all, in its errors): put"
+                        + " the user in HEADWAY_DB_USER and the password in HEADWAY_DB_PASSWORD, and the URL as"
+                        + " jdbc:postgresql://host:5432/headway");
+            }
             if (maxPoolSize < 1 || maxPoolSize > 200) {
                 throw new IllegalArgumentException("database pool size must be between 1 and 200, was " + maxPoolSize);
             }
@@ -65,16 +72,28 @@ public final class Database {
 
     private static final java.util.regex.Pattern URL_PASSWORD =
             java.util.regex.Pattern.compile("(?i)(password=)[^&;\\s]*");
-    private static final java.util.regex.Pattern URL_USER_INFO =
-            java.util.regex.Pattern.compile("(://[^/:@\\s]*:)[^/@\\s]*@");
 
-    /** {@code text} with passwords in JDBC URLs ({@code password=...}, {@code user:pass@}) masked, for messages and logs. */
+    /**
+     * {@code user:password@} wherever it stands: after {@code ://} in a URL, and alone, as the driver
+     * echoes such a URL's host ({@code java.net.UnknownHostException: headway:secret@db}).
+     */
+    private static final java.util.regex.Pattern USER_PASSWORD =
+            java.util.regex.Pattern.compile("(?<![^\\s/'\"(=,:])([^\\s/:@'\"]*:)[^\\s/@'\"]*@");
+
+    /** A user (and maybe a password) before the host of a {@code jdbc:postgresql://} URL. */
+    private static final java.util.regex.Pattern USER_INFO =
+            java.util.regex.Pattern.compile("^jdbc:postgresql://[^/?#]*@");
+
+    /**
+     * {@code text} with passwords in JDBC URLs ({@code password=...}, {@code user:pass@}) masked, for
+     * messages and logs, also where a driver's message repeats part of the URL.
+     */
     public static String redact(String text) {
         if (text == null) {
             return null;
         }
         String t = URL_PASSWORD.matcher(text).replaceAll("$1***");
-        return URL_USER_INFO.matcher(t).replaceAll("$1***@");
+        return USER_PASSWORD.matcher(t).replaceAll("$1***@");
     }
 
     /** True when {@code e} or a cause is PostgreSQL refusing the login (SQLSTATE class 28: wrong user or password). */

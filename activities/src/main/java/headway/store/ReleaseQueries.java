@@ -3,6 +3,7 @@ package headway.store;
 import headway.index.CompletedBinary;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -29,6 +30,11 @@ public final class ReleaseQueries {
     /** One page of the releases {@code query} asks for, and their total. */
     public ReleaseSearch.Page search(ReleaseSearch.Query query) {
         return new ReleaseSearch(dataSource, Clock.systemUTC()).search(query);
+    }
+
+    /** As {@link #search(ReleaseSearch.Query)}, each statement stopped after {@code statementTimeout} ({@link SearchTimeoutException}). */
+    public ReleaseSearch.Page search(ReleaseSearch.Query query, Duration statementTimeout) {
+        return new ReleaseSearch(dataSource, Clock.systemUTC()).search(query, statementTimeout);
     }
 
     /** Releases named {@code name}: exactly when any is, else but for case (see {@link CatalogStore#named}). */

@@ -96,9 +96,35 @@ class ReleaseSearchTest {
     }
 
     @Test
-    void wildcardsAreLiteral() {
+    void wildcardsAreNoWordsAndATermWithoutAWordIsLeftOut() {
         assertThat(names(query("100%"))).containsExactly("Other_100%");
-        assertThat(names(query("%"))).containsExactly("Other_100%");
+        assertThat(names(query("other %"))).containsExactly("Other_100%");
+        assertThat(names(query("%")))
+                .as("no word: the newest releases, not a scan for the text")
+                .isEqualTo(names(query("")));
+        assertThat(names(query("! %%% -"))).isEqualTo(names(query("")));
+        assertThat(query("! %%%").words()).isEmpty();
+        assertThat(query("Some.Show 100%").words()).containsExactly("some", "show", "100");
+    }
+
+    @Test
+    void aStatementPastTheTimeoutStopsTheSearch() throws Exception {
+        try (java.sql.Connection lock = db.ds.getConnection();
+                java.sql.Statement s = lock.createStatement()) {
+            lock.setAutoCommit(false);
+            s.execute("lock table releases in access exclusive mode");
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> search.search(query("show"), Duration.ofMillis(300)))
+                    .isInstanceOfSatisfying(
+                            SearchTimeoutException.class,
+                            e -> assertThat(e.timeout()).isEqualTo(Duration.ofMillis(300)))
+                    .hasMessageContaining("longer than 300 ms");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            lock.rollback();
+        }
+        assertThat(names(query("show"))).hasSize(2);
+        assertThat(search.search(query("show"), Duration.ofSeconds(5)).releases())
+                .hasSize(2);
     }
 
     @Test
@@ -141,7 +167,7 @@ class ReleaseSearchTest {
                 new ReleaseSearch(words.ds, NOW, 1),
                 new ReleaseSearch(words.ds, NOW, 4),
                 new ReleaseSearch(words.ds, NOW, 60));
-        for (String text : List.of("dense", "sparse", "filler", "", "dense sparse", "1080p", "nothing", "%")) {
+        for (String text : List.of("dense", "sparse", "filler", "", "dense sparse", "1080p", "nothing", "% !")) {
             for (List<Integer> categories : List.of(List.<Integer>of(), List.of(5000))) {
                 for (int offset : List.of(0, 5, 40, 400)) {
                     for (int limit : List.of(1, 7, 100)) {

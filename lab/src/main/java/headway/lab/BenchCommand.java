@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
             BenchCommand.Takeover.class,
             BenchCommand.Subjects.class,
             BenchCommand.Search.class,
+            BenchCommand.FrontDoor.class,
             BenchCommand.Provider.class
         })
 final class BenchCommand implements Runnable {
@@ -43,7 +44,7 @@ final class BenchCommand implements Runnable {
     public void run() {
         throw new CommandLine.ParameterException(
                 spec.commandLine(),
-                "name a benchmark: throughput, overhead, scale, takeover, subjects, search or provider");
+                "name a benchmark: throughput, overhead, scale, takeover, subjects, search, frontdoor or provider");
     }
 
     /** The catalogue's default of the setting an option mirrors, which {@code ${DEFAULT-VALUE}} shows in the help. */
@@ -388,6 +389,127 @@ final class BenchCommand implements Runnable {
                     r.p50Ms(),
                     r.p95Ms(),
                     r.queries());
+        }
+    }
+
+    @Command(
+            name = "frontdoor",
+            mixinStandardHelpOptions = true,
+            description = "Keyed API searches and /health while hostile clients without a key flood `serve` (a JVM of"
+                    + " its own, the catalogue's limits) on loopback from many addresses, over a catalog of synthetic"
+                    + " releases: the keyed and health p95, the hostile rate, the 5xx answers.")
+    static final class FrontDoor implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--releases", defaultValue = "2000000", description = "releases loaded (default 2000000)")
+        int releases;
+
+        @Option(
+                names = "--shared-buffers",
+                defaultValue = "2GB",
+                description = "PostgreSQL's shared_buffers (default 2GB, as bench search)")
+        String sharedBuffers;
+
+        @Option(
+                names = "--hostile-threads",
+                defaultValue = "16",
+                description = "hostile clients sending without pause (default 16)")
+        int hostileThreads;
+
+        @Option(
+                names = "--sources",
+                defaultValue = "16",
+                description = "loopback addresses the hostile clients come from, 127.0.0.10 and up (default 16)")
+        int sources;
+
+        @Option(
+                names = "--keyed-threads",
+                defaultValue = "2",
+                description = "keyed clients, each pausing 20 ms between searches (default 2)")
+        int keyedThreads;
+
+        @Option(
+                names = "--requests",
+                defaultValue = "100000",
+                description = "hostile requests at most (default 100000)")
+        long requests;
+
+        @Option(names = "--seconds", defaultValue = "60", description = "how long at most, s (default 60)")
+        int seconds;
+
+        @Option(
+                names = "--hostile-nice",
+                defaultValue = "19",
+                description =
+                        "the hostile threads' nice value, so they take the cores only when serve leaves them idle,"
+                                + " as an attacker's machine would not share them at all; 0 runs them as they are (default 19)")
+        int hostileNice;
+
+        @Option(
+                names = "--set",
+                description = "a setting for serve, laid over the catalogue's defaults (HEADWAY_X=value; repeatable)")
+        Map<String, String> serveEnv = new java.util.LinkedHashMap<>();
+
+        @Override
+        public void run() {
+            if (releases < 1_000 || releases > 50_000_000) {
+                throw CliException.badInput("--releases must be between 1000 and 50000000, was " + releases);
+            }
+            if (!sharedBuffers.matches("[0-9]{1,6}(kB|MB|GB)")) {
+                throw CliException.badInput(
+                        "--shared-buffers must be a size like 128MB or 1GB, was '" + sharedBuffers + "'");
+            }
+            if (hostileThreads < 1 || hostileThreads > 256 || sources < 1 || sources > 200) {
+                throw CliException.badInput("--hostile-threads must be 1..256 and --sources 1..200");
+            }
+            if (hostileNice < 0 || hostileNice > 19) {
+                throw CliException.badInput("--hostile-nice must be between 0 and 19, was " + hostileNice);
+            }
+            if (keyedThreads < 1 || keyedThreads > 64) {
+                throw CliException.badInput("--keyed-threads must be between 1 and 64, was " + keyedThreads);
+            }
+            if (requests < 1 || requests > 10_000_000 || seconds < 1 || seconds > 3600) {
+                throw CliException.badInput("--requests must be 1..10000000 and --seconds 1..3600");
+            }
+            for (String k : serveEnv.keySet()) {
+                if (!k.startsWith("HEADWAY_")) {
+                    throw CliException.badInput("--set takes HEADWAY_X=value, was " + k);
+                }
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            FrontDoorBench.Result r;
+            try {
+                r = new FrontDoorBench(
+                                new FrontDoorBench.Options(
+                                        releases,
+                                        sharedBuffers,
+                                        hostileThreads,
+                                        sources,
+                                        keyedThreads,
+                                        java.time.Duration.ofMillis(20),
+                                        java.time.Duration.ofMillis(50),
+                                        requests,
+                                        java.time.Duration.ofSeconds(10),
+                                        java.time.Duration.ofSeconds(seconds),
+                                        java.time.Duration.ofSeconds(15),
+                                        hostileNice,
+                                        serveEnv),
+                                out)
+                        .run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CliException(Exit.FAILED, "benchmark interrupted", e);
+            } catch (Exception e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
+            out.printf(
+                    java.util.Locale.ROOT,
+                    "frontdoor: hostile_rps=%.0f keyed_p95_ms=%.1f health_p95_ms=%.1f errors_5xx=%d%n",
+                    r.hostileRps(),
+                    r.keyedP95Ms(),
+                    r.healthP95Ms(),
+                    r.errors5xx());
         }
     }
 

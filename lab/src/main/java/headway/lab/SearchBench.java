@@ -42,7 +42,8 @@ final class SearchBench {
     /** What the benchmark measured. */
     record Result(int releases, double p50Ms, double p95Ms, int queries, double loadSeconds) {}
 
-    private record Timed(String kind, ReleaseSearch.Query query) {}
+    /** A search of the mix and its kind (term, tv, tvsearch, movie, ...). */
+    record Timed(String kind, ReleaseSearch.Query query) {}
 
     private static final String[] COMMON = {
         "1080p", "720p", "2160p", "x264", "x265", "web", "dl", "hevc", "bluray", "flac", "epub", "mp3"
@@ -72,56 +73,70 @@ final class SearchBench {
                 .postgresDir(dir)
                 .temporalLater()
                 .start()) {
-            DataSource ds = rig.dataSource();
-            try (Connection c = ds.getConnection();
-                    Statement s = c.createStatement()) {
-                s.execute("alter system set shared_buffers = '" + sharedBuffers.replace("'", "") + "'");
-            }
-            rig.restartPostgres();
-            rig.dataSource().getHikariPoolMXBean().softEvictConnections();
-            GroupStore groups = new GroupStore(ds);
-            for (String g : SyntheticReleases.GROUPS) {
-                groups.add(g, 0);
-            }
-            Instant now = Instant.now();
-            SyntheticReleases catalog = new SyntheticReleases(16, releases, now);
-            out.printf("search: loading %,d synthetic releases with COPY (indexes in place)%n", releases);
-            out.flush();
-            double copySeconds = catalog.copyInto(ds, releases);
-            long t0 = System.nanoTime();
-            try (Connection c = ds.getConnection();
-                    Statement s = c.createStatement()) {
-                s.execute("vacuum analyze releases");
-            }
-            double analyzeSeconds = (System.nanoTime() - t0) / 1e9;
-            String prewarmed;
-            try (Connection c = ds.getConnection();
-                    Statement s = c.createStatement()) {
-                s.execute("create extension if not exists pg_prewarm");
-                try (ResultSet rs = s.executeQuery("""
-                        select current_setting('shared_buffers'),
-                               pg_size_pretty(pg_total_relation_size('releases')),
-                               pg_prewarm('releases') + pg_prewarm('releases_search_words') + pg_prewarm('releases_posted')""")) {
-                    rs.next();
-                    prewarmed = "shared_buffers " + rs.getString(1) + ", releases with indexes " + rs.getString(2)
-                            + ", " + rs.getLong(3) + " blocks prewarmed";
-                }
-            }
-            out.printf(
-                    Locale.ROOT,
-                    "search: loaded in %.1f s (%.0f releases/s), vacuum analyze %.1f s; %s%n",
-                    copySeconds,
-                    releases / copySeconds,
-                    analyzeSeconds,
-                    prewarmed);
-            double[] ms = measure(ds, catalog, queries, out);
-            return new Result(releases, percentile(ms, 50), percentile(ms, 95), queries, copySeconds);
+            Loaded loaded = load(rig, releases, sharedBuffers, "search", out);
+            double[] ms = measure(rig.dataSource(), loaded.catalog(), queries, out);
+            return new Result(releases, percentile(ms, 50), percentile(ms, 95), queries, loaded.copySeconds());
         } finally {
             deleteTree(dir);
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    /** A loaded catalog and how long its COPY took. */
+    record Loaded(SyntheticReleases catalog, double copySeconds) {}
+
+    /**
+     * Gives the rig's PostgreSQL {@code sharedBuffers}, COPY-loads {@code releases} synthetic
+     * releases with the search indexes in place, vacuums, analyzes and prewarms them, printing what
+     * it did under {@code label}; the other benchmarks that need a large catalog load it this way.
+     */
+    static Loaded load(Rig rig, int releases, String sharedBuffers, String label, PrintWriter out) throws SQLException {
+        DataSource ds = rig.dataSource();
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("alter system set shared_buffers = '" + sharedBuffers.replace("'", "") + "'");
+        }
+        rig.restartPostgres();
+        rig.dataSource().getHikariPoolMXBean().softEvictConnections();
+        GroupStore groups = new GroupStore(ds);
+        for (String g : SyntheticReleases.GROUPS) {
+            groups.add(g, 0);
+        }
+        Instant now = Instant.now();
+        SyntheticReleases catalog = new SyntheticReleases(16, releases, now);
+        out.printf("%s: loading %,d synthetic releases with COPY (indexes in place)%n", label, releases);
+        out.flush();
+        double copySeconds = catalog.copyInto(ds, releases);
+        long t0 = System.nanoTime();
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("vacuum analyze releases");
+        }
+        double analyzeSeconds = (System.nanoTime() - t0) / 1e9;
+        String prewarmed;
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("create extension if not exists pg_prewarm");
+            try (ResultSet rs = s.executeQuery("""
+                        select current_setting('shared_buffers'),
+                               pg_size_pretty(pg_total_relation_size('releases')),
+                               pg_prewarm('releases') + pg_prewarm('releases_search_words') + pg_prewarm('releases_posted')""")) {
+                rs.next();
+                prewarmed = "shared_buffers " + rs.getString(1) + ", releases with indexes " + rs.getString(2) + ", "
+                        + rs.getLong(3) + " blocks prewarmed";
+            }
+        }
+        out.printf(
+                Locale.ROOT,
+                "%s: loaded in %.1f s (%.0f releases/s), vacuum analyze %.1f s; %s%n",
+                label,
+                copySeconds,
+                releases / copySeconds,
+                analyzeSeconds,
+                prewarmed);
+        return new Loaded(catalog, copySeconds);
+    }
+
+    static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
@@ -187,7 +202,8 @@ final class SearchBench {
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
-    private static List<Timed> mix(SyntheticReleases catalog, Random r, int count) {
+    /** {@code count} searches of the benchmark's mix (see the class comment), drawn with {@code r}. */
+    static List<Timed> mix(SyntheticReleases catalog, Random r, int count) {
         List<Timed> out = new ArrayList<>(count);
         List<String> shows = catalog.shows();
         List<String> films = catalog.films();

@@ -3,17 +3,13 @@ package headway.starter;
 import headway.index.NzbWriter;
 import headway.store.Release;
 import headway.store.ReleaseQueries;
+import headway.web.NzbFileNames;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.text.Normalizer;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -23,9 +19,6 @@ import java.util.List;
  * a rename over {@code /dev/null} or over a symlink replaces the node itself.
  */
 public final class Releases {
-
-    /** UTF-8 bytes of a file name made from a release name, with room for the hash and ".nzb" under 255. */
-    static final int NAME_BYTES = 200;
 
     private Releases() {}
 
@@ -118,58 +111,8 @@ public final class Releases {
         return fileName(release.name());
     }
 
-    /**
-     * A file name for a release name: letters, marks and digits of any script (NFC, so {@code Über}
-     * stays {@code Über}), {@code . _ -} and spaces are kept, anything else becomes {@code _}, at
-     * most {@value #NAME_BYTES} bytes; when that changed the name, a short hash of the whole name
-     * follows, so two releases never share a file.
-     */
+    /** A file name for a release name: {@link NzbFileNames#of}, the rule the API's downloads follow too. */
     static String fileName(String releaseName) {
-        String name = Normalizer.normalize(releaseName, Normalizer.Form.NFC);
-        StringBuilder sb = new StringBuilder(name.length());
-        int bytes = 0;
-        boolean changed = false;
-        for (int i = 0; i < name.length(); ) {
-            int cp = name.codePointAt(i);
-            i += Character.charCount(cp);
-            int type = Character.getType(cp);
-            boolean keep = Character.isLetterOrDigit(cp)
-                    || type == Character.NON_SPACING_MARK
-                    || type == Character.COMBINING_SPACING_MARK
-                    || type == Character.ENCLOSING_MARK
-                    || cp == '.'
-                    || cp == '_'
-                    || cp == '-'
-                    || cp == ' ';
-            if (sb.length() == 0 && cp == '.') {
-                keep = false;
-            }
-            String piece = keep ? new String(Character.toChars(cp)) : "_";
-            changed |= !keep;
-            int n = piece.getBytes(StandardCharsets.UTF_8).length;
-            if (bytes + n > NAME_BYTES) {
-                changed = true;
-                break;
-            }
-            sb.append(piece);
-            bytes += n;
-        }
-        if (sb.length() == 0) {
-            changed = true;
-            sb.append("release");
-        }
-        if (changed) {
-            sb.append('-').append(hash(name));
-        }
-        return sb + ".nzb";
-    }
-
-    private static String hash(String name) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 4);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
+        return NzbFileNames.of(releaseName);
     }
 }

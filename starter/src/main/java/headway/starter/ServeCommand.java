@@ -34,6 +34,12 @@ final class ServeCommand implements Runnable {
     @Option(names = "--bind", descriptionKey = "HEADWAY_HTTP_BIND")
     String bind;
 
+    /** The line {@code serve} prints once it listens: the API, and the page only when it is served. */
+    static String started(ServeConfig config, int port) {
+        String at = "http://" + config.bind() + ":" + port;
+        return "serve: api=" + at + "/api" + (config.page() ? " web=" + at + "/" : "") + " (SIGTERM or Ctrl-C stops)";
+    }
+
     @Override
     public void run() {
         Map<String, String> env = connections.env();
@@ -58,7 +64,8 @@ final class ServeCommand implements Runnable {
         } catch (RuntimeException e) {
             throw new CliException(
                     Exit.UNREACHABLE,
-                    "cannot reach the database at " + db.jdbcUrl() + ": " + Connections.rootMessage(e)
+                    "cannot reach the database at " + Database.redact(db.jdbcUrl()) + ": "
+                            + Database.redact(Connections.rootMessage(e))
                             + " (is PostgreSQL running? set HEADWAY_DB_URL or --db-url)",
                     e);
         }
@@ -77,10 +84,7 @@ final class ServeCommand implements Runnable {
                     },
                     "serve-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
-            spec.commandLine()
-                    .getOut()
-                    .println("serve: api=http://" + config.bind() + ":" + door.port() + "/api web=http://"
-                            + config.bind() + ":" + door.port() + "/ (SIGTERM or Ctrl-C stops)");
+            spec.commandLine().getOut().println(started(config, door.port()));
             try {
                 stopped.await();
             } catch (InterruptedException e) {

@@ -3,6 +3,7 @@ package headway.starter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import headway.store.TestDatabase;
+import headway.web.ServeConfig;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -72,6 +73,15 @@ class FrontDoorCliTest {
         serve.interrupt();
         serve.join(10_000);
         assertThat(serve.isAlive()).isFalse();
+    }
+
+    @Test
+    void serveNamesThePageOnlyWhenItServesIt() {
+        assertThat(ServeCommand.started(new ServeConfig("127.0.0.1", 0, true, "headway"), 8080))
+                .isEqualTo("serve: api=http://127.0.0.1:8080/api web=http://127.0.0.1:8080/ (SIGTERM or Ctrl-C stops)");
+        assertThat(ServeCommand.started(new ServeConfig("127.0.0.1", 0, false, "headway"), 8080))
+                .isEqualTo("serve: api=http://127.0.0.1:8080/api (SIGTERM or Ctrl-C stops)")
+                .doesNotContain("web=");
     }
 
     @Test

@@ -130,6 +130,24 @@ class HostileInputCliTest {
     }
 
     @Test
+    void aPasswordBeforeTheHostIsRefusedAndNeverEchoed() {
+        for (String command : new String[] {"groups", "serve"}) {
+            Cli.Result r = Cli.of("jdbc:postgresql://headway:sekret42@127.0.0.1:1/headway", null)
+                    .run(command.equals("groups") ? new String[] {"groups", "list"} : new String[] {"serve"});
+            fails(r, Exit.BAD_INPUT, "HEADWAY_DB_USER", "HEADWAY_DB_PASSWORD");
+            assertThat(r.err() + r.out()).as(command).doesNotContain("sekret42");
+        }
+    }
+
+    @Test
+    void serveNeverEchoesAPasswordOfTheUrl() {
+        Cli.Result r = Cli.of("jdbc:postgresql://127.0.0.1:1/headway?user=me&password=sekret42", null)
+                .run("serve", "--port", "0");
+        fails(r, Exit.UNREACHABLE, "password=***");
+        assertThat(r.err() + r.out()).doesNotContain("sekret42");
+    }
+
+    @Test
     void groupNamesAreBounded() {
         fails(cli().run("groups", "add", "a".repeat(5000)), Exit.BAD_INPUT, "too long", "at most 255");
         fails(cli().run("groups", "add", "alt.binaries.with space"), Exit.BAD_INPUT, "bad group name");

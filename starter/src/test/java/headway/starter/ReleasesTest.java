@@ -77,7 +77,7 @@ class ReleasesTest {
         assertThat(Releases.fileName("Show.S01E01.1080p-GRP")).isEqualTo("Show.S01E01.1080p-GRP.nzb");
         assertThat(Releases.fileName("Déjà.Vu.Über")).as("UTF-8 stays readable").isEqualTo("Déjà.Vu.Über.nzb");
         String slash = Releases.fileName("a/b");
-        assertThat(slash).matches("a_b-[0-9a-f]{8}\\.nzb");
+        assertThat(slash).matches("a_b~[0-9a-f]{12}\\.nzb");
         assertThat(Releases.fileName("a_b")).isEqualTo("a_b.nzb").isNotEqualTo(slash);
         assertThat(Releases.fileName("../../etc/passwd")).doesNotContain("/").doesNotStartWith(".");
         String longName = "x".repeat(300);

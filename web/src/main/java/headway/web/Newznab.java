@@ -12,10 +12,12 @@ import headway.store.ApiKeyStore.ApiKey;
 import headway.store.Release;
 import headway.store.ReleaseGuids;
 import headway.store.ReleaseSearch;
+import headway.store.SearchTimeoutException;
 import headway.store.Stores;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -29,10 +31,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The newznab API ({@code /api}) as a function of the request's parameters: caps, the searches,
- * get and details, with the nZEDb newznab API v0.4 wording and codes, answered as RSS 2.0 (or the
- * JSON that clients read: {@code channel.item[].attr[].@attributes}). Every function but caps
- * needs a key; each counts against the key's daily limits before it reads the catalog.
+ * The newznab API ({@code /api}) as a function of the request's parameters and the client's
+ * address: caps, the searches, get and details, with the nZEDb newznab API v0.4 wording and codes,
+ * answered as RSS 2.0 (or the JSON that clients read: {@code channel.item[].attr[].@attributes}).
+ * Every function but caps needs a key; each counts against the key's daily limits before it reads
+ * the catalog. A request that no key limits (caps, no key, a text not of a key's form) first takes
+ * its address's anonymous token, and a request with a key is refused while its address has sent
+ * too many wrong ones ({@link ClientLimits}), both before any database work.
+ *
+ * <p>What counts against a key's daily requests: a search or details answered from the catalog
+ * (a search PostgreSQL stopped at the timeout too: it ran). A request refused for a parameter, or
+ * a page past {@link Params#MAX_DEPTH} (answered empty without a search), does not count.
  */
 final class Newznab {
 
@@ -83,28 +92,40 @@ final class Newznab {
         }
     }
 
+    /** The functions served, as {@code t=} names them: the only values a metric's tag takes. */
+    static final Set<String> FUNCTIONS =
+            Set.of("caps", "search", "tvsearch", "movie", "music", "book", "get", "details");
+
     private final Stores stores;
     private final CategoryTree tree = CategoryTree.standard();
     private final String title;
+    private final ServeConfig config;
+    private final ClientLimits limits;
 
-    Newznab(Stores stores, String title) {
+    Newznab(Stores stores, ServeConfig config, ClientLimits limits) {
         this.stores = stores;
-        this.title = title;
+        this.title = config.title();
+        this.config = config;
+        this.limits = limits;
     }
 
-    /** Answers one request; {@code base} is the URL the client reached this server at, without a trailing slash. */
-    Reply handle(Params p, String base) {
+    /**
+     * Answers one request from {@code client}; {@code base} is the URL for the links, without a
+     * trailing slash.
+     */
+    Reply handle(Params p, String base, InetAddress client) {
         try {
+            admit(p, client);
             String t = p.required("t").toLowerCase(Locale.ROOT);
             return switch (t) {
                 case "caps" -> caps(p.json(), base);
-                case "search" -> search(p, base, List.of(), false, List.of());
-                case "tvsearch" -> search(p, base, List.of(5000), true, List.of());
-                case "movie" -> search(p, base, List.of(2000), false, List.of());
-                case "music" -> search(p, base, List.of(3000), false, MUSIC_WORDS);
-                case "book" -> search(p, base, List.of(7000), false, BOOK_WORDS);
-                case "get" -> get(p);
-                case "details" -> details(p, base);
+                case "search" -> search(p, base, client, List.of(), false, List.of());
+                case "tvsearch" -> search(p, base, client, List.of(5000), true, List.of());
+                case "movie" -> search(p, base, client, List.of(2000), false, List.of());
+                case "music" -> search(p, base, client, List.of(3000), false, MUSIC_WORDS);
+                case "book" -> search(p, base, client, List.of(7000), false, BOOK_WORDS);
+                case "get" -> get(p, client);
+                case "details" -> details(p, base, client);
                 default ->
                     throw NOT_OFFERED.contains(t)
                             ? NewznabException.notAvailable("t=" + t + " is not offered")
@@ -112,6 +133,40 @@ final class Newznab {
             };
         } catch (NewznabException e) {
             return error(e);
+        } catch (SearchTimeoutException e) {
+            return error(NewznabException.timedOut(e.timeout().toMillis()));
+        }
+    }
+
+    /**
+     * The limits a request meets before any database work: one that no key limits takes its
+     * address's anonymous token (caps, no key, a text that is not of a key's form, or parameters
+     * too broken to tell), one with a key is let through unless its address sent too many wrong keys.
+     */
+    private void admit(Params p, InetAddress client) {
+        String key;
+        String t;
+        try {
+            key = p.text("apikey");
+            t = p.text("t");
+        } catch (NewznabException bad) {
+            anonymous(client);
+            throw bad;
+        }
+        if ("caps".equalsIgnoreCase(t) || !ApiKeyStore.wellFormed(key)) {
+            anonymous(client);
+            return;
+        }
+        long wait = limits.wrongKeysWait(client);
+        if (wait > 0) {
+            throw NewznabException.tooMany(wait);
+        }
+    }
+
+    private void anonymous(InetAddress client) {
+        long wait = limits.anonymous(client);
+        if (wait > 0) {
+            throw NewznabException.tooMany(wait);
         }
     }
 
@@ -133,12 +188,19 @@ final class Newznab {
         }
     }
 
-    private Caller authenticate(Params p) {
+    private Caller authenticate(Params p, InetAddress client) {
         String key = p.text("apikey");
         if (key == null) {
             throw NewznabException.missing("apikey");
         }
-        ApiKey found = stores.apiKeys().authenticate(key).orElseThrow(NewznabException::badKey);
+        if (!ApiKeyStore.wellFormed(key)) {
+            throw NewznabException.badKey();
+        }
+        ApiKey found = stores.apiKeys().authenticate(key).orElse(null);
+        if (found == null) {
+            limits.wrongKey(client);
+            throw NewznabException.badKey();
+        }
         if (found.revoked()) {
             throw NewznabException.suspended();
         }
@@ -155,7 +217,13 @@ final class Newznab {
     }
 
     private Reply caps(boolean json, String base) {
-        int retention = stores.guids().oldestDays();
+        int retention;
+        try (ClientLimits.Permit permit = limits.enter()) {
+            if (permit == null) {
+                throw NewznabException.tooMany(ClientLimits.BUSY_RETRY_SECONDS);
+            }
+            retention = stores.guids().oldestDays();
+        }
         if (json) {
             ObjectNode caps = JSON.createObjectNode();
             attrs(
@@ -213,8 +281,13 @@ final class Newznab {
     }
 
     private Reply search(
-            Params p, String base, List<Integer> defaultCategories, boolean tv, List<String> wordParameters) {
-        Caller key = authenticate(p);
+            Params p,
+            String base,
+            InetAddress client,
+            List<Integer> defaultCategories,
+            boolean tv,
+            List<String> wordParameters) {
+        Caller key = authenticate(p, client);
         for (String id : ID_PARAMETERS) {
             if (p.text(id) != null) {
                 throw NewznabException.notAvailable(
@@ -224,13 +297,20 @@ final class Newznab {
         boolean json = p.json();
         boolean extended = p.extended();
         ReleaseSearch.Query query = p.search(DEFAULT_LIMIT, MAX_LIMIT, defaultCategories, tv, wordParameters);
+        if (query.offset() >= Params.MAX_DEPTH) {
+            ApiKeyStore.Usage uncounted = new ApiKeyStore.Usage(
+                    true, key.key().requestsToday(), key.key().grabsToday());
+            return feed(List.of(), query.offset(), Params.MAX_DEPTH, key, uncounted, base, extended, json);
+        }
         ApiKeyStore.Usage usage = countRequest(key);
-        ReleaseSearch.Page page = stores.releases().search(query);
-        return feed(page.releases(), query.offset(), page.total(), key, usage, base, extended, json);
+        ReleaseSearch.Page page =
+                stores.releases().search(query, config.limits().searchTimeout());
+        long total = Math.min(page.total(), Params.MAX_DEPTH);
+        return feed(page.releases(), query.offset(), total, key, usage, base, extended, json);
     }
 
-    private Reply details(Params p, String base) {
-        Caller key = authenticate(p);
+    private Reply details(Params p, String base, InetAddress client) {
+        Caller key = authenticate(p, client);
         String id = p.text("id") != null ? p.text("id") : p.required("guid");
         boolean json = p.json();
         ApiKeyStore.Usage usage = countRequest(key);
@@ -238,8 +318,8 @@ final class Newznab {
         return feed(List.of(r), 0, 1, key, usage, base, true, json);
     }
 
-    private Reply get(Params p) {
-        Caller key = authenticate(p);
+    private Reply get(Params p, InetAddress client) {
+        Caller key = authenticate(p, client);
         String id = p.required("id").toLowerCase(Locale.ROOT);
         ReleaseGuids guids = stores.guids();
         Release r = guids.find(id).orElseThrow(NewznabException::noSuchItem);
@@ -252,7 +332,7 @@ final class Newznab {
         return nzb;
     }
 
-    /** The NZB of {@code r} with the headers downloaders read (a safe file name, X-DNZB-Name, X-DNZB-Category). */
+    /** The NZB of {@code r} with the headers downloaders read (its file name, X-DNZB-Name, X-DNZB-Category). */
     Reply nzb(Release r) {
         List<CompletedBinary> binaries = stores.releases().binaries(r);
         if (binaries.isEmpty()) {
@@ -266,19 +346,39 @@ final class Newznab {
         }
         Category c = category(r);
         Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("Content-Disposition", "attachment; filename=\"" + fileName(r.name()) + "\"");
+        headers.put("Content-Disposition", contentDisposition(r.name()));
         headers.put("X-DNZB-Name", headerSafe(r.name()));
         headers.put("X-DNZB-Category", c.name().replace("/", " > "));
         return new Reply(200, NZB_TYPE, headers, nzb.toByteArray());
     }
 
-    /** A file name a downloader and a shell both take: the release name with anything else replaced, plus .nzb. */
-    static String fileName(String name) {
-        String safe = name.replaceAll("[^A-Za-z0-9._ -]", "_").replaceAll("^[. ]+", "");
-        if (safe.isEmpty()) {
-            safe = "release";
+    /**
+     * RFC 6266's {@code attachment} with the file name twice ({@link NzbFileNames}):
+     * {@code filename*} (RFC 5987, UTF-8, percent-encoded) keeps letters and digits of every
+     * script, and {@code filename} is its ASCII form for clients that read only that.
+     */
+    static String contentDisposition(String name) {
+        return "attachment; filename=\"" + NzbFileNames.ascii(name) + "\"; filename*=UTF-8''"
+                + percentEncoded(NzbFileNames.of(name));
+    }
+
+    /** RFC 5987's value-chars: unreserved ASCII as it is, every other byte of the UTF-8 as {@code %XX}. */
+    private static String percentEncoded(String s) {
+        StringBuilder out = new StringBuilder(s.length() * 2);
+        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xFF;
+            if ((c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || "!#$&+-.^_`|~".indexOf(c) >= 0) {
+                out.append((char) c);
+            } else {
+                out.append('%')
+                        .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
+            }
         }
-        return (safe.length() > 200 ? safe.substring(0, 200) : safe) + ".nzb";
+        return out.toString();
     }
 
     /** A header value: printable ASCII only, because a header with a line break would split the response. */
@@ -343,7 +443,7 @@ final class Newznab {
                 r.name(),
                 guid,
                 link,
-                base + "/release/" + guid + "#comments",
+                config.page() ? base + "/release/" + guid + "#comments" : null,
                 date,
                 c.name().replace("/", " > "),
                 r.bytes(),
@@ -395,7 +495,9 @@ final class Newznab {
                 o.put("title", it.title());
                 o.put("guid", it.guid());
                 o.put("link", it.link());
-                o.put("comments", it.comments());
+                if (it.comments() != null) {
+                    o.put("comments", it.comments());
+                }
                 o.put("pubDate", it.pubDate());
                 o.put("category", it.category());
                 o.put("description", it.title());
@@ -420,7 +522,9 @@ final class Newznab {
             x.element("title", it.title());
             x.element("guid", it.guid(), "isPermaLink", "false");
             x.element("link", it.link());
-            x.element("comments", it.comments());
+            if (it.comments() != null) {
+                x.element("comments", it.comments());
+            }
             x.element("pubDate", it.pubDate());
             x.element("category", it.category());
             x.element("description", it.title());

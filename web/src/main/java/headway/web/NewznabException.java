@@ -2,7 +2,7 @@ package headway.web;
 
 /**
  * A newznab error: the spec's code and description, the HTTP status that goes with it, and for
- * 500/501 how long until the limit resets. The description is the spec's wording, because clients
+ * a 429 how long until the client may ask again. The description is the spec's wording, because clients
  * compare it ({@code "Request limit reached"}); a detail that names the fix follows in parentheses
  * only where clients do not compare.
  */
@@ -59,6 +59,35 @@ final class NewznabException extends RuntimeException {
 
     static NewznabException grabLimit(long retryAfterSeconds) {
         return new NewznabException(501, "Download limit reached", 429, retryAfterSeconds);
+    }
+
+    /**
+     * Too many requests from one address that no key limits, or too many of them at the catalog at
+     * once: the spec's wording for a limit, because Prowlarr compares it, with HTTP 429, which
+     * Sonarr, Radarr and Prowlarr back off by for {@code Retry-After}.
+     */
+    static NewznabException tooMany(long retryAfterSeconds) {
+        return new NewznabException(500, "Request limit reached", 429, retryAfterSeconds);
+    }
+
+    /**
+     * A search PostgreSQL stopped at its statement timeout. Not a 5xx: the server works, the search
+     * was too costly for now; HTTP 429 with a short Retry-After, so the clients that back off by it
+     * (Sonarr, Radarr, Prowlarr) pause briefly instead of counting the indexer as failing, and
+     * Prowlarr shows the description.
+     */
+    static NewznabException timedOut(long timeoutMillis) {
+        return new NewznabException(
+                900,
+                "Unknown error (the search took longer than " + timeoutMillis
+                        + " ms and was stopped: add words or a category, or page less deep)",
+                429,
+                1);
+    }
+
+    /** A request Jetty refused before any route ({@link JettyErrors}): 201, with Jetty's status kept. */
+    static NewznabException rejected(int httpStatus, String why) {
+        return new NewznabException(201, "Incorrect parameter (request: " + why + ")", httpStatus, 0);
     }
 
     static NewznabException unknown() {

@@ -10,16 +10,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The newznab request parameters, read from what a client sent: each is checked here and a bad one
- * is a {@link NewznabException} (201) that names the parameter and the fix.
+ * The newznab request parameters, read from what a client sent ({@link QueryString}, decoded
+ * strictly): each is checked here and a bad one is a {@link NewznabException} (201) that names the
+ * parameter and the fix.
  */
 final class Params {
 
     /** The longest {@code q} served; longer is a 201, not a scan for dozens of terms. */
     static final int MAX_QUERY = 500;
 
-    /** The deepest page served: past it paging is a scan of the whole catalog. */
-    static final int MAX_OFFSET = 100_000;
+    /**
+     * How deep a search pages, offset plus limit: a page at offset n makes PostgreSQL read the n
+     * newer matches too (newest first, or every match to sort them), so the rows one request reads
+     * grow with its offset; 1,000 bounds that (it was 100,000, about 100,000 rows a request). A
+     * page past it is empty without a search, and totals say at most this, so clients stop there:
+     * Sonarr and Radarr page while a page is full, NZBHydra2 while the total says there is more.
+     */
+    static final int MAX_DEPTH = 1_000;
 
     private static final Pattern SEASON = Pattern.compile("(?i)s?(\\d{1,4})");
     private static final Pattern EPISODE = Pattern.compile("(?i)e?(\\d{1,4})");
@@ -28,8 +35,8 @@ final class Params {
 
     private final Function<String, String> source;
 
-    Params(Function<String, String> source) {
-        this.source = source;
+    Params(QueryString query) {
+        this.source = query::get;
     }
 
     /** The parameter as sent, or null when absent. */
@@ -184,7 +191,8 @@ final class Params {
     /**
      * The search these parameters ask for, with {@code defaultCategories} when {@code cat} is
      * absent; the words of each of {@code wordParameters} ({@code title} and {@code author} of a
-     * book search, ...) must be in the name as those of {@code q} must.
+     * book search, ...) must be in the name as those of {@code q} must. Its limit ends the page at
+     * {@link #MAX_DEPTH}; an offset at or past it is the caller's to answer with an empty page.
      */
     ReleaseSearch.Query search(
             int defaultLimit, int maxLimit, List<Integer> defaultCategories, boolean tv, List<String> wordParameters) {
@@ -195,7 +203,10 @@ final class Params {
         String q = text.toString().strip();
         List<Integer> cats = categories();
         int limit = limit(defaultLimit, maxLimit);
-        int offset = integer("offset", 0, 0, MAX_OFFSET);
+        int offset = integer("offset", 0, 0, Integer.MAX_VALUE);
+        if (offset < MAX_DEPTH) {
+            limit = Math.min(limit, MAX_DEPTH - offset);
+        }
         Duration maxAge = maxAge();
         Integer season = tv ? season() : null;
         String episode = tv ? episode() : null;

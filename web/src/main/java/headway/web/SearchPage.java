@@ -2,28 +2,41 @@ package headway.web;
 
 import headway.category.Category;
 import headway.category.CategoryTree;
+import headway.store.ApiKeyStore;
 import headway.store.Release;
 import headway.store.ReleaseGuids;
 import headway.store.ReleaseSearch;
+import headway.store.SearchTimeoutException;
 import headway.store.Stores;
 import io.javalin.http.Context;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The search page at {@code /}: one server-rendered HTML page (no scripts, no front-end build) with
  * a search box, a category filter, the results (name, category, size, age, completion, files,
- * group, NZB link) and paging; {@code /release/<guid>} shows one release and {@code /nzb/<guid>} is
- * its NZB. It is for the operator: open without a key, so {@code serve} turns it off with
+ * group, and with HEADWAY_HTTP_PAGE_NZB an NZB link) and paging; {@code /release/<guid>} shows one
+ * release and {@code /nzb/<guid>} is its NZB. It is for the operator: open without a key, so every
+ * request takes its address's anonymous token and a slot of the anonymous concurrency bound (in
+ * {@link FrontDoor}), a search stops at the statement timeout, pages end at {@link
+ * Params#MAX_DEPTH}, and downloads are off unless HEADWAY_HTTP_PAGE_NZB turns them on, counted
+ * against an anonymous daily limit in PostgreSQL and not as the release's grabs (which an
+ * anonymous client could otherwise inflate at will). {@code serve} turns the page off with
  * HEADWAY_HTTP_PAGE=false when the port is reachable by others (the API always needs a key).
  */
 final class SearchPage {
 
     static final int PAGE_SIZE = 50;
+
+    /** The deepest page: it ends at {@link Params#MAX_DEPTH}. */
+    static final int MAX_PAGE = Params.MAX_DEPTH / PAGE_SIZE;
 
     private static final String STYLE = """
             body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}
@@ -35,32 +48,62 @@ final class SearchPage {
             td.num{text-align:right}.muted{color:#777}.paging{margin-top:1rem}.paging a{margin-right:1rem}
             """;
 
+    /**
+     * The page's Content-Security-Policy: nothing may load or run but its one inline style (allowed
+     * by its hash, not by {@code 'unsafe-inline'}), forms post only here, and no one may frame it.
+     */
+    static final String CSP = "default-src 'none'; style-src 'sha256-" + sha256Base64(STYLE)
+            + "'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
     private final Stores stores;
     private final Newznab api;
+    private final ServeConfig config;
     private final CategoryTree tree = CategoryTree.standard();
 
-    SearchPage(Stores stores, Newznab api) {
+    SearchPage(Stores stores, Newznab api, ServeConfig config) {
         this.stores = stores;
         this.api = api;
+        this.config = config;
     }
 
     /** {@code GET /?q=&cat=&page=}. */
     void search(Context ctx, String base) {
-        String q = ctx.queryParam("q") == null ? "" : ctx.queryParam("q").strip();
+        QueryString sent = QueryString.parse(ctx.queryString());
         String error = null;
+        if (sent.problem() != null) {
+            error = "The request could not be read (" + sent.problem() + "): showing the newest releases.";
+            ctx.status(400);
+        }
+        String raw = sent.quietly("q");
+        String q = raw == null ? "" : raw.strip();
         if (q.length() > Params.MAX_QUERY) {
             error = "The search is too long: use at most " + Params.MAX_QUERY + " characters.";
             q = q.substring(0, Params.MAX_QUERY);
         }
-        Integer cat = number(ctx.queryParam("cat"), 0, 999_999);
+        Integer cat = number(sent.quietly("cat"), 0, 999_999);
         if (cat != null && !tree.contains(cat)) {
             cat = null;
         }
-        Integer pageNumber = number(ctx.queryParam("page"), 1, Params.MAX_OFFSET / PAGE_SIZE);
-        int page = pageNumber == null ? 1 : pageNumber;
+        Integer pageNumber = number(sent.quietly("page"), 1, Integer.MAX_VALUE);
+        int page = pageNumber == null ? 1 : Math.min(pageNumber, MAX_PAGE);
+        if (pageNumber != null && pageNumber > MAX_PAGE) {
+            error = "Pages end at " + MAX_PAGE + " (the newest " + Params.MAX_DEPTH
+                    + " matches): add words or a category to see older releases.";
+        }
         ReleaseSearch.Query query = new ReleaseSearch.Query(
                 q, cat == null ? List.of() : List.of(cat), null, null, null, null, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-        ReleaseSearch.Page found = stores.releases().search(query);
+        if (!q.isEmpty() && query.words().isEmpty() && error == null) {
+            error = "\u201c" + q + "\u201d has no letters or digits to search for: showing the newest releases.";
+        }
+        ReleaseSearch.Page found;
+        try {
+            found = stores.releases().search(query, config.limits().searchTimeout());
+        } catch (SearchTimeoutException e) {
+            found = new ReleaseSearch.Page(0, List.of());
+            error = "The search took longer than " + e.timeout().toMillis()
+                    + " ms and was stopped: add words or a category, or try again in a moment.";
+            ctx.status(429).header("Retry-After", "1");
+        }
         StringBuilder h = head("headway: " + (q.isEmpty() ? "newest releases" : q));
         h.append("<h1><a href=\"/\">headway</a></h1>\n<form method=\"get\" action=\"/\">");
         h.append("<input type=\"search\" name=\"q\" autofocus placeholder=\"release name\" value=\"")
@@ -76,7 +119,7 @@ final class SearchPage {
         if (error != null) {
             h.append("<p class=\"muted\">").append(esc(error)).append("</p>\n");
         }
-        long total = found.total();
+        long total = Math.min(found.total(), Params.MAX_DEPTH);
         h.append("<p class=\"muted\">")
                 .append(total)
                 .append(total == 1 ? " release" : " releases")
@@ -86,8 +129,9 @@ final class SearchPage {
                                         + (query.offset() + found.releases().size())
                                 : "")
                 .append("</p>\n");
+        boolean nzb = config.limits().pageNzb();
         h.append("<table><thead><tr><th>Name</th><th>Category</th><th>Size</th><th>Age</th><th>Complete</th>"
-                + "<th>Files</th><th>Group</th><th>NZB</th></tr></thead><tbody>\n");
+                + "<th>Files</th><th>Group</th>" + (nzb ? "<th>NZB</th>" : "") + "</tr></thead><tbody>\n");
         Instant now = Instant.now();
         for (Release r : found.releases()) {
             String guid = ReleaseGuids.of(r);
@@ -108,9 +152,8 @@ final class SearchPage {
                     .append(r.filesExpected() < 0 ? "" : "/" + r.filesExpected())
                     .append("</td><td>")
                     .append(esc(r.group()))
-                    .append("</td><td><a href=\"/nzb/")
-                    .append(guid)
-                    .append("\">NZB</a></td></tr>\n");
+                    .append(nzb ? "</td><td><a href=\"/nzb/" + guid + "\">NZB</a>" : "")
+                    .append("</td></tr>\n");
         }
         h.append("</tbody></table>\n<div class=\"paging\">");
         String params = "q=" + url(q) + (cat == null ? "" : "&cat=" + cat);
@@ -121,7 +164,7 @@ final class SearchPage {
                     .append(page - 1)
                     .append("\">&larr; newer</a>");
         }
-        if ((long) page * PAGE_SIZE < total && page < Params.MAX_OFFSET / PAGE_SIZE) {
+        if ((long) page * PAGE_SIZE < total && page < MAX_PAGE) {
             h.append("<a href=\"/?")
                     .append(esc(params))
                     .append("&amp;page=")
@@ -159,12 +202,25 @@ final class SearchPage {
         row(h, "Episode", r.episode());
         row(h, "Year", r.year() == null ? null : r.year().toString());
         row(h, "Resolution", r.resolution());
-        h.append("</table>\n<p><a href=\"/nzb/").append(guid).append("\">Download NZB</a></p>\n</body></html>\n");
+        h.append("</table>\n");
+        if (config.limits().pageNzb()) {
+            h.append("<p><a href=\"/nzb/").append(guid).append("\">Download NZB</a></p>\n");
+        }
+        h.append("</body></html>\n");
         ctx.contentType("text/html; charset=utf-8").result(h.toString());
     }
 
-    /** {@code GET /nzb/<guid>}: the release's NZB, counted as a grab. */
+    /**
+     * {@code GET /nzb/<guid>}: the release's NZB when HEADWAY_HTTP_PAGE_NZB is on, counted against
+     * the day's anonymous downloads (HEADWAY_HTTP_PAGE_NZB_PER_DAY), not as the release's grabs.
+     */
     void nzb(Context ctx, String guid) {
+        if (!config.limits().pageNzb()) {
+            ctx.status(404)
+                    .contentType("text/plain; charset=utf-8")
+                    .result("downloads without a key are off here: use the newznab API with a key\n");
+            return;
+        }
         Release r = stores.guids().find(guid).orElse(null);
         if (r == null) {
             ctx.status(404).contentType("text/plain; charset=utf-8").result("no such release\n");
@@ -177,7 +233,17 @@ final class SearchPage {
             ctx.status(404).contentType("text/plain; charset=utf-8").result("this release has no files yet\n");
             return;
         }
-        stores.guids().grabbed(guid);
+        ApiKeyStore keys = stores.apiKeys();
+        if (!keys.countAnonymousGrab(config.limits().pageNzbPerDay()).allowed()) {
+            long wait = keys.untilReset().toSeconds();
+            ctx.status(429)
+                    .header("Retry-After", Long.toString(wait))
+                    .contentType("text/plain; charset=utf-8")
+                    .result("today's " + config.limits().pageNzbPerDay()
+                            + " downloads without a key are used up; they start again at 00:00 UTC (use the newznab"
+                            + " API with a key meanwhile)\n");
+            return;
+        }
         FrontDoor.reply(ctx, reply);
     }
 
@@ -205,6 +271,15 @@ final class SearchPage {
                 .append("</title><meta name=\"viewport\" content=\"width=device-width\"><style>")
                 .append(STYLE)
                 .append("</style></head><body>\n");
+    }
+
+    private static String sha256Base64(String text) {
+        try {
+            return Base64.getEncoder()
+                    .encodeToString(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JVM has no SHA-256", e);
+        }
     }
 
     private static Integer number(String v, int min, int max) {

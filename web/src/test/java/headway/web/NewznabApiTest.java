@@ -254,7 +254,8 @@ class NewznabApiTest {
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/x-nzb");
         assertThat(r.headers().firstValue("Content-Disposition").orElseThrow())
-                .isEqualTo("attachment; filename=\"Some.Show.S01E01.720p.WEB-GRP.nzb\"");
+                .isEqualTo("attachment; filename=\"Some.Show.S01E01.720p.WEB-GRP.nzb\";"
+                        + " filename*=UTF-8''Some.Show.S01E01.720p.WEB-GRP.nzb");
         assertThat(r.headers().firstValue("X-DNZB-Name").orElseThrow()).isEqualTo("Some.Show.S01E01.720p.WEB-GRP");
         assertThat(r.headers().firstValue("X-DNZB-Category").orElseThrow()).isEqualTo("TV > HD");
         Document nzb = xml(new String(r.body(), StandardCharsets.UTF_8));
@@ -267,12 +268,13 @@ class NewznabApiTest {
 
     @Test
     void hostileNamesAreWellFormedInFeedsAndSafeInHeaders() throws Exception {
-        Document d = search("t=search&q=" + URLEncoder.encode("<&\"'>", StandardCharsets.UTF_8));
+        Document d = search("t=search&q=" + URLEncoder.encode("weird <&\"'>", StandardCharsets.UTF_8));
         assertThat(titles(d)).containsExactly("Weird <&\"'> name 100%");
         String guid = text(elements(d, "item").get(0), "guid");
         HttpResponse<byte[]> r = served.getBytes("/api?t=get&id=" + guid + "&apikey=" + key);
         assertThat(r.headers().firstValue("Content-Disposition").orElseThrow())
-                .isEqualTo("attachment; filename=\"Weird _____ name_ 100_.nzb\"");
+                .matches("attachment; filename=\"Weird _____ name_ 100_~[0-9a-f]{12}\\.nzb\";"
+                        + " filename\\*=UTF-8''Weird%20_____%20name_%20100_~[0-9a-f]{12}\\.nzb");
         Document details = search("t=details&id=" + guid);
         assertThat(titles(details)).containsExactly("Weird <&\"'> name 100%");
     }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The search page as a browser shows it: Debian's headless chromium reads the rendered page
  * (search box, category filter, result columns, NZB links, paging) and takes the screenshot kept
- * as target/search.png (docs/search.png is a copy). Fails, never skips, without chromium:
- * bin/install-test-tools installs it.
+ * as target/search.png (docs/search.png is a copy), here with anonymous downloads turned on
+ * (HEADWAY_HTTP_PAGE_NZB). Fails, never skips, without chromium: bin/install-test-tools installs it.
  */
 class SearchPageTest {
 
@@ -33,7 +33,8 @@ class SearchPageTest {
 
     @BeforeAll
     static void serve() throws Exception {
-        served = ServedCatalog.start();
+        served = ServedCatalog.start(new ServeConfig("127.0.0.1", 0, true, "headway")
+                .withLimits(ServeConfig.Limits.defaults().withPageNzb(true, 100)));
         List<CompletedBinary> more = new ArrayList<>();
         String[] shows = {"Harbour.Lights", "The.Long.Field", "Copper.Street", "Night.Shift.Diaries"};
         for (int i = 0; i < 60; i++) {
@@ -93,7 +94,12 @@ class SearchPageTest {
         assertThat(page).contains("value=\"&lt;script&gt;\"").doesNotContain("<script>");
         String weird = served.get("/?q=weird").body();
         assertThat(weird).contains("Weird &lt;&amp;&quot;&#39;&gt; name 100%");
-        assertThat(served.get("/?q=" + "a".repeat(10_000)).statusCode()).isEqualTo(200);
+        var tooLong = served.get("/?q=" + "a".repeat(600));
+        assertThat(tooLong.statusCode()).isEqualTo(200);
+        assertThat(tooLong.body()).contains("The search is too long: use at most 500 characters.");
+        var unreadable = served.get("/?q=" + "a".repeat(10_000));
+        assertThat(unreadable.statusCode()).isEqualTo(400);
+        assertThat(unreadable.body()).contains("q: at most 2000 characters");
         assertThat(served.get("/?page=abc&cat=x").statusCode()).isEqualTo(200);
     }
 

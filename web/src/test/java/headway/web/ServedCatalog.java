@@ -2,12 +2,15 @@ package headway.web;
 
 import headway.index.CompletedBinary;
 import headway.index.Segment;
+import headway.rig.RawHttp;
 import headway.store.CatalogStore;
 import headway.store.Database;
 import headway.store.Stores;
 import headway.store.TestDatabase;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,6 +43,11 @@ final class ServedCatalog implements AutoCloseable {
     }
 
     static ServedCatalog start() throws Exception {
+        return start(new ServeConfig("127.0.0.1", 0, true, "headway"));
+    }
+
+    /** As {@link #start()}, served with {@code config} (its port is ignored: a free one). */
+    static ServedCatalog start(ServeConfig config) throws Exception {
         String url = TestDatabase.emptyDatabase("web");
         Stores stores =
                 Stores.open(new Database.Settings(url, "postgres", null, 8, Duration.ofSeconds(10)), "web-test");
@@ -76,7 +84,7 @@ final class ServedCatalog implements AutoCloseable {
         write(stores, binaries);
         FrontDoor door = FrontDoor.start(
                 stores,
-                new ServeConfig("127.0.0.1", 0, true, "headway"),
+                new ServeConfig("127.0.0.1", 0, config.page(), config.title(), config.publicUrl(), config.limits()),
                 new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         return new ServedCatalog(stores, door);
     }
@@ -125,6 +133,25 @@ final class ServedCatalog implements AutoCloseable {
                         .timeout(Duration.ofSeconds(20))
                         .build(),
                 HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** Sends {@code request} as it is from {@code from} (a 127.0.0.x address; null: any) over a connection of its own. */
+    RawHttp.Response raw(InetAddress from, byte[] request) throws Exception {
+        return RawHttp.send(from, new InetSocketAddress("127.0.0.1", door.port()), request, Duration.ofSeconds(20));
+    }
+
+    /** {@code GET target} as it is from {@code from}, with the extra header lines given. */
+    RawHttp.Response raw(InetAddress from, String target, String... headers) throws Exception {
+        return raw(from, RawHttp.get(target, headers));
+    }
+
+    /** A loopback address of its own (127.0.0.n): a client the per-address limits count apart. */
+    static InetAddress loopback(int n) {
+        try {
+            return InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) n});
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 
     @Override

@@ -232,19 +232,79 @@ public enum Setting {
     HTTP_PUBLIC_URL(
             Type.TEXT,
             null,
-            "the request's scheme and Host",
+            "the address the connection reached",
             null,
             null,
-            "`serve`: the URL clients reach it at behind a reverse proxy (https://indexer.example.org), for the"
-                    + " links in feeds and the page"),
+            "`serve`: the URL clients reach it at behind a reverse proxy or a port mapping"
+                    + " (https://indexer.example.org), for the links in feeds; without it a request's Host header is"
+                    + " used only when it names this server (a loopback name or address, this host's name, the"
+                    + " address the connection reached)"),
     HTTP_PAGE(
             Type.BOOLEAN,
             "true",
             null,
             null,
             null,
-            "`serve`: serve the search page and its NZB links without a key; set false when others can reach the"
-                    + " port (the API always needs a key)"),
+            "`serve`: serve the search page without a key (rate-limited per client address, its NZBs only with"
+                    + " HEADWAY_HTTP_PAGE_NZB); set false when others can reach the port (the API always needs a key)"),
+    HTTP_PAGE_NZB(
+            Type.BOOLEAN,
+            "false",
+            null,
+            null,
+            null,
+            "`serve`: the search page links to NZBs that download without a key, counted against"
+                    + " HEADWAY_HTTP_PAGE_NZB_PER_DAY (and not as the releases' grabs)"),
+    HTTP_PAGE_NZB_PER_DAY(
+            Type.INTEGER,
+            "100",
+            null,
+            "0",
+            "1000000000",
+            "`serve`: NZB downloads from the page without a key per UTC day, all clients together, counted in"
+                    + " PostgreSQL"),
+    HTTP_SEARCH_TIMEOUT(
+            Type.DURATION,
+            "500ms",
+            null,
+            "10ms",
+            null,
+            "`serve`: PostgreSQL cancels a statement of a search (API or page) that runs longer; the client gets"
+                    + " newznab error 900 with HTTP 429 and Retry-After (the page a message), never a 500"),
+    HTTP_ANON_PER_MINUTE(
+            Type.INTEGER,
+            "60",
+            null,
+            "1",
+            "1000000",
+            "`serve`: requests a minute per client address that no key limits (the page, caps, no key or a"
+                    + " malformed one), after a burst of HEADWAY_HTTP_ANON_BURST; wrong keys have a bucket of their"
+                    + " own of the same size; past it HTTP 429 with Retry-After"),
+    HTTP_ANON_BURST(
+            Type.INTEGER,
+            "20",
+            null,
+            "1",
+            "1000000",
+            "`serve`: requests a client address may make at once before HEADWAY_HTTP_ANON_PER_MINUTE applies"),
+    HTTP_ANON_AT_ONCE(
+            Type.INTEGER,
+            "1",
+            null,
+            "1",
+            "1000",
+            "`serve`: requests without a key that read the catalog at once (the page, caps), all addresses"
+                    + " together; more are answered HTTP 429 at once, so keyed searches and /health keep the rest of"
+                    + " the pool and the cores"),
+    HTTP_TRUSTED_PROXIES(
+            Type.TEXT,
+            null,
+            "none",
+            null,
+            null,
+            "`serve`: reverse proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For names the"
+                    + " client for the per-address limits; without it every client behind a proxy counts as the"
+                    + " proxy"),
     SHUTDOWN_GRACE(
             Type.DURATION,
             "10s",

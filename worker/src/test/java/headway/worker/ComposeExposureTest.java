@@ -36,6 +36,35 @@ class ComposeExposureTest {
     }
 
     @Test
+    void headwayAndTemporalLogInAsRolesOfTheirOwnWithPasswordsOfTheirOwn() throws IOException {
+        String compose = Files.readString(COMPOSE);
+        assertThat(compose)
+                .contains("HEADWAY_DB_USER: headway\n")
+                .contains("HEADWAY_DB_PASSWORD: ${HEADWAY_DB_PASSWORD:?")
+                .contains("POSTGRES_USER: temporal\n")
+                .contains("POSTGRES_PWD: ${TEMPORAL_DB_PASSWORD:?")
+                .contains("SKIP_DB_CREATE: \"true\"")
+                .contains("- ./postgres-init:/docker-entrypoint-initdb.d:ro");
+        Matcher superuser = Pattern.compile("(?m)^\\s+POSTGRES_USER: (\\S+)$").matcher(compose);
+        List<String> users = new ArrayList<>();
+        while (superuser.find()) {
+            users.add(superuser.group(1));
+        }
+        assertThat(users).as("the superuser, then Temporal's role").containsExactly("postgres", "temporal");
+        assertThat(compose)
+                .as("no service logs in with the superuser's password")
+                .doesNotContainPattern("(?m)^\\s+(HEADWAY_DB_PASSWORD|POSTGRES_PWD): \\$\\{POSTGRES_PASSWORD");
+        String init = Files.readString(COMPOSE.resolveSibling("postgres-init").resolve("10-roles.sh"));
+        assertThat(init)
+                .contains("create role headway login nosuperuser")
+                .contains("create role temporal login nosuperuser")
+                .contains("create database headway owner headway")
+                .contains("create database temporal owner temporal");
+        String env = Files.readString(COMPOSE.resolveSibling("env.example"));
+        assertThat(env).contains("\nHEADWAY_DB_PASSWORD=\n", "\nTEMPORAL_DB_PASSWORD=\n", "\nPOSTGRES_PASSWORD=\n");
+    }
+
+    @Test
     void passwordsHaveNoSampleValueAndGrafanaNoAnonymousAccess() throws IOException {
         String compose = Files.readString(COMPOSE);
         Matcher passwords =
