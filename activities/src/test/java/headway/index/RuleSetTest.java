@@ -216,6 +216,29 @@ class RuleSetTest {
     }
 
     @Test
+    void aRuleThatCapturesMoreThanDigitsAsACounterDoesNotMatch() {
+        // Integer.parseInt threw on what such a rule captured, and the header failed its batch
+        String json = """
+                {"name": "loose", "groups": [{"pattern": "*", "rules": [
+                  {"name": "loose", "regex": "^(?<file>\\\\S+) \\\\((?<part>[^/]+)/(?<total>[^)]+)\\\\)$"}
+                ]}]}
+                """;
+        RuleSet rules = RuleSet.parse(1, json);
+        for (String subject : new String[] {"a.rar (x/5)", "a.rar (1/five)", "a.rar (+1/5)", "a.rar (1/2345678901)"}) {
+            SubjectMatch m = rules.match(GROUP, POSTER, subject);
+            if (m instanceof SubjectMatch.Matched matched) {
+                assertThat(matched.ruleName()).as(subject).isNotEqualTo("loose");
+            }
+        }
+        SubjectMatch arabic = rules.match(GROUP, POSTER, "a.rar (\u0662/\u0665)");
+        assertThat(((SubjectMatch.Matched) arabic).subject().part()).isEqualTo(2);
+        assertThat(((SubjectMatch.Matched) rules.match(GROUP, POSTER, "a.rar (3/5)"))
+                        .subject()
+                        .totalParts())
+                .isEqualTo(5);
+    }
+
+    @Test
     void listsAndGroupPatternsApply() {
         String json = """
                 {"name": "lists", "groups": [
