@@ -9,6 +9,7 @@ import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 import headway.category.CategoryRules;
 import headway.category.CategoryRulesException;
+import headway.nntp.HeaderFault;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -79,8 +80,8 @@ public final class RuleSet {
 
     private static final int MEMO_PART = Integer.MIN_VALUE;
     private static final SubjectMatch NOT_MEMOIZABLE = new SubjectMatch.Unmatched();
-    private static final SubjectMatch.Rejected TOO_LONG =
-            new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters");
+    private static final SubjectMatch.Unusable TOO_LONG =
+            new SubjectMatch.Unusable("subject longer than " + SubjectParser.MAX_LENGTH + " characters");
 
     private RuleSet(int version, String name, List<GroupEntry> entries, CategoryRules categories) {
         this.version = version;
@@ -177,8 +178,25 @@ public final class RuleSet {
         return categories;
     }
 
-    /** Classifies one header of {@code group}: lists first, then the first matching rule, then the parser. */
+    /**
+     * Classifies one header of {@code group}: lists first, then the first matching rule, then the
+     * parser. Never throws for a subject or poster, whatever its text: a subject over {@link
+     * SubjectParser#MAX_LENGTH} or one that the rules or the parser fail on (a failure {@link
+     * HeaderFault} lets one header answer for) is {@link SubjectMatch.Unusable}, with the failure
+     * named, so every caller (the window, {@code rules test}, chaos's check) sees one answer.
+     */
     public SubjectMatch match(String group, String poster, String subject) {
+        try {
+            return matchOrThrow(group, poster, subject);
+        } catch (RuntimeException | Error e) {
+            if (!HeaderFault.survivable(e)) {
+                throw e;
+            }
+            return new SubjectMatch.Unusable(HeaderFault.reason("the rules", e));
+        }
+    }
+
+    private SubjectMatch matchOrThrow(String group, String poster, String subject) {
         GroupRules forGroup = perGroup.get(group);
         if (forGroup == null) {
             forGroup = perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new Memo()));

@@ -682,11 +682,11 @@ class SubjectParserTest {
     }
 
     @Test
-    void fourKilobytesOfRandomTextAreRejectedForTheirLength() {
+    void fourKilobytesOfRandomTextAreUnusableForTheirLength() {
         String random = random(4096, "abcdef.-_ \"[]()<>/0123456789yEnc", 4096);
         assertThat(DEFAULTS.match(GROUP, POSTER, random))
                 .isEqualTo(
-                        new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
+                        new SubjectMatch.Unusable("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
         assertThat(SubjectParser.parse(random)).isNull();
     }
 
