@@ -215,7 +215,7 @@ public final class RangeIndexer {
                     batch,
                     done,
                     batchEnd + 1,
-                    CompletableFuture.runAsync(
+                    CompletableFuture.supplyAsync(
                             () -> commit(held, range, batch, done, longNames, batchEnd + 1), writer));
             cursor = batchEnd + 1;
         }
@@ -230,22 +230,26 @@ public final class RangeIndexer {
         return new Outcome(totals.cursor, totals.headers, totals.missing, totals.malformed, finished);
     }
 
-    /** One batch's write: binaries that left the window, missing runs and the cursor, in one fenced transaction. */
-    private void commit(
+    /**
+     * One batch's write: binaries that left the window, missing runs and the cursor, in one fenced
+     * transaction; returns how many articles of binaries the catalog refused went to the ledger.
+     */
+    private int commit(
             Holdings.Held held,
             RangeRow range,
             Batch batch,
             List<CompletedBinary> done,
             Map<String, String> longNames,
             long next) {
-        fence.run(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
+        return fence.run(held.holder(), "committing articles up to " + (next - 1) + " of " + range.group(), c -> {
             catalog.recordLongNames(c, longNames);
-            catalog.writeBinaries(c, done, held.rules.categories(), held.rules.version());
+            int refused = catalog.writeBinaries(c, done, held.rules.categories(), held.rules.version())
+                    .size();
             catalog.recordMissing(c, range.group(), batch.from, next - 1, batch.missing);
             catalog.recordRejected(c, batch.rejected);
             MissStore.record(c, range.group(), range.id(), next - 1, batch.misses);
             ranges.advance(c, held.holder(), range.id(), next);
-            return null;
+            return refused;
         });
     }
 
@@ -264,8 +268,9 @@ public final class RangeIndexer {
         if (commit == null) {
             return;
         }
+        int refused;
         try {
-            commit.future.join();
+            refused = commit.future.join();
         } catch (CompletionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof LeaseLostException lost) {
@@ -287,7 +292,7 @@ public final class RangeIndexer {
         metrics.headers.increment((double) commit.batch.headers);
         metrics.missing.increment((double) commit.batch.missingArticles);
         metrics.malformed.increment((double) commit.batch.malformed);
-        metrics.rejected.increment(commit.batch.rejected.size());
+        metrics.rejected.increment(commit.batch.rejected.size() + refused);
         metrics.binariesWritten.increment(commit.done.size());
         metrics.missed(range.group(), commit.batch.misses);
         progress.committed(totals.cursor, totals.headers, totals.missing, totals.malformed);
@@ -316,7 +321,7 @@ public final class RangeIndexer {
     }
 
     /** A batch being committed on the writer thread. */
-    private record Commit(Batch batch, List<CompletedBinary> done, long next, CompletableFuture<Void> future) {}
+    private record Commit(Batch batch, List<CompletedBinary> done, long next, CompletableFuture<Integer> future) {}
 
     /**
      * The articles per overview command for batches of {@code batchArticles}: the batch in equal

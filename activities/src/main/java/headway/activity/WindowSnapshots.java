@@ -31,10 +31,12 @@ public final class WindowSnapshots {
     public SnapshotStore.Meta take(Holdings.Held held) {
         long start = System.nanoTime();
         List<CompletedBinary> open = held.window().changedOpen();
-        fence.run(held.holder(), "writing the open binaries of " + held.holder().group(), c -> {
-            catalog.writeBinaries(c, open, held.rules.categories(), held.rules.version());
-            return null;
-        });
+        int refused = fence.run(
+                held.holder(),
+                "writing the open binaries of " + held.holder().group(),
+                c -> catalog.writeBinaries(c, open, held.rules.categories(), held.rules.version())
+                        .size());
+        metrics.rejected.increment(refused);
         held.window().markOpenWritten();
         SnapshotStore.Meta meta = snapshots.put(
                 held.holder(), Math.max(0, held.cursor()), out -> held.window().writeTo(out));

@@ -839,11 +839,12 @@ public final class ReleaseNameParser {
 
     /** Skips {@code www.site.com - } before the name. */
     private static int skipSitePrefix(String s, int from) {
-        String rest = s.substring(from).toLowerCase(Locale.ROOT);
-        if (rest.startsWith("www.")) {
-            int dash = rest.indexOf(" - ");
-            if (dash > 0 && dash < 40) {
-                return from + dash + 3;
+        // on s itself: offsets found in a lower-cased copy are off by one after each U+0130 (İ), whose lower case is
+        // two characters
+        if (s.regionMatches(true, from, "www.", 0, 4)) {
+            int dash = s.indexOf(" - ", from);
+            if (dash > from && dash - from < 40) {
+                return dash + 3;
             }
         }
         return from;

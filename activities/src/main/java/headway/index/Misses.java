@@ -1,5 +1,6 @@
 package headway.index;
 
+import headway.nntp.HeaderText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -41,18 +42,29 @@ public final class Misses {
     private boolean[] rejected = new boolean[16];
     private int size;
 
+    /** A header nothing cataloged, as a batch keeps it: its subject's shape, the subject as an example, and why. */
+    record Miss(String shape, String example, String reason) {}
+
+    /** The miss of a header with {@code subject}; {@code reason} is the list's verdict, or null when nothing matched. */
+    static Miss miss(String subject, String reason) {
+        return new Miss(shape(subject), HeaderText.cut(subject, EXAMPLE_LENGTH), reason);
+    }
+
     /** Adds one miss; {@code reason} is the list's verdict, or null when nothing matched. */
     void add(long article, String subject, String reason) {
+        add(article, miss(subject, reason));
+    }
+
+    /** Adds the miss of article {@code article}. */
+    void add(long article, Miss m) {
         if (size >= MAX_MISSES) {
             return;
         }
-        String shape = shape(subject);
-        Integer ordinal = ordinals.get(shape);
+        Integer ordinal = ordinals.get(m.shape());
         if (ordinal == null && shapes.size() < SHAPES_PER_BATCH) {
             ordinal = shapes.size();
-            ordinals.put(shape, ordinal);
-            String example = subject.length() > EXAMPLE_LENGTH ? subject.substring(0, EXAMPLE_LENGTH) : subject;
-            shapes.add(new Shape(shape, example, reason == null ? "" : reason));
+            ordinals.put(m.shape(), ordinal);
+            shapes.add(new Shape(m.shape(), m.example(), m.reason() == null ? "" : m.reason()));
         }
         if (size == articles.length) {
             articles = Arrays.copyOf(articles, size * 2);
@@ -61,7 +73,7 @@ public final class Misses {
         }
         articles[size] = article;
         shapeOf[size] = ordinal == null ? -1 : ordinal;
-        rejected[size] = reason != null;
+        rejected[size] = m.reason() != null;
         size++;
     }
 

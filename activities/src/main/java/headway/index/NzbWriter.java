@@ -12,8 +12,8 @@ import javax.xml.stream.XMLStreamWriter;
 /**
  * Writes NZB 1.1 documents with a streaming XML writer: one {@code <file>} per binary, its
  * segments in part order. Text is XML-escaped by the writer; characters XML 1.0 forbids (control
- * characters do occur in subjects) are dropped, because one of them makes the whole file
- * unreadable to a downloader.
+ * characters do occur in subjects, and half a surrogate pair is no character) are dropped, because
+ * one of them makes the whole file unreadable to a downloader.
  */
 public final class NzbWriter {
 
@@ -97,6 +97,10 @@ public final class NzbWriter {
         w.writeEndElement();
     }
 
+    /**
+     * {@code text} without what XML 1.0 forbids: control characters, U+FFFE and U+FFFF, and half a
+     * surrogate pair (a pair, a character past U+FFFF such as an emoji, is kept whole).
+     */
     private static String clean(String text) {
         if (text == null) {
             return "";
@@ -109,7 +113,10 @@ public final class NzbWriter {
                     || c == '\r'
                     || (c >= 0x20 && c <= 0xD7FF)
                     || (c >= 0xE000 && c <= 0xFFFD)
-                    || Character.isSurrogate(c);
+                    || (Character.isHighSurrogate(c)
+                            && i + 1 < text.length()
+                            && Character.isLowSurrogate(text.charAt(i + 1)))
+                    || (Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(text.charAt(i - 1)));
             if (!ok && sb == null) {
                 sb = new StringBuilder(text.substring(0, i));
             } else if (ok && sb != null) {

@@ -48,7 +48,7 @@ final class ReleaseNames {
     /** The release a file belongs to when the subject names none (see the class comment). */
     static String fromFileName(String fileName) {
         String name = fileName.strip();
-        String lower = name.toLowerCase(Locale.ROOT);
+        String lower = lower(name);
         int end = volumeSuffix(lower);
         if (end < 0) {
             end = name.length();
@@ -101,7 +101,7 @@ final class ReleaseNames {
     /** A name less an advert posted in it: {@code Game-GRP__www.site.info__} gives {@code Game-GRP}. */
     private static String withoutAdvert(String name) {
         String base = withoutAdvertGroups(name);
-        String lower = base.toLowerCase(Locale.ROOT);
+        String lower = lower(base);
         int at = lower.indexOf("www.");
         if (at < 0) {
             at = lower.indexOf("usenet");
@@ -264,6 +264,24 @@ final class ReleaseNames {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * {@code text} lower-cased character for character, so that an offset found in it is the same
+     * offset in {@code text}: {@code String.toLowerCase} makes two characters of U+0130 ({@code İ},
+     * as in {@code İSTANBUL}), the one character whose lower case is longer (none is shorter), and
+     * an offset found past it then cut {@code text} one character late or past its end.
+     */
+    static String lower(String text) {
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (lower.length() == text.length()) {
+            return lower;
+        }
+        char[] out = new char[text.length()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Character.toLowerCase(text.charAt(i));
+        }
+        return new String(out);
     }
 
     /** Removes dashes and spaces around a captured release name, and brackets or quotes that enclose all of it. */

@@ -9,6 +9,7 @@ import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 import headway.category.CategoryRules;
 import headway.category.CategoryRulesException;
+import headway.nntp.HeaderFault;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -79,8 +80,8 @@ public final class RuleSet {
 
     private static final int MEMO_PART = Integer.MIN_VALUE;
     private static final SubjectMatch NOT_MEMOIZABLE = new SubjectMatch.Unmatched();
-    private static final SubjectMatch.Rejected TOO_LONG =
-            new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters");
+    private static final SubjectMatch.Unusable TOO_LONG =
+            new SubjectMatch.Unusable("subject longer than " + SubjectParser.MAX_LENGTH + " characters");
 
     private RuleSet(int version, String name, List<GroupEntry> entries, CategoryRules categories) {
         this.version = version;
@@ -177,8 +178,25 @@ public final class RuleSet {
         return categories;
     }
 
-    /** Classifies one header of {@code group}: lists first, then the first matching rule, then the parser. */
+    /**
+     * Classifies one header of {@code group}: lists first, then the first matching rule, then the
+     * parser. Never throws for a subject or poster, whatever its text: a subject over {@link
+     * SubjectParser#MAX_LENGTH} or one that the rules or the parser fail on (a failure {@link
+     * HeaderFault} lets one header answer for) is {@link SubjectMatch.Unusable}, with the failure
+     * named, so every caller (the window, {@code rules test}, chaos's check) sees one answer.
+     */
     public SubjectMatch match(String group, String poster, String subject) {
+        try {
+            return matchOrThrow(group, poster, subject);
+        } catch (RuntimeException | Error e) {
+            if (!HeaderFault.survivable(e)) {
+                throw e;
+            }
+            return new SubjectMatch.Unusable(HeaderFault.reason("the rules", e));
+        }
+    }
+
+    private SubjectMatch matchOrThrow(String group, String poster, String subject) {
         GroupRules forGroup = perGroup.get(group);
         if (forGroup == null) {
             forGroup = perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new Memo()));
@@ -451,7 +469,10 @@ public final class RuleSet {
      * {@code charAt} loops over a subject of a hundred characters cost about 150 ns a header (the
      * bytes, one array copy, about 40). The bytes are exact only when they hold no {@code '?'}, which
      * is what a character past U+00FF becomes: two exact keys compare by their bytes, any other
-     * pair by their strings, so that {@code 公} and {@code 字} never make one key.
+     * pair by their strings, so that {@code 公} and {@code 字} never make one key. The bytes are one
+     * a character, as every offset here is a character's: the encoder makes one {@code '?'} of a
+     * surrogate pair (an emoji, U+1D538), so a subject holding one is copied character by character
+     * instead (measured before this: one emoji before the counter threw past the array's end).
      */
     private static final class Template {
         private static final long MIX = 0x9E37_79B9_7F4A_7C15L;
@@ -465,7 +486,7 @@ public final class RuleSet {
         Template(String s, Counter c) {
             this.s = s;
             this.c = c;
-            this.b = s.getBytes(StandardCharsets.ISO_8859_1); // one byte a character, '?' for any past U+00FF
+            this.b = latin1(s);
             int end = c.partStart();
             long h = mix(MIX, end);
             long q = 0;
@@ -485,6 +506,20 @@ public final class RuleSet {
             h = mix(h, word(c.partEnd(), c.totalStart()) * 31 + word(c.totalEnd(), s.length()));
             this.exact = q == 0;
             this.hash = (int) (h ^ (h >>> 32));
+        }
+
+        /** One byte a character of {@code s}: the character when it is at most U+00FF, else {@code '?'}. */
+        static byte[] latin1(String s) {
+            byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+            if (b.length == s.length()) {
+                return b;
+            }
+            b = new byte[s.length()];
+            for (int i = 0; i < b.length; i++) {
+                char ch = s.charAt(i);
+                b[i] = ch <= 0xFF ? (byte) ch : (byte) '?';
+            }
+            return b;
         }
 
         private static long mix(long h, long w) {
@@ -741,8 +776,20 @@ public final class RuleSet {
             return new ParsedSubject(release, file, part, total, fileNo, files);
         }
 
+        /** The value of at most nine decimal digits (of any script, as {@code \p{Nd}} captures them), else -1. */
         private static int number(String digits) {
-            return digits.length() > 9 ? -1 : Integer.parseInt(digits);
+            if (digits.isEmpty() || digits.length() > 9) {
+                return -1;
+            }
+            int v = 0;
+            for (int i = 0; i < digits.length(); i++) {
+                int d = Character.digit(digits.charAt(i), 10);
+                if (d < 0) {
+                    return -1; // a rule such as (?<part>\S+) captured more than digits
+                }
+                v = v * 10 + d;
+            }
+            return v;
         }
     }
 

@@ -1832,7 +1832,7 @@ public final class SubjectParser {
      * a site and post id ({@code FTN2DAY.NL-169116-Name-GRP}).
      */
     private static String withoutPrefix(String r) {
-        String lower = r.toLowerCase(Locale.ROOT);
+        String lower = ReleaseNames.lower(r);
         if (lower.startsWith("req.") || lower.startsWith("req#")) {
             int i = 4;
             while (i < r.length() && isDigit(r.charAt(i))) {
@@ -1914,7 +1914,7 @@ public final class SubjectParser {
      * one, while {@code Stand by Me} or {@code Books by Request} are titles.
      */
     private static String withoutCredit(String r) {
-        String lower = r.toLowerCase(Locale.ROOT);
+        String lower = ReleaseNames.lower(r);
         for (String credit : new String[] {" - by ", " postet by ", " posted by ", " upped by ", " uploaded by "}) {
             int at = lower.lastIndexOf(credit);
             if (at > 0 && r.indexOf(' ', at + credit.length()) < 0) {
@@ -1980,7 +1980,7 @@ public final class SubjectParser {
      * word, in the languages posters use.
      */
     private static String afterPresents(String r) {
-        String lower = r.toLowerCase(Locale.ROOT);
+        String lower = ReleaseNames.lower(r);
         for (String word : CREDIT_WORDS) {
             int at = lower.indexOf(word);
             int end = at + word.length();

@@ -1,5 +1,6 @@
 package headway.index;
 
+import headway.nntp.HeaderFault;
 import headway.nntp.OverviewLine;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,10 +9,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The binaries of one newsgroup still being assembled, fed headers in article order across
@@ -40,6 +43,9 @@ public final class Window {
 
     private final String group;
     private final long maxAgeArticles;
+    /** Reads a header's date: {@link HeaderDates#parse}. */
+    private final Function<String, Instant> dates;
+
     private final LinkedHashMap<Key, Open> open = new LinkedHashMap<>();
     private static final int SPELLINGS = 10_000;
     /** Poster and folded release name to the first spelling seen, least recently used first. */
@@ -52,6 +58,9 @@ public final class Window {
 
     /** Where {@link Poison#clean(OverviewLine, byte[])} reads a header's texts (the window is fed by one thread at a time). */
     private final byte[] scratch = new byte[SubjectParser.MAX_LENGTH + 1];
+
+    /** Where {@link #read} collects a header's long names before they are added with it. */
+    private final Map<String, String> scratchNames = new HashMap<>();
 
     private final List<CompletedBinary> outbox = new ArrayList<>();
     private final List<RejectedArticle> rejectedOut = new ArrayList<>();
@@ -207,6 +216,11 @@ public final class Window {
     }
 
     public Window(String group, long maxAgeArticles) {
+        this(group, maxAgeArticles, HeaderDates::parse);
+    }
+
+    /** As above, reading a header's date with {@code dates} (tests make it fail). */
+    Window(String group, long maxAgeArticles, Function<String, Instant> dates) {
         if (group == null || group.isBlank()) {
             throw new IllegalArgumentException("group must be a newsgroup name such as alt.binaries.test");
         }
@@ -215,6 +229,7 @@ public final class Window {
         }
         this.group = group;
         this.maxAgeArticles = maxAgeArticles;
+        this.dates = dates;
     }
 
     public String group() {
@@ -241,36 +256,163 @@ public final class Window {
         return newestArticle;
     }
 
-    /** Classifies one header and adds its segment; completed and aged binaries go to the outbox. */
+    /**
+     * Classifies one header and adds its segment; completed and aged binaries go to the outbox.
+     * No header can fail this, whatever its bytes: the header is read, classified and keyed first
+     * ({@link #read}), without changing the window, and only then added ({@link #apply}), which
+     * looks at none of its text. A failure while it is read that {@link HeaderFault} lets one header
+     * answer for puts the header on the list of rejects with a reason naming the failure and where
+     * it was thrown, and leaves the window exactly as it was (no part of its segment added, nothing
+     * on the lists of misses or long names); any other failure ends the caller's batch as before.
+     */
     public void accept(OverviewLine served, RuleSet rules) {
-        boolean unseen = served.article() > newestArticle && served.article() > catalogHoldsUpTo;
-        newestArticle = Math.max(newestArticle, served.article());
-        OverviewLine line = Poison.clean(served, scratch);
-        if (line.subject().length() > SubjectParser.MAX_LENGTH
-                && line.subject().strip().length() > SubjectParser.MAX_LENGTH) {
-            rejectedOut.add(
-                    Poison.rejected(group, served, "subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
+        try {
+            read(served, rules, pending);
+        } catch (RuntimeException | Error e) {
+            if (!HeaderFault.survivable(e)) {
+                throw e;
+            }
+            rejectedOut.add(failed(served, e));
             return;
         }
+        apply(pending);
+        ageTo(newestArticle);
+    }
+
+    /**
+     * What the window makes of {@code subject} from {@code poster}: their texts cleaned as {@link
+     * #accept} cleans a header's ({@link Poison}), then classified by {@code rules}, which gives
+     * {@link SubjectMatch.Unusable} for a subject over the bound or one it fails on (the window puts
+     * such a header in the ledger). {@code headway rules test} says what the worker does through it.
+     */
+    public static SubjectMatch classify(RuleSet rules, String group, String poster, String subject) {
+        return rules.match(group, Poison.clean(poster), Poison.clean(subject));
+    }
+
+    /**
+     * What one header does to the window, as {@link #read} found it before anything changed: one
+     * instance per window, filled anew for each header, because an object a header was a tenth of
+     * what the window allocated.
+     */
+    private static final class Pending {
+        /** The header goes to the ledger ({@link #entry}), is a miss ({@link #miss}), or is a segment of binary {@link #key}. */
+        static final int REJECT = 0;
+
+        static final int MISS = 1;
+        static final int PART = 2;
+
+        int kind;
+        long article;
+        RejectedArticle entry;
+        Misses.Miss miss;
+        /** The binary's key; {@link #existing} when it is open, else it is opened with the fields after it. */
+        Key key;
+
+        Open existing;
+        Segment segment;
+        String release;
+        /** Poster and folded release name, which find the release's first spelling. */
+        String spellingKey;
+
+        int fileTotal;
+        String subject;
+        Instant posted;
+        int ruleVersion;
+        boolean unseen;
+        /** The header's long names with their whole texts, or an empty map. */
+        Map<String, String> longNames;
+    }
+
+    private final Pending pending = new Pending();
+
+    /**
+     * Reads, classifies and keys one header into {@code out}, changing nothing in the window: every
+     * piece of work on the header's text is here.
+     */
+    private void read(OverviewLine served, RuleSet rules, Pending out) {
+        long article = served.article();
+        out.article = article;
+        OverviewLine line = Poison.clean(served, scratch); // as classify(), reading through the scratch buffer
         SubjectMatch match = rules.match(group, line.from(), line.subject());
         if (match instanceof SubjectMatch.Matched m) {
             String id = Poison.bareId(line.messageId());
-            Instant posted = HeaderDates.parse(line.date());
+            Instant posted = dates.apply(line.date());
             String poison = Poison.reason(id, line.date(), posted);
             if (poison != null) {
-                rejectedOut.add(Poison.rejected(group, served, poison));
-            } else {
-                accepted++;
-                add(line, m.subject(), id, posted, rules.version(), unseen);
+                out.kind = Pending.REJECT;
+                out.entry = Poison.rejected(group, served, poison);
+                return;
             }
-        } else if (match instanceof SubjectMatch.Rejected r) {
-            rejected++;
-            misses.add(line.article(), line.subject(), r.reason());
+            ParsedSubject p = m.subject();
+            Map<String, String> names = scratchNames;
+            names.clear();
+            Key key = key(line.from(), p, names);
+            String release = Poison.bounded(p.releaseName(), names);
+            Open existing = open.get(key);
+            out.spellingKey = existing == null ? key.poster() + '\n' + ReleaseNames.fold(release) : null;
+            int part = p.part() >= 0 ? p.part() : 1;
+            out.segment = new Segment(part, (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), id, article);
+            out.longNames = names.isEmpty() ? Map.of() : Map.copyOf(names);
+            out.key = key;
+            out.existing = existing;
+            out.release = release;
+            out.fileTotal = p.fileTotal();
+            out.subject = line.subject();
+            out.posted = posted;
+            out.ruleVersion = rules.version();
+            out.unseen = article > newestArticle && article > catalogHoldsUpTo;
+            out.kind = Pending.PART;
+        } else if (match instanceof SubjectMatch.Unusable u) {
+            out.entry = Poison.rejected(group, served, u.reason());
+            out.kind = Pending.REJECT;
         } else {
-            unmatched++;
-            misses.add(line.article(), line.subject(), null);
+            out.miss = Misses.miss(line.subject(), match instanceof SubjectMatch.Rejected r ? r.reason() : null);
+            out.kind = Pending.MISS;
         }
-        ageTo(newestArticle);
+    }
+
+    /** The ledger's entry for a header whose read failed with {@code e}; its excerpt too when that can be made. */
+    private RejectedArticle failed(OverviewLine served, Throwable e) {
+        String reason = HeaderFault.reason("reading the header", e);
+        try {
+            return Poison.rejected(group, served, reason);
+        } catch (RuntimeException | Error again) {
+            if (!HeaderFault.survivable(again)) {
+                throw again;
+            }
+            return new RejectedArticle(group, served.article(), null, reason, "");
+        }
+    }
+
+    /** Adds what {@link #read} found: bookkeeping over values already made, none of the header's text looked at. */
+    private void apply(Pending p) {
+        newestArticle = Math.max(newestArticle, p.article);
+        switch (p.kind) {
+            case Pending.PART -> {
+                accepted++;
+                if (!p.longNames.isEmpty()) {
+                    longNames.putAll(p.longNames);
+                }
+                add(p);
+            }
+            case Pending.MISS -> {
+                if (p.miss.reason() != null) {
+                    rejected++;
+                } else {
+                    unmatched++;
+                }
+                misses.add(p.article, p.miss);
+            }
+            default -> rejectedOut.add(p.entry);
+        }
+        p.entry = null;
+        p.miss = null;
+        p.key = null;
+        p.existing = null;
+        p.segment = null;
+        p.subject = null;
+        p.posted = null;
+        p.longNames = null;
     }
 
     /** Ages out binaries against {@code currentArticle}, because a range with no matching headers still moves time on. */
@@ -382,40 +524,32 @@ public final class Window {
         return new Key(Poison.bounded(from, longNames), Poison.bounded(p.fileName(), longNames), total);
     }
 
-    /**
-     * Adds the segment of {@code line}, whose bare message-id is {@code id} and date {@code posted},
-     * to its binary; a binary it opens is fresh when the header is {@code unseen} (past every
-     * article the window or the catalog had seen).
-     */
-    private void add(OverviewLine line, ParsedSubject p, String id, Instant posted, int ruleVersion, boolean unseen) {
-        int part = p.part() >= 0 ? p.part() : 1;
-        Key key = key(line.from(), p, longNames);
-        String poster = key.poster();
-        String release = Poison.bounded(p.releaseName(), longNames);
-        Open b = open.get(key);
+    /** Adds {@code p}'s segment to its binary, opening it when it is not open; a complete binary leaves. */
+    private void add(Pending p) {
+        Key key = p.key;
+        Open b = p.existing;
         if (b == null) {
             b = new Open(
-                    spelling(poster, release),
-                    p.fileTotal(),
-                    line.subject(),
-                    posted,
-                    line.article(),
-                    line.article(),
-                    ruleVersion);
-            b.catalogMayHold = !unseen;
+                    spelling(p.spellingKey, p.release),
+                    p.fileTotal,
+                    p.subject,
+                    p.posted,
+                    p.article,
+                    p.article,
+                    p.ruleVersion);
+            b.catalogMayHold = !p.unseen;
             if (open.isEmpty()) {
                 headFirst = b.firstArticle;
             }
             open.put(key, b);
         }
-        Segment s = new Segment(part, (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), id);
-        if (!b.parts.add(s)) {
+        if (!b.parts.add(p.segment)) {
             duplicates++;
             return;
         }
         segments++;
         b.changed = true;
-        b.lastArticle = Math.max(b.lastArticle, line.article());
+        b.lastArticle = Math.max(b.lastArticle, p.article);
         if (b.parts.size() >= key.totalParts()) {
             open.remove(key);
             close(key, b);
@@ -425,9 +559,9 @@ public final class Window {
         }
     }
 
-    /** The spelling of {@code release} this poster's earlier files used, or {@code release} (remembered). */
-    private String spelling(String poster, String release) {
-        String first = spellings.putIfAbsent(poster + '\n' + ReleaseNames.fold(release), release);
+    /** The spelling this poster's earlier files of the release gave ({@code key}: poster and folded name), or {@code release} (remembered). */
+    private String spelling(String key, String release) {
+        String first = spellings.putIfAbsent(key, release);
         return first == null ? release : first;
     }
 

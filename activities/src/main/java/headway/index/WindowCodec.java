@@ -23,7 +23,10 @@ import java.util.zip.ZipException;
  * generator and parser, one open binary at a time, so neither side holds the encoded window in
  * memory beside the window itself. A header (format, version, group, maximum age, newest article,
  * counters) comes first, then the binaries in the order they were first seen, each with its
- * segments as {@code [part, bytes, message-id]} triples in part order. Reading is strict: an
+ * segments as {@code [part, bytes, message-id, article]} in part order, the article as its distance
+ * from the binary's first (a few digits, where the number itself cost a quarter more bytes), left
+ * out when it is not known (format version 2; version 1, which an older build writes, has none,
+ * read as -1: see {@link Segment}). Reading is strict: an
  * unknown field, a missing one, a wrong token, a bad gzip stream or data after the end is a
  * {@link BadSnapshotException} naming what was wrong, which the snapshot stores treat as no
  * snapshot. The trade-off of a hand-written codec over data binding is code to keep in step with
@@ -37,7 +40,11 @@ import java.util.zip.ZipException;
 final class WindowCodec {
 
     private static final String FORMAT = "headway.window";
-    private static final int FORMAT_VERSION = 1;
+    private static final int FORMAT_VERSION = 2;
+
+    /** The format version before segments carried their article numbers, still read. */
+    private static final int WITHOUT_ARTICLES = 1;
+
     private static final JsonFactory JSON = JsonFactory.builder()
             .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
             .build()
@@ -113,6 +120,9 @@ final class WindowCodec {
             g.writeNumber(s.part());
             g.writeNumber(s.bytes());
             g.writeString(s.messageId());
+            if (s.article() >= 0) {
+                g.writeNumber(s.article() - b.firstArticle);
+            }
             g.writeEndArray();
         }
         g.writeEndArray();
@@ -134,9 +144,12 @@ final class WindowCodec {
                 switch (field) {
                     case "format" -> format = p.getValueAsString();
                     case "formatVersion" -> {
-                        if (!FORMAT.equals(format) || p.getIntValue() != FORMAT_VERSION) {
+                        int version = p.getIntValue();
+                        if (!FORMAT.equals(format) || (version != FORMAT_VERSION && version != WITHOUT_ARTICLES)) {
                             throw new BadSnapshotException(
-                                    "not a window snapshot of format " + FORMAT + " v" + FORMAT_VERSION, null);
+                                    "not a window snapshot of format " + FORMAT + " v" + WITHOUT_ARTICLES + " or v"
+                                            + FORMAT_VERSION,
+                                    null);
                         }
                     }
                     case "group" -> group = p.getValueAsString();
@@ -186,6 +199,7 @@ final class WindowCodec {
         long last = -1;
         int rule = -1;
         List<Segment> segs = new ArrayList<>();
+        List<Long> distances = new ArrayList<>();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken t = p.nextToken();
@@ -209,8 +223,15 @@ final class WindowCodec {
                         int bytes = p.getIntValue();
                         expect(p, p.nextToken(), JsonToken.VALUE_STRING);
                         String id = p.getText();
-                        expect(p, p.nextToken(), JsonToken.END_ARRAY);
+                        JsonToken next = p.nextToken();
+                        Long distance = null;
+                        if (next == JsonToken.VALUE_NUMBER_INT) {
+                            distance = p.getLongValue();
+                            next = p.nextToken();
+                        }
+                        expect(p, next, JsonToken.END_ARRAY);
                         segs.add(new Segment(part, bytes, id));
+                        distances.add(distance);
                     }
                     expect(p, p.currentToken(), JsonToken.END_ARRAY);
                 }
@@ -229,8 +250,10 @@ final class WindowCodec {
                     "a snapshot binary lacks poster, file, total, release, subject, first or segments", null);
         }
         Window.Open b = new Window.Open(release, fileTotal, subject, posted, first, last, rule);
-        for (Segment s : segs) {
-            b.parts.add(s);
+        for (int i = 0; i < segs.size(); i++) {
+            Segment s = segs.get(i);
+            Long distance = distances.get(i);
+            b.parts.add(distance == null ? s : new Segment(s.part(), s.bytes(), s.messageId(), first + distance));
         }
         w.restoreOpen(new Window.Key(poster, file, total), b);
     }

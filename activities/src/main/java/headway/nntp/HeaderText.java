@@ -46,6 +46,19 @@ public final class HeaderText {
         return decode(b, 0, b.length);
     }
 
+    /**
+     * At most {@code max} characters of {@code text}, one fewer when the last would be the first
+     * half of a surrogate pair, because a lone half is no character: UTF-8 encoders write it as
+     * {@code ?} and XML forbids it.
+     */
+    public static String cut(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int end = max > 0 && Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
+        return text.substring(0, end);
+    }
+
     /** True when {@code b[from..end)} is well-formed UTF-8 (RFC 3629: shortest forms, no surrogates, at most U+10FFFF). */
     static boolean isUtf8(byte[] b, int from, int end) {
         int i = from;

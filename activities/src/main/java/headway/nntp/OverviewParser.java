@@ -111,7 +111,13 @@ public final class OverviewParser {
         return parse(b, 0, b.length);
     }
 
-    /** Parses one line from bytes, because the client reads bytes and skips building a whole-line String. */
+    /**
+     * Parses one line from bytes, because the client reads bytes and skips building a whole-line
+     * String. Whatever the fields hold, the result is a line or a {@link MalformedOverviewException}:
+     * a failure while the fields are read that {@link HeaderFault} lets a header answer for is
+     * reported as a malformed line of its article, so it reaches the ledger as one instead of
+     * failing the batch.
+     */
     OverviewLine parse(byte[] b, int off, int len) {
         int end = off + len;
         int tab = indexOfTab(b, off, end);
@@ -124,6 +130,20 @@ public final class OverviewParser {
                             ? "no tab-separated article number"
                             : "article number is not numeric: '" + clip(b, off, numEnd) + "'");
         }
+        try {
+            return fields(b, tab, end, article);
+        } catch (MalformedOverviewException e) {
+            throw e;
+        } catch (RuntimeException | Error e) {
+            if (!HeaderFault.survivable(e)) {
+                throw e;
+            }
+            throw new MalformedOverviewException(article, HeaderFault.reason("reading the overview line", e));
+        }
+    }
+
+    /** The fields after the article number, whose tab is at {@code tab}. */
+    private OverviewLine fields(byte[] b, int tab, int end, long article) {
         String subject = "";
         String from = "";
         String date = "";

@@ -8,6 +8,7 @@ import headway.index.Poison;
 import headway.index.RejectedArticle;
 import headway.index.Segment;
 import headway.index.Window;
+import headway.nntp.HeaderFault;
 import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
@@ -387,13 +389,17 @@ public final class CatalogStore {
      * Upserts binaries and recomputes their releases; repeats and partial re-writes merge by part
      * number. Each release is categorized by {@code categories}, the categories of rule-set
      * version {@code categoryVersion}; a release already categorized by a newer version keeps its
-     * category, because its writer may still hold an older rule set after an import.
+     * category, because its writer may still hold an older rule set after an import. No binary's
+     * content can fail the write (see {@link #isolated}): in a transaction, a binary the catalog
+     * cannot take is left out, and each of its articles goes to the {@code rejected_articles}
+     * ledger, in this transaction, with the failure as its reason; those entries are returned.
      */
-    public void writeBinaries(
+    public List<RejectedArticle> writeBinaries(
             Connection conn, List<CompletedBinary> binaries, CategoryRules categories, int categoryVersion)
             throws SQLException {
         List<CompletedBinary> unique = Placements.firstPlacements(mergeByKey(binaries));
         Set<List<String>> leftBehind = new LinkedHashSet<>();
+        List<RejectedArticle> refused = new ArrayList<>();
         int from = 0;
         while (from < unique.size()) {
             int to = from;
@@ -405,26 +411,152 @@ public final class CatalogStore {
                 to++;
             }
             List<CompletedBinary> chunk = unique.subList(from, to);
-            try {
-                List<Placements.Overlap> overlaps = Placements.spans(conn, chunk, keying);
-                boolean alone = overlaps.isEmpty();
-                if (!alone) {
-                    leftBehind.addAll(Placements.relinked(conn, chunk));
-                    chunk = Placements.place(conn, chunk, overlaps, leftBehind);
-                }
-                if (!chunk.isEmpty()) {
-                    List<CompletedBinary> copied = upsertChunk(conn, chunk, alone);
-                    writeReleases(conn, chunk, copied, categories, categoryVersion);
-                }
-            } catch (SQLException e) {
-                throw unknownGroup(e);
-            }
+            Map<CompletedBinary, Throwable> failed = isolated(
+                    conn,
+                    chunk,
+                    part -> {
+                        Set<List<String>> left = new LinkedHashSet<>();
+                        writeChunk(conn, part, categories, categoryVersion, left);
+                        return left;
+                    },
+                    leftBehind::addAll);
+            failed.forEach((b, e) -> refused.addAll(refusal(b, e)));
             from = to;
         }
         if (!leftBehind.isEmpty()) {
-            upsertReleaseKeys(conn, new ArrayList<>(leftBehind), categories, categoryVersion);
-            Placements.deleteEmptyReleases(conn, leftBehind);
+            // a release whose recount fails alone keeps its row as it was: it holds none of this write's articles
+            isolated(
+                    conn,
+                    new ArrayList<>(leftBehind),
+                    keys -> {
+                        upsertReleaseKeys(conn, keys, categories, categoryVersion);
+                        Placements.deleteEmptyReleases(conn, new LinkedHashSet<>(keys));
+                        return null;
+                    },
+                    done -> {});
         }
+        recordRejected(conn, refused);
+        return refused;
+    }
+
+    /** Writes one chunk: its spans and placements, its binaries, their releases; releases it leaves go to {@code leftBehind}. */
+    private void writeChunk(
+            Connection conn,
+            List<CompletedBinary> chunk,
+            CategoryRules categories,
+            int categoryVersion,
+            Set<List<String>> leftBehind)
+            throws SQLException {
+        try {
+            List<Placements.Overlap> overlaps = Placements.spans(conn, chunk, keying);
+            boolean alone = overlaps.isEmpty();
+            if (!alone) {
+                leftBehind.addAll(Placements.relinked(conn, chunk));
+                chunk = Placements.place(conn, chunk, overlaps, leftBehind);
+            }
+            if (!chunk.isEmpty()) {
+                List<CompletedBinary> copied = upsertChunk(conn, chunk, alone);
+                writeReleases(conn, chunk, copied, categories, categoryVersion);
+            }
+        } catch (SQLException e) {
+            throw unknownGroup(e);
+        }
+    }
+
+    /** One write of some items, giving what {@code accept} takes when it went through. */
+    @FunctionalInterface
+    private interface Write<T, R> {
+        R run(List<T> items) throws SQLException;
+    }
+
+    /**
+     * Runs {@code write} on {@code items} under a savepoint, and when it fails for what the items
+     * hold ({@link #refusedContent}), rolls back to it and runs each item alone under one of its own:
+     * returns the items the catalog refused alone, each with its failure. What a write that went
+     * through returns goes to {@code accept}. A failure of the database itself (the connection, a
+     * lock, a cancelled statement, a full disk) ends the write as before. Without a transaction
+     * (autocommit) there is no savepoint: the write runs as it is and its failure is the caller's.
+     * The cost: two statements per write (the savepoint and its release); the refused content is
+     * written again one item at a time, once.
+     */
+    private static <T, R> Map<T, Throwable> isolated(
+            Connection conn, List<T> items, Write<T, R> write, Consumer<R> accept) throws SQLException {
+        if (conn.getAutoCommit()) {
+            accept.accept(write.run(items));
+            return Map.of();
+        }
+        Throwable failure = attempt(conn, items, write, accept);
+        if (failure == null) {
+            return Map.of();
+        }
+        Map<T, Throwable> refused = new LinkedHashMap<>();
+        if (items.size() == 1) {
+            refused.put(items.get(0), failure);
+            return refused;
+        }
+        for (T item : items) {
+            Throwable alone = attempt(conn, List.of(item), write, accept);
+            if (alone != null) {
+                refused.put(item, alone);
+            }
+        }
+        return refused;
+    }
+
+    /** {@code write} under a savepoint: null when it went through, else its content failure, rolled back. */
+    private static <T, R> Throwable attempt(Connection conn, List<T> items, Write<T, R> write, Consumer<R> accept)
+            throws SQLException {
+        Savepoint before = conn.setSavepoint();
+        R result;
+        try {
+            result = write.run(items);
+        } catch (SQLException e) {
+            if (!refusedContent(e)) {
+                throw e;
+            }
+            conn.rollback(before);
+            return e;
+        } catch (RuntimeException | Error e) {
+            if (e instanceof StoreException || e instanceof LeaseLostException || !HeaderFault.survivable(e)) {
+                throw e;
+            }
+            conn.rollback(before);
+            return e;
+        }
+        conn.releaseSavepoint(before);
+        accept.accept(result);
+        return null;
+    }
+
+    /**
+     * Whether PostgreSQL (or the driver, before sending) refused the values of a write rather than
+     * failed itself: a data exception (class 22: a NUL, a character the database's encoding lacks,
+     * a date out of range), an integrity violation other than a missing group (class 23), or a
+     * program limit (class 54: an index row too large).
+     */
+    static boolean refusedContent(SQLException e) {
+        String state = e.getSQLState();
+        if (state == null || state.length() != 5) {
+            return false;
+        }
+        return state.startsWith("22")
+                || state.startsWith("54")
+                || (state.startsWith("23") && !FOREIGN_KEY_VIOLATION.equals(state));
+    }
+
+    /** The ledger's entries for the articles of {@code b}, which the catalog refused with {@code failure}. */
+    private static List<RejectedArticle> refusal(CompletedBinary b, Throwable failure) {
+        String reason = failure instanceof SQLException e
+                ? "the catalog refused its binary: " + e.getSQLState() + " " + e.getMessage()
+                : HeaderFault.reason("writing its binary", failure);
+        String excerpt = b.subject() + '\t' + b.poster();
+        List<RejectedArticle> out = new ArrayList<>(b.segments().size());
+        for (Segment s : b.segments()) {
+            if (s.article() >= 0) { // -1: read from an older build's snapshot, which did not keep the number
+                out.add(new RejectedArticle(b.group(), s.article(), s.messageId(), reason, excerpt));
+            }
+        }
+        return out;
     }
 
     /** Records that articles {@code from..to} (inclusive) are missing on the server; recording the same run again is a no-op. */

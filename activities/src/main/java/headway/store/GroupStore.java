@@ -1,5 +1,6 @@
 package headway.store;
 
+import headway.nntp.HeaderText;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -244,7 +245,7 @@ public final class GroupStore {
     static void requireValidName(String name) {
         if (name != null && name.length() > MAX_GROUP_NAME) {
             throw new IllegalArgumentException("group name of " + name.length() + " characters ('"
-                    + name.substring(0, 40).replaceAll("\\p{Cntrl}", "?")
+                    + HeaderText.cut(name, 40).replaceAll("\\p{Cntrl}", "?")
                     + "...') is too long: a newsgroup name has at most "
                     + MAX_GROUP_NAME + " (a file name's limit, and more than any news server carries)");
         }

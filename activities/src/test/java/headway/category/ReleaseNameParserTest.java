@@ -18,6 +18,18 @@ class ReleaseNameParserTest {
     }
 
     @Test
+    void aSitePrefixWithADottedCapitalIIsSkippedWhole() {
+        // offsets found in a lower-cased copy ran one past per U+0130, whose lower case is two characters
+        assertThat(ReleaseNameParser.parse("www.\u0130\u0130\u0130 - x").title())
+                .isEqualTo("x");
+        ReleaseAttributes a = ReleaseNameParser.parse("www.\u0130\u0130.org - Show.S01E01");
+        assertThat(a.title()).isEqualTo("Show");
+        assertThat(a.season()).isEqualTo(1);
+        assertThat(ReleaseNameParser.parse("WWW.Site.Org - Movie.2015.1080p").title())
+                .isEqualTo("Movie");
+    }
+
+    @Test
     void dailyShowHasTheYearAsSeasonAndTheDateAsEpisode() {
         ReleaseAttributes a = ReleaseNameParser.parse("A.Late.Talk.Show.2010.10.11.Johnny.Knoxville.iTouch-MW");
         assertThat(a.title()).isEqualTo("A Late Talk Show");

@@ -25,6 +25,19 @@ class MissesTest {
     }
 
     @Test
+    void anExampleIsCutBetweenCharactersNotInsideOne() {
+        // a lone half of a pair goes to PostgreSQL as '?' and breaks XML
+        String subject = "a".repeat(Misses.EXAMPLE_LENGTH - 1) + "\uD83D\uDE00 and more";
+        Misses m = new Misses();
+        m.add(1, subject, null);
+        String example = m.shapes().get(0).example();
+        assertThat(example).isEqualTo("a".repeat(Misses.EXAMPLE_LENGTH - 1));
+        assertThat(Character.isSurrogate(example.charAt(example.length() - 1))).isFalse();
+        m.add(2, "a".repeat(Misses.EXAMPLE_LENGTH - 2) + "\uD83D\uDE00 more", null);
+        assertThat(m.shapes().get(1).example()).hasSize(Misses.EXAMPLE_LENGTH).endsWith("\uD83D\uDE00");
+    }
+
+    @Test
     void aBatchKeepsEachMissAndEachShapeOnce() {
         Misses m = new Misses();
         m.add(10, "hello world 1", null);

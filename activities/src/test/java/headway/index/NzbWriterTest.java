@@ -88,6 +88,37 @@ class NzbWriterTest {
     }
 
     @Test
+    void halfASurrogatePairIsDroppedAndAWholeOneKept() throws Exception {
+        String name = "Rel \uD83D\uDE00 lone\uD800 end\uDC00 \uDBFF\uDFFF";
+        CompletedBinary b = new CompletedBinary(
+                "alt.binaries.test",
+                "\uDC00Joe \uD835\uDD38 <joe@example.com>\uD800",
+                "rel.rar",
+                1,
+                name,
+                -1,
+                name + " yEnc (1/1)",
+                null,
+                1,
+                1,
+                1,
+                List.of(new Segment(1, 10, "a1@x")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        NzbWriter.write(out, name, List.of(b));
+
+        Document doc = parseValidating(out.toByteArray());
+        Element file = (Element)
+                doc.getDocumentElement().getElementsByTagNameNS("*", "file").item(0);
+        assertThat(file.getAttribute("poster")).isEqualTo("Joe \uD835\uDD38 <joe@example.com>");
+        assertThat(file.getAttribute("subject")).isEqualTo("Rel \uD83D\uDE00 lone end \uDBFF\uDFFF yEnc (1/1)");
+        Element meta = (Element)
+                doc.getDocumentElement().getElementsByTagNameNS("*", "meta").item(0);
+        assertThat(meta.getTextContent()).isEqualTo("Rel \uD83D\uDE00 lone end \uDBFF\uDFFF");
+        String xml = out.toString(StandardCharsets.UTF_8);
+        assertThat(xml.substring(xml.indexOf("?>") + 2)).doesNotContain("?"); // what an encoder writes for half a pair
+    }
+
+    @Test
     void validatorRejectsADocumentThatBreaksTheDtd() {
         byte[] invalid = ("<?xml version=\"1.0\"?>\n<!DOCTYPE nzb PUBLIC \"" + NzbWriter.PUBLIC_ID + "\" \""
                         + NzbWriter.SYSTEM_ID + "\">\n" + "<nzb xmlns=\"" + NzbWriter.NAMESPACE

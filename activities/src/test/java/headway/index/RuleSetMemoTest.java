@@ -78,6 +78,45 @@ class RuleSetMemoTest {
     }
 
     @Test
+    void charactersPastTheBasicPlaneBeforeTheCounterMatchEveryPart() {
+        // measured: one emoji made the template's bytes shorter than its string, and the key ran past them
+        RuleSet rules = RuleSet.defaults(0);
+        String[] names = {"\uD83D\uDE00 Release.Name", "\uD83D\uDE01 Release.Name", "\uD835\uDD38 Release.Name"};
+        for (int part = 1; part <= 3; part++) {
+            for (String name : names) {
+                SubjectMatch m = rules.match(GROUP, POSTER, name + " [1/1] - \"f.bin\" yEnc (" + part + "/3)");
+                assertThat(m).as(name).isInstanceOf(SubjectMatch.Matched.class);
+                ParsedSubject p = ((SubjectMatch.Matched) m).subject();
+                assertThat(p.fileName()).isEqualTo("f.bin");
+                assertThat(p.releaseName()).isEqualTo(name);
+                assertThat(p.part()).isEqualTo(part);
+                assertThat(p.totalParts()).isEqualTo(3);
+            }
+        }
+        assertThat(rules.memoized(GROUP)).isEqualTo(3);
+    }
+
+    @Test
+    void surrogatePairsAnywhereKeepTheMemoEqualToAFreshMatch() {
+        RuleSet warm = RuleSet.defaults(0);
+        String[] subjects = {
+            "\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00 [01/10] - \"a.part01.rar\" yEnc (%d/9)",
+            "[01/10] - \"\uD83D\uDE00.part01.rar\" yEnc (%d/9)",
+            "[01/10] - \"a.part01.rar\" yEnc (%d/9) \uD83D\uDE00",
+            "x [01/10] - \"a\uD800.rar\" yEnc (%d/9)",
+            "\uDC00 [01/10] - \"a.rar\" yEnc (%d/9)"
+        };
+        for (int part = 1; part <= 4; part++) {
+            for (String subject : subjects) {
+                String s = String.format(subject, part);
+                assertThat(warm.match(GROUP, POSTER, s))
+                        .as(s)
+                        .isEqualTo(RuleSet.defaults(0).match(GROUP, POSTER, s));
+            }
+        }
+    }
+
+    @Test
     void subjectsThatDifferOnlyAfterTheCounterAreTwoTemplates() {
         RuleSet rules = RuleSet.defaults(0);
         for (long bytes : new long[] {36700160, 36700161, 36700160}) {

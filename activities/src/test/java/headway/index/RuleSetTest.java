@@ -208,11 +208,35 @@ class RuleSetTest {
     }
 
     @Test
-    void subjectsLongerThanTheBoundAreRejectedBeforeAnyRule() {
+    void subjectsLongerThanTheBoundAreUnusableBeforeAnyRule() {
         String longSubject = "\"" + "a".repeat(SubjectParser.MAX_LENGTH) + ".rar\" yEnc (1/2)";
         assertThat(DEFAULTS.match(GROUP, POSTER, longSubject))
                 .isEqualTo(
-                        new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
+                        new SubjectMatch.Unusable("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
+    }
+
+    @Test
+    void aRuleThatCapturesMoreThanDigitsAsACounterDoesNotMatch() {
+        // Integer.parseInt threw on what such a rule captured, and the header failed its batch
+        String json = """
+                {"name": "loose", "groups": [{"pattern": "*", "rules": [
+                  {"name": "loose", "regex": "^(?<file>\\\\S+) \\\\((?<part>[^/]+)/(?<total>[^)]+)\\\\)$"}
+                ]}]}
+                """;
+        RuleSet rules = RuleSet.parse(1, json);
+        for (String subject : new String[] {"a.rar (x/5)", "a.rar (1/five)", "a.rar (+1/5)", "a.rar (1/2345678901)"}) {
+            SubjectMatch m = rules.match(GROUP, POSTER, subject);
+            assertThat(m).as(subject).isNotInstanceOf(SubjectMatch.Unusable.class);
+            if (m instanceof SubjectMatch.Matched matched) {
+                assertThat(matched.ruleName()).as(subject).isNotEqualTo("loose");
+            }
+        }
+        SubjectMatch arabic = rules.match(GROUP, POSTER, "a.rar (\u0662/\u0665)");
+        assertThat(((SubjectMatch.Matched) arabic).subject().part()).isEqualTo(2);
+        assertThat(((SubjectMatch.Matched) rules.match(GROUP, POSTER, "a.rar (3/5)"))
+                        .subject()
+                        .totalParts())
+                .isEqualTo(5);
     }
 
     @Test

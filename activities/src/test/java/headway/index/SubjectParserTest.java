@@ -638,12 +638,55 @@ class SubjectParserTest {
         assertThat(DEFAULTS.match(GROUP, POSTER, repeat("yEnc ", 995))).isInstanceOf(SubjectMatch.Unmatched.class);
     }
 
+    /**
+     * U+0130 ({@code İ}) lower-cases to two characters, so offsets found in a lower-cased copy cut
+     * the name late, or past its end (measured before: a StringIndexOutOfBoundsException, and
+     * {@code Show.S01E01.m}).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dottedCapitalIs")
+    void aDottedCapitalIShiftsNoOffset(String subject, String release) {
+        SubjectParser.Parsed p = SubjectParser.parse(subject);
+        assertThat(p).isNotNull();
+        assertThat(p.release()).isEqualTo(release);
+    }
+
+    static Stream<Arguments> dottedCapitalIs() {
+        return Stream.of(
+                Arguments.of(
+                        "\"\u0130\u0130\u0130\u0130\u0130\u0130.r00\" yEnc (1/2)",
+                        "\u0130\u0130\u0130\u0130\u0130\u0130"),
+                Arguments.of("\"\u0130\u0130 Show.S01E01.mkv\" yEnc (1/2)", "\u0130\u0130 Show.S01E01"),
+                Arguments.of("\"[www.\u0130\u0130\u0130.org]_Name.rar\" yEnc (1/2)", "Name"),
+                Arguments.of("\"\u0130\u0130\u0130\u0130 www.site.org.rar\" yEnc (1/2)", "\u0130\u0130\u0130\u0130"),
+                Arguments.of(
+                        "\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130 Show - by Uploader [1/2] - \"x.rar\" yEnc (1/2)",
+                        "\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130 Show"),
+                Arguments.of(
+                        "\u0130\u0130\u0130\u0130 Uploader presents \u0130\u0130 Show [1/2] - \"x.rar\" yEnc (1/2)",
+                        "\u0130\u0130 Show"),
+                Arguments.of(
+                        "\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130 Title 2014 by Uploader [1/2] - \"x.rar\" yEnc (1/2)",
+                        "\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130\u0130 Title 2014"));
+    }
+
     @Test
-    void fourKilobytesOfRandomTextAreRejectedForTheirLength() {
+    void lowerCasingKeepsEveryOffset() {
+        for (String s : new String[] {"\u0130STANBUL", "a\u0130b\u0130c", "\uD801\uDC00 Deseret", "plain", ""}) {
+            String lower = ReleaseNames.lower(s);
+            assertThat(lower).as(s).hasSameSizeAs(s);
+            assertThat(lower)
+                    .as(s)
+                    .isEqualTo(s.toLowerCase(java.util.Locale.ROOT).replace("i\u0307", "i"));
+        }
+    }
+
+    @Test
+    void fourKilobytesOfRandomTextAreUnusableForTheirLength() {
         String random = random(4096, "abcdef.-_ \"[]()<>/0123456789yEnc", 4096);
         assertThat(DEFAULTS.match(GROUP, POSTER, random))
                 .isEqualTo(
-                        new SubjectMatch.Rejected("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
+                        new SubjectMatch.Unusable("subject longer than " + SubjectParser.MAX_LENGTH + " characters"));
         assertThat(SubjectParser.parse(random)).isNull();
     }
 

@@ -2,6 +2,7 @@ package headway.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import headway.nntp.OverviewLine;
 import java.io.ByteArrayInputStream;
@@ -58,6 +59,34 @@ class WindowCodecTest {
         assertThat(expected.stream().filter(b -> !b.complete())).isNotEmpty();
         assertThat(actual).containsExactlyElementsOf(expected);
         assertThat(second.stats()).isEqualTo(straight.stats());
+    }
+
+    @Test
+    void segmentsKeepTheirArticlesAndAnOlderBuildsSnapshotReadsWithoutThem() throws IOException {
+        Window w = new Window(GROUP, 10_000);
+        w.accept(Headers.line(7, "\"a.rar\" yEnc (2/3)", POSTER, "a2@x"), RULES);
+        w.accept(Headers.line(9, "\"a.rar\" yEnc (1/3)", POSTER, "a1@x"), RULES);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        WindowCodec.write(w, out);
+        Window read = WindowCodec.read(new ByteArrayInputStream(out.toByteArray()));
+        assertThat(read.changedOpen().get(0).segments())
+                .extracting(Segment::part, Segment::article)
+                .containsExactly(tuple(1, 9L), tuple(2, 7L));
+
+        String older = """
+                {"format": "headway.window", "formatVersion": 1, "group": "alt.binaries.test", "maxAgeArticles": 100,
+                 "newestArticle": 9, "accepted": 2, "unmatched": 0, "rejected": 0, "duplicates": 0,
+                 "binaries": [{"poster": "p", "file": "a.rar", "total": 3, "release": "a", "fileTotal": -1,
+                               "subject": "s", "first": 7, "last": 9, "rule": 3,
+                               "segments": [[1, 10, "a1@x"], [2, 20, "a2@x"]]}]}
+                """;
+        Window old = WindowCodec.read(new ByteArrayInputStream(gzip(older)));
+        assertThat(old.changedOpen().get(0).segments())
+                .extracting(Segment::messageId, Segment::article)
+                .containsExactly(tuple("a1@x", -1L), tuple("a2@x", -1L));
+        assertThatThrownBy(() ->
+                        WindowCodec.read(new ByteArrayInputStream(gzip(older.replace("\"a1@x\"]", "\"a1@x\", 1, 2]")))))
+                .isInstanceOf(BadSnapshotException.class);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import headway.nntp.OverviewLine;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -49,6 +50,103 @@ class WindowTest {
         assertThat(b.segments().get(0).messageId()).isEqualTo("m1@x");
         assertThat(w.stats().binaries()).isZero();
         assertThat(w.stats().unmatched()).isEqualTo(6);
+    }
+
+    @Test
+    void aHeaderThatFailsWhileItIsReadGoesToTheLedgerAndLeavesTheWindowAsItWas() throws IOException {
+        String failing = "Fri, 04 Dec 2026 10:00:00 +0000"; // the date this window's date reader fails on
+        Window w = new Window(GROUP, 1_000, date -> {
+            if (date.equals(failing)) {
+                return Instant.ofEpochSecond(date.substring(40).length()); // a real StringIndexOutOfBoundsException
+            }
+            return HeaderDates.parse(date);
+        });
+        String longPoster = "p".repeat(Poison.KEY_BYTES + 10) + " <p@x>"; // keyed by a bounded form, a long name
+        String subject = "Rel - [1/1] - \"rel.rar\" yEnc (%d/3)";
+        w.accept(Headers.line(10, String.format(subject, 1), longPoster, "m1@x"), RULES);
+        w.accept(Headers.line(11, String.format(subject, 2), longPoster, "m2@x"), RULES);
+        w.accept(Headers.line(12, "chatter", POSTER, "c@x"), RULES);
+        w.drainLongNames();
+        w.drainMisses();
+        Window.Stats before = w.stats();
+        byte[] snapshotBefore = snapshot(w);
+
+        // part 3 would complete the binary; a new binary would open; both fail on their date
+        OverviewLine third =
+                new OverviewLine(13, String.format(subject, 3), longPoster, failing, "<m3@x>", "", 700_000, 5400, "");
+        OverviewLine other = new OverviewLine(
+                14, "Other - [1/1] - \"other.rar\" yEnc (1/2)", "x".repeat(2000), failing, "<o@x>", "", 1, 1, "");
+        w.accept(third, RULES);
+        w.accept(other, RULES);
+
+        assertThat(w.drainRejected())
+                .extracting(RejectedArticle::article, RejectedArticle::messageId)
+                .containsExactly(tuple(13L, "m3@x"), tuple(14L, "o@x"));
+        assertThat(w.stats()).isEqualTo(before);
+        assertThat(w.newestArticle()).isEqualTo(12);
+        assertThat(w.drain()).isEmpty();
+        assertThat(w.drainLongNames()).isEmpty();
+        assertThat(w.drainMisses().size()).isZero();
+        assertThat(snapshot(w)).isEqualTo(snapshotBefore);
+
+        w.accept(Headers.line(15, String.format(subject, 3), longPoster, "m3-again@x"), RULES);
+        List<CompletedBinary> out = w.drain();
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).segments())
+                .extracting(Segment::messageId, Segment::article)
+                .containsExactly(tuple("m1@x", 10L), tuple("m2@x", 11L), tuple("m3-again@x", 15L));
+    }
+
+    @Test
+    void theLedgerNamesTheFailureAndTheJvmsOwnFailuresAreNotSwallowed() {
+        Window w = new Window(GROUP, 1_000, date -> {
+            switch (date) {
+                case "overflow" -> throw new StackOverflowError();
+                case "memory" -> throw new OutOfMemoryError("test: no memory was exhausted");
+                default -> {
+                    return Instant.ofEpochSecond(Integer.parseInt(date));
+                }
+            }
+        });
+        String subject = "Rel - [1/1] - \"rel.rar\" yEnc (1/3)";
+        w.accept(new OverviewLine(1, subject, POSTER, "12x", "<a@x>", "", 1, 1, ""), RULES);
+        w.accept(new OverviewLine(2, subject, POSTER, "overflow", "<b@x>", "", 1, 1, ""), RULES);
+        assertThat(w.drainRejected())
+                .extracting(RejectedArticle::reason)
+                .satisfiesExactly(
+                        r -> assertThat(r)
+                                .startsWith("reading the header failed: NumberFormatException at headway.index.")
+                                .endsWith("For input string: \"12x\""),
+                        r -> assertThat(r).startsWith("reading the header failed: StackOverflowError at "));
+        assertThatThrownBy(() -> w.accept(new OverviewLine(3, subject, POSTER, "memory", "<c@x>", "", 1, 1, ""), RULES))
+                .isInstanceOf(OutOfMemoryError.class);
+        assertThat(w.drainRejected()).isEmpty();
+    }
+
+    @Test
+    void anEmojiBeforeTheCounterIsAssembledLikeAnyPart() {
+        // measured before: the rule memo threw on it, and the group parked
+        Window w = new Window(GROUP, 1_000);
+        for (int part = 1; part <= 3; part++) {
+            w.accept(
+                    Headers.line(
+                            part,
+                            "\uD83D\uDE00 Release.Name [1/1] - \"f.bin\" yEnc (" + part + "/3)",
+                            POSTER,
+                            "e" + part + "@x"),
+                    RULES);
+        }
+        assertThat(w.drainRejected()).isEmpty();
+        List<CompletedBinary> out = w.drain();
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).releaseName()).isEqualTo("\uD83D\uDE00 Release.Name");
+        assertThat(out.get(0).complete()).isTrue();
+    }
+
+    private static byte[] snapshot(Window w) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        w.writeTo(out);
+        return out.toByteArray();
     }
 
     @Test

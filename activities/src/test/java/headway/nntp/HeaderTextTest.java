@@ -30,6 +30,16 @@ class HeaderTextTest {
     }
 
     @Test
+    void aCutNeverEndsInHalfAPair() {
+        assertThat(HeaderText.cut("ab\uD83D\uDE00c", 3)).isEqualTo("ab");
+        assertThat(HeaderText.cut("ab\uD83D\uDE00c", 4)).isEqualTo("ab\uD83D\uDE00");
+        assertThat(HeaderText.cut("ab\uD83D\uDE00c", 2)).isEqualTo("ab");
+        assertThat(HeaderText.cut("short", 10)).isEqualTo("short");
+        assertThat(HeaderText.cut("\uD83D\uDE00", 1)).isEmpty();
+        assertThat(HeaderText.cut("abc", 0)).isEmpty();
+    }
+
+    @Test
     void asciiIsItself() {
         String s = "[01/12] - \"Show.S01E02.part01.rar\" yEnc (1/50)";
         assertThat(HeaderText.decode(s.getBytes(StandardCharsets.US_ASCII))).isEqualTo(s);

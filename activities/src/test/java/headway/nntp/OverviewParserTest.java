@@ -34,6 +34,19 @@ class OverviewParserTest {
     }
 
     @Test
+    void aFailureWhileTheFieldsAreReadIsAMalformedLineOfItsArticle() {
+        // the client's line buffer told the parser of more bytes than it holds: reading the fields fails
+        byte[] b = "17\tsubject\tposter".getBytes(StandardCharsets.US_ASCII);
+        assertThatThrownBy(() -> rfc.parse(b, 0, b.length + 10))
+                .isInstanceOfSatisfying(MalformedOverviewException.class, e -> {
+                    assertThat(e.article()).isEqualTo(17);
+                    assertThat(e.getMessage())
+                            .startsWith("reading the overview line failed: ArrayIndexOutOfBoundsException at"
+                                    + " headway.nntp.OverviewParser.");
+                });
+    }
+
+    @Test
     void innFormatWithHeaderStyleNamesAndFullXref() {
         OverviewParser inn = OverviewParser.forFormat(
                 List.of("Subject:", "From:", "Date:", "Message-ID:", "References:", "Bytes:", "Lines:", "Xref:full"));

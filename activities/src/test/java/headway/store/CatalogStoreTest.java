@@ -25,13 +25,15 @@ class CatalogStoreTest {
     private static final String G = "alt.binaries.test";
     private static final String POSTER = "Joe <joe@example.com>";
     private static final Instant POSTED = Instant.parse("2026-12-01T10:00:00Z");
+    private static final String REFUSED = "alt.binaries.refused";
 
     private static CatalogTestDatabase db;
     private final CatalogStore store = new CatalogStore();
 
     @BeforeAll
     static void start() throws Exception {
-        db = CatalogTestDatabase.start(G, "alt.binaries.other", "alt.binaries.gaps", "alt.binaries.redone");
+        db = CatalogTestDatabase.start(
+                G, "alt.binaries.other", "alt.binaries.gaps", "alt.binaries.redone", REFUSED, "alt.binaries.cut");
     }
 
     @AfterAll
@@ -358,6 +360,104 @@ class CatalogStoreTest {
                 .isEqualTo(db.rows("select " + row
                         + " from binaries where group_name = 'alt.binaries.other' and file_name like 'many %'"
                         + " order by file_name"));
+    }
+
+    @Test
+    void aBinaryTheCatalogRefusesGoesToTheLedgerArticleByArticleAndTheRestOfTheBatchCommits() throws Exception {
+        CompletedBinary good = withArticles(binary(REFUSED, "Good", "good.rar", 2, 1, 1, 2), 101, 102, false);
+        // PostgreSQL takes no NUL in text, and no timestamp in the year 300000: by COPY and by the upsert
+        CompletedBinary nul = withArticles(binary(REFUSED, "Nul", "nul\u0000.rar", 2, 1, 1, 2), 103, 104, true);
+        CompletedBinary late = withPosted(
+                withArticles(binary(REFUSED, "Late", "late.rar", 1, 1, 1), 105, 105, false),
+                Instant.parse("+300000-01-01T00:00:00Z"));
+        CompletedBinary alsoGood = withArticles(binary(REFUSED, "Good", "good.nfo", 1, 1, 1), 106, 106, true);
+        List<List<RejectedArticle>> returned = new ArrayList<>();
+
+        db.inTransaction(c ->
+                returned.add(store.writeBinaries(c, List.of(good, nul, late, alsoGood), CategoryRules.defaults(), 1)));
+
+        assertThat(returned.get(0)).extracting(RejectedArticle::article).containsExactly(103L, 104L, 105L);
+        Release kept = store.release(db.ds, REFUSED, POSTER, "Good").orElseThrow();
+        assertThat(kept.filesPresent()).isEqualTo(2);
+        assertThat(store.release(db.ds, REFUSED, POSTER, "Late")).isEmpty();
+        assertThat(TestDatabase.queryLong(db.ds, "select count(*) from binaries where group_name = '" + REFUSED + "'"))
+                .isEqualTo(2);
+        try (var c = db.ds.getConnection()) {
+            assertThat(store.rejected(c, REFUSED))
+                    .containsOnlyKeys(103L, 104L, 105L)
+                    .allSatisfy(
+                            (article, reason) -> assertThat(reason).startsWith("the catalog refused its binary: 22"));
+        }
+        assertThat(TestDatabase.queryString(
+                        db.ds,
+                        "select message_id from rejected_articles where group_name = '" + REFUSED
+                                + "' and article = 104"))
+                .isEqualTo("nul\u0000.rar.2@news.example".replace("\u0000", ""));
+    }
+
+    @Test
+    void aFailureOfTheDatabaseItselfStillFailsTheWrite() throws Exception {
+        CompletedBinary b = withArticles(binary("alt.binaries.cut", "Cut", "cut.rar", 1, 1, 1), 7, 7, false);
+        try (var c = db.ds.getConnection();
+                var other = db.ds.getConnection()) {
+            c.setAutoCommit(false);
+            long pid;
+            try (var st = c.createStatement();
+                    var rs = st.executeQuery("select pg_backend_pid()")) {
+                rs.next();
+                pid = rs.getLong(1);
+            }
+            try (var st = other.createStatement()) {
+                st.execute("select pg_terminate_backend(" + pid + ")");
+            }
+            assertThatThrownBy(() -> store.writeBinaries(c, List.of(b), CategoryRules.defaults(), 1))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(CatalogStore.refusedContent((SQLException) e))
+                            .isFalse());
+        }
+        try (var c = db.ds.getConnection()) {
+            assertThat(store.rejected(c, "alt.binaries.cut")).isEmpty();
+        }
+    }
+
+    /** {@code b} with its segments numbered as articles {@code first..last} (in order, the last repeated), fresh or not. */
+    private static CompletedBinary withArticles(CompletedBinary b, long first, long last, boolean fresh) {
+        List<Segment> numbered = new ArrayList<>();
+        for (int i = 0; i < b.segments().size(); i++) {
+            Segment s = b.segments().get(i);
+            numbered.add(new Segment(s.part(), s.bytes(), s.messageId(), Math.min(last, first + i)));
+        }
+        return new CompletedBinary(
+                b.group(),
+                b.poster(),
+                b.fileName(),
+                b.totalParts(),
+                b.releaseName(),
+                b.fileTotal(),
+                b.subject(),
+                b.posted(),
+                first,
+                last,
+                b.ruleVersion(),
+                numbered,
+                fresh);
+    }
+
+    private static CompletedBinary withPosted(CompletedBinary b, Instant posted) {
+        return new CompletedBinary(
+                b.group(),
+                b.poster(),
+                b.fileName(),
+                b.totalParts(),
+                b.releaseName(),
+                b.fileTotal(),
+                b.subject(),
+                posted,
+                b.firstArticle(),
+                b.lastArticle(),
+                b.ruleVersion(),
+                b.segments(),
+                b.fresh());
     }
 
     @Test

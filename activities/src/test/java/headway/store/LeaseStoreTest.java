@@ -250,6 +250,9 @@ class LeaseStoreTest {
                 .hasMessageContaining("headway groups add no.such.group");
         assertThatThrownBy(() -> groups.plan("no.such.group", 1, 2, 1, 0)).isInstanceOf(UnknownGroupException.class);
         assertThatThrownBy(() -> groups.add("bad name!", 0)).hasMessageContaining("bad group name");
+        // the message quotes the first 40 characters: never half of the emoji that straddles them
+        assertThatThrownBy(() -> groups.add("a".repeat(39) + "\uD83D\uDE00".repeat(200), 0))
+                .hasMessageContaining("'" + "a".repeat(39) + "...'");
     }
 
     @Test

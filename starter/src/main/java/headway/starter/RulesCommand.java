@@ -12,6 +12,7 @@ import headway.index.ParsedSubject;
 import headway.index.RuleSet;
 import headway.index.RuleSetException;
 import headway.index.SubjectMatch;
+import headway.index.Window;
 import headway.store.MissStore;
 import headway.store.RuleSetInfo;
 import headway.store.UnknownGroupException;
@@ -305,7 +306,9 @@ final class RulesCommand implements Runnable {
     /**
      * {@code headway rules test}: what a rule set (the shipped one, or {@code --rules FILE}) makes of
      * subjects read on stdin, one JSON object per line, so that an operator tries rules before
-     * importing them. The keys are fixed; absent counters are null, never a made-up 1.
+     * importing them. The keys are fixed; absent counters are null, never a made-up 1. Each subject
+     * goes through {@link Window#classify}, as the worker's window classifies a header, so a subject
+     * the rules cannot classify prints its reason instead of failing the command.
      */
     @Command(
             name = "test",
@@ -348,7 +351,7 @@ final class RulesCommand implements Runnable {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
-                    out.println(JSON.writeValueAsString(row(line, set.match(group, poster, line))));
+                    out.println(JSON.writeValueAsString(row(line, Window.classify(set, group, poster, line))));
                 }
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("cannot write JSON: " + e.getOriginalMessage(), e);
@@ -375,6 +378,17 @@ final class RulesCommand implements Runnable {
             }
         }
 
+        /** Why the worker catalogs no segment of the subject, or null when it does. */
+        private static String reason(SubjectMatch match) {
+            if (match instanceof SubjectMatch.Rejected r) {
+                return r.reason();
+            }
+            if (match instanceof SubjectMatch.Unusable u) {
+                return u.reason() + " (the worker puts the header in the rejected-articles ledger)";
+            }
+            return match instanceof SubjectMatch.Matched ? null : UNMATCHED;
+        }
+
         private static Map<String, Object> row(String subject, SubjectMatch match) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("subject", subject);
@@ -387,7 +401,7 @@ final class RulesCommand implements Runnable {
             row.put("fileno", p == null || p.fileNumber() < 0 ? null : p.fileNumber());
             row.put("files", p == null || p.fileTotal() < 0 ? null : p.fileTotal());
             row.put("release", p == null ? null : p.releaseName());
-            row.put("reason", match instanceof SubjectMatch.Rejected r ? r.reason() : p == null ? UNMATCHED : null);
+            row.put("reason", reason(match));
             return row;
         }
     }

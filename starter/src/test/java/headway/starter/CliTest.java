@@ -745,6 +745,35 @@ class CliTest {
     }
 
     @Test
+    void rulesTestSaysWhatTheWorkerDoesWithSubjectsFromAllOfUnicode() throws Exception {
+        // measured before: the first line failed the command with ArrayIndexOutOfBoundsException (exit 1)
+        String subjects = String.join(
+                        "\n",
+                        "\uD83D\uDE00 Release.Name [1/1] - \"f.bin\" yEnc (1/1)",
+                        "\u0130\u0130\u0130\u0130\u0130\u0130 [1/2] - \"\u0130\u0130\u0130\u0130\u0130\u0130.r00\" yEnc (1/2)",
+                        "Rel\u0000ease [1/1] - \"nul.bin\" yEnc (1/1)",
+                        "\"" + "a".repeat(1200) + ".rar\" yEnc (1/2)")
+                + "\n";
+        Cli.Result r = withStdin(subjects, () -> Cli.of(null, null).run("rules", "test"));
+        assertThat(r.code()).as(r.toString()).isZero();
+        List<String> lines = r.lines();
+        assertThat(lines).hasSize(4);
+        JsonNode emoji = json.readTree(lines.get(0));
+        assertThat(emoji.get("file").asText()).isEqualTo("f.bin");
+        assertThat(emoji.get("release").asText()).isEqualTo("\uD83D\uDE00 Release.Name");
+        assertThat(json.readTree(lines.get(1)).get("release").asText())
+                .isEqualTo("\u0130\u0130\u0130\u0130\u0130\u0130");
+        assertThat(json.readTree(lines.get(2)).get("release").asText())
+                .as("NUL is dropped as the worker drops it")
+                .isEqualTo("Release");
+        JsonNode tooLong = json.readTree(lines.get(3));
+        assertThat(tooLong.get("matched").asBoolean()).isFalse();
+        assertThat(tooLong.get("reason").asText())
+                .isEqualTo("subject longer than 1000 characters (the worker puts the header in the rejected-articles"
+                        + " ledger)");
+    }
+
+    @Test
     void rulesTestUsesARuleFileForAGroupAndPoster() throws Exception {
         Path file = tmp.resolve("tv.json");
         Files.writeString(file, """
