@@ -63,7 +63,6 @@ final class ZipReader {
     private static final int EXTRA_AES = 0x9901;
 
     private static final long U32_MAX = 0xFFFFFFFFL;
-    private static final int U16_MAX = 0xFFFF;
 
     /** First bytes of an inner file checked for an archive's magic. */
     private static final int MAGIC_BYTES = 512;
@@ -184,7 +183,6 @@ final class ZipReader {
             int nameLength = Bytes.u16(b, pos + 28);
             int extraLength = Bytes.u16(b, pos + 30);
             int commentLength = Bytes.u16(b, pos + 32);
-            int diskStart = Bytes.u16(b, pos + 34);
             long attributes = Bytes.u32(b, pos + 38);
             long localAt = Bytes.u32(b, pos + 42);
             int nameAt = pos + CENTRAL_SIZE;
@@ -193,7 +191,7 @@ final class ZipReader {
                 return "central entry " + i + " runs past the central directory";
             }
             Extras x = new Extras(b, nameAt, nameLength, nameAt + nameLength, nameAt + nameLength + extraLength);
-            x.zip64(size == U32_MAX, packed == U32_MAX, localAt == U32_MAX, diskStart == U16_MAX);
+            x.zip64(size == U32_MAX, packed == U32_MAX, localAt == U32_MAX);
             size = x.size >= 0 ? x.size : size;
             packed = x.packed >= 0 ? x.packed : packed;
             localAt = x.local >= 0 ? x.local : localAt;
@@ -285,7 +283,7 @@ final class ZipReader {
                 return "the bytes given end inside the local header at offset " + pos;
             }
             Extras x = new Extras(h, nameAt, nameLength, nameAt + nameLength, dataAt);
-            x.zip64(size == U32_MAX, packed == U32_MAX, false, false);
+            x.zip64(size == U32_MAX, packed == U32_MAX, false);
             size = x.size >= 0 ? x.size : size;
             packed = x.packed >= 0 ? x.packed : packed;
             boolean descriptor = (flags & FLAG_DESCRIPTOR) != 0 && packed == 0;
@@ -326,7 +324,7 @@ final class ZipReader {
      */
     private static Descriptor descriptor(byte[] h, int dataAt) {
         for (int q = dataAt; q + 12 <= h.length; q++) {
-            long distance = q - dataAt;
+            long distance = (long) q - dataAt;
             boolean signed = Bytes.u32(h, q) == DESCRIPTOR;
             for (int at : signed ? new int[] {q + 4, q} : new int[] {q}) {
                 if (at + 12 <= h.length && Bytes.u32(h, at + 4) == distance && followedByHeader(h, at + 12)) {
@@ -376,8 +374,11 @@ final class ZipReader {
             }
         }
 
-        /** Reads the ZIP64 field's values for the fields the header marked as overflowing, in order. */
-        void zip64(boolean wantSize, boolean wantPacked, boolean wantLocal, boolean wantDisk) {
+        /**
+         * Reads the ZIP64 field's values for the fields the header marked as overflowing, in order;
+         * the disk number, last in the field, is not read because no listing uses it.
+         */
+        void zip64(boolean wantSize, boolean wantPacked, boolean wantLocal) {
             Cursor c = field(EXTRA_ZIP64);
             if (c == null) {
                 return;
