@@ -220,8 +220,14 @@ final class DemoCommand implements Runnable {
                     new Database.Settings(rig.dbUrl(), "postgres", null, 8, Duration.ofSeconds(10)), "demo-serve");
             String key = serving.apiKeys().add("demo-" + Long.toHexString(System.nanoTime()), null, null);
             try {
+                // the demo's page offers its NZBs without a key (a deployment's default is off): it
+                // serves loopback only, to the person who started it
+                ServeConfig.Limits limits =
+                        ServeConfig.Limits.defaults().withPageNzb(true, Setting.HTTP_PAGE_NZB_PER_DAY.intDefault());
                 door = FrontDoor.start(
-                        serving, new ServeConfig("127.0.0.1", port, true, "headway demo"), HeadwayWorker.newRegistry());
+                        serving,
+                        new ServeConfig("127.0.0.1", port, true, "headway demo", null, limits),
+                        HeadwayWorker.newRegistry());
             } catch (IllegalStateException e) {
                 throw CliException.badInput(e.getMessage());
             }
