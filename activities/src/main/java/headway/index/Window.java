@@ -356,7 +356,8 @@ public final class Window {
             out.key = key;
             out.existing = existing;
             out.release = release;
-            out.fileTotal = p.fileTotal();
+            // a post of no files ([01/0]) counts none: the catalog divides by the count (measured: division by zero)
+            out.fileTotal = p.fileTotal() > 0 ? p.fileTotal() : -1;
             out.subject = line.subject();
             out.posted = posted;
             out.ruleVersion = rules.version();
