@@ -37,9 +37,10 @@ import java.util.concurrent.Executors;
  * of them have arrived: a fetch that fails (the server dropped the connection or broke a reply
  * bound) feeds the window nothing of its batch and commits nothing, so the cursor stays at the
  * batch's start.
- * A header the catalog cannot take (see {@link headway.index.Poison}) and a malformed overview line
- * go into the {@code rejected_articles} ledger in the same transaction that moves the cursor over
- * them, so a poison article is recorded once and never stops the group. The headers nothing
+ * A header the catalog cannot take (see {@link headway.index.Poison}), one the window failed to
+ * read, a malformed overview line, and each article of a binary the catalog refused go into the
+ * {@code rejected_articles} ledger in the same transaction that moves the cursor over them, so a
+ * poison article is recorded once and never stops the group. The headers nothing
  * cataloged are counted with the batch's commit ({@link MissStore}).
  * A lease renewal refused while a batch is fetched ({@link LeaseKeeper}) stops the batch at its
  * next header with that LeaseLost: nothing of the batch is written.

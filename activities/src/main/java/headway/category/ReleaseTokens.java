@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A release name split into words at every character that is neither a letter nor a digit (so
+ * A release name split into words at every code point that is neither a letter nor a digit (so
  * {@code WEB-DL}, {@code WEB.DL} and {@code WEB_DL} all read {@code web dl}), with each word's
  * position in the name. One linear scan; words are lower-cased for lookups.
  */
@@ -28,12 +28,13 @@ final class ReleaseTokens {
         int i = 0;
         int n = text.length();
         while (i < n) {
-            while (i < n && !Character.isLetterOrDigit(text.charAt(i))) {
-                i++;
+            // by code point: a letter past U+FFFF (𠀀, 𝔸) is two characters, neither of them a letter
+            while (i < n && !Character.isLetterOrDigit(text.codePointAt(i))) {
+                i += Character.charCount(text.codePointAt(i));
             }
             int s = i;
-            while (i < n && Character.isLetterOrDigit(text.charAt(i))) {
-                i++;
+            while (i < n && Character.isLetterOrDigit(text.codePointAt(i))) {
+                i += Character.charCount(text.codePointAt(i));
             }
             if (i > s) {
                 spans.add(new int[] {s, i});

@@ -33,6 +33,15 @@ public final class Poison {
 
     private static final int HASH_HEX = 16;
 
+    /**
+     * The dates the catalog takes: PostgreSQL reads no year 0 ({@code 0000-...}, which an offset
+     * from {@code Jan 0001} also gives) and no year past 9999 as {@code Instant} writes it (measured:
+     * such a binary failed its batch with 22008, date/time field value out of range).
+     */
+    private static final Instant FIRST_DATE = Instant.parse("0001-01-01T00:00:00Z");
+
+    private static final Instant LAST_DATE = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
     private Poison() {}
 
     /** No buffer: {@link #mayHoldControl} copies the text out. */
@@ -169,6 +178,9 @@ public final class Poison {
         }
         if (posted == null && date != null && !date.isBlank()) {
             return "date is not an RFC 5322 date";
+        }
+        if (posted != null && (posted.isBefore(FIRST_DATE) || posted.isAfter(LAST_DATE))) {
+            return "date outside the years 1 to 9999, which the catalog holds";
         }
         return null;
     }

@@ -32,7 +32,8 @@ import java.util.function.Function;
  * show.s01e01}) takes the first spelling, so the catalog, which keys releases by exact name, holds
  * one release; the spellings of the last {@value #SPELLINGS} releases are remembered, and those of
  * a snapshot's open binaries are learnt back when it is read. A matched header the catalog cannot
- * take is not added but put on a list of rejects, and long names are keyed by a bounded form whose
+ * take, and a header that could not be read at all (see {@link #accept}), is not added but put on
+ * a list of rejects, and long names are keyed by a bounded form whose
  * whole text is put on a list of long names (see {@link Poison}); the holder drains both with the
  * binaries of each batch ({@link #drainRejected()}, {@link #drainLongNames()}), and a header fed
  * again puts its entries on them again, because the catalog takes each once. Headers that nothing
@@ -356,7 +357,8 @@ public final class Window {
             out.key = key;
             out.existing = existing;
             out.release = release;
-            out.fileTotal = p.fileTotal();
+            // a post of no files ([01/0]) counts none: the catalog divides by the count (measured: division by zero)
+            out.fileTotal = p.fileTotal() > 0 ? p.fileTotal() : -1;
             out.subject = line.subject();
             out.posted = posted;
             out.ruleVersion = rules.version();

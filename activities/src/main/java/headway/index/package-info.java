@@ -9,5 +9,16 @@
  * across ranges by a streamed, gzip-compressed snapshot (its format is {@code WindowCodec}); the trade-off is that a crash loses at
  * most the ranges since the last snapshot, and those are re-read, which the idempotent catalog
  * absorbs. {@link headway.index.NzbWriter} streams NZB 1.1 from catalog binaries.
+ *
+ * <p>No header can stop its group, by construction: {@link headway.index.RuleSet#match} never
+ * throws for a subject (what it fails on is {@link headway.index.SubjectMatch.Unusable}), and the
+ * window reads, classifies and keys a header whole before it adds anything, so a failure there
+ * (as {@link headway.nntp.HeaderFault} defines what one header may break) puts the header in the
+ * rejected-articles ledger and leaves the window as it was. Text is worked on without crossing
+ * representations: an offset found in a copy of a text (its ISO-8859-1 bytes, its lower case) is
+ * used on the text only when the copy has a character where the text has one, and a text is cut to
+ * a bound between characters, never inside a surrogate pair. The cost: the rule set catches what
+ * it throws per subject and the window per header (free unless thrown), and a subject holding a
+ * character past U+FFFF is copied once more for the rule memo's key.
  */
 package headway.index;

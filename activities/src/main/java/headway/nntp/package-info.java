@@ -9,6 +9,10 @@
  * numbers inside the range and increasing, a deadline per command), and a breach is a
  * {@link headway.nntp.MisbehavingServerException} that breaks the connection before the offending
  * line reaches the sink.
+ * A line whose fields the parser fails to read is reported as a malformed line of its article, so
+ * that it reaches the rejected-articles ledger instead of failing its batch; {@link
+ * headway.nntp.HeaderFault} is the one rule, used by every step a header goes through, for what a
+ * single header may break and its group go on.
  * {@link headway.nntp.NntpPool} bounds the connections to one server and reconnects with exponential
  * backoff. The news simulator the tests and benchmarks read is in module rigs ({@code headway.simulator}).
  *

@@ -30,6 +30,20 @@ class ReleaseNameParserTest {
     }
 
     @Test
+    void lettersPastTheBasicPlaneAreLettersOfTheTitle() {
+        // read as two characters that are not letters, they split words: the year became the title
+        ReleaseAttributes cjk = ReleaseNameParser.parse("\uD840\uDC00\uD840\uDC01.2019.1080p.WEB-DL.x264-GRP");
+        assertThat(cjk.title()).isEqualTo("\uD840\uDC00\uD840\uDC01");
+        assertThat(cjk.year()).isEqualTo(2019);
+        assertThat(ReleaseNameParser.parse("\uD801\uDC00\uD801\uDC01.S01E01.720p-GRP")
+                        .title())
+                .isEqualTo("\uD801\uDC00\uD801\uDC01");
+        assertThat(ReleaseNameParser.parse("\uD835\uDD38\uD835\uDD39.Show.S01E02.720p.HDTV-GRP")
+                        .title())
+                .isEqualTo("\uD835\uDD38\uD835\uDD39 Show");
+    }
+
+    @Test
     void dailyShowHasTheYearAsSeasonAndTheDateAsEpisode() {
         ReleaseAttributes a = ReleaseNameParser.parse("A.Late.Talk.Show.2010.10.11.Johnny.Knoxville.iTouch-MW");
         assertThat(a.title()).isEqualTo("A Late Talk Show");

@@ -40,6 +40,24 @@ class PoisonTest {
     }
 
     @Test
+    void aDateTheCatalogCannotHoldHasNoCleanForm() {
+        for (String date : new String[] {
+            "26 Dec 0000 12:34:56 +0000", "01 Jan 0001 00:00:00 +0100", "Fri, 31 Dec 9999 23:00:00 -1400"
+        }) {
+            OverviewLine line = new OverviewLine(7, "\"a.rar\" yEnc (1/1)", "p", date, "<a@b>", "", 1, 1, "");
+            assertThat(Poison.reason(line))
+                    .as(date)
+                    .isEqualTo("date outside the years 1 to 9999, which the catalog holds");
+        }
+        for (String date : new String[] {
+            "Mon, 01 Jan 0001 00:00:00 +0000", "Fri, 31 Dec 9999 23:59:59 +0000", "Wed, 02 Dec 2026 17:17:02 +0000", ""
+        }) {
+            OverviewLine line = new OverviewLine(7, "\"a.rar\" yEnc (1/1)", "p", date, "<a@b>", "", 1, 1, "");
+            assertThat(Poison.reason(line)).as(date).isNull();
+        }
+    }
+
+    @Test
     void everyControlCharacterAtEveryPlaceIsFoundBesideAnyOtherCharacter() {
         char[] controls = new char[33];
         for (int c = 0; c < 32; c++) {

@@ -124,6 +124,15 @@ class WindowTest {
     }
 
     @Test
+    void aFileCounterOfNoFilesCountsNone() {
+        // the catalog divides by a release's file count: measured, [01/0] failed its batch with division by zero
+        Window w = new Window(GROUP, 1_000);
+        w.accept(Headers.line(1, "Rel [01/0] - \"rel.rar\" yEnc (1/1)", POSTER, "z@x"), RULES);
+        w.accept(Headers.line(2, "Rel [01/3] - \"rel.nfo\" yEnc (1/1)", POSTER, "t@x"), RULES);
+        assertThat(w.drain()).extracting(CompletedBinary::fileTotal).containsExactly(-1, 3);
+    }
+
+    @Test
     void anEmojiBeforeTheCounterIsAssembledLikeAnyPart() {
         // measured before: the rule memo threw on it, and the group parked
         Window w = new Window(GROUP, 1_000);

@@ -68,6 +68,7 @@ public final class HostileNntpServer implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger overs = new AtomicInteger();
     private final AtomicLong bytesWritten = new AtomicLong();
+    private final String group;
     private final long articles;
     private volatile long reportedHigh;
     private volatile Misbehaviour misbehaviour = Misbehaviour.NONE;
@@ -77,7 +78,8 @@ public final class HostileNntpServer implements AutoCloseable {
     private volatile BiFunction<Long, Long, byte[]> garbage = (lo, hi) -> new byte[0];
     private volatile boolean closed;
 
-    private HostileNntpServer(long articles) throws IOException {
+    private HostileNntpServer(String group, long articles) throws IOException {
+        this.group = group;
         this.articles = articles;
         this.reportedHigh = articles;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -88,7 +90,12 @@ public final class HostileNntpServer implements AutoCloseable {
 
     /** Starts a server whose group holds articles 1..{@code articles}. */
     public static HostileNntpServer start(long articles) throws IOException {
-        return new HostileNntpServer(articles);
+        return new HostileNntpServer(GROUP, articles);
+    }
+
+    /** Starts a server whose group {@code group} holds articles 1..{@code articles}. */
+    public static HostileNntpServer start(String group, long articles) throws IOException {
+        return new HostileNntpServer(group, articles);
     }
 
     public NntpServer server() {
@@ -262,11 +269,11 @@ public final class HostileNntpServer implements AutoCloseable {
     }
 
     private void group(Counting out, String name) throws IOException {
-        if (!GROUP.equals(name)) {
+        if (!group.equals(name)) {
             out.line("411 no such group");
             return;
         }
-        out.line("211 " + articles + " 1 " + reportedHigh + " " + GROUP);
+        out.line("211 " + articles + " 1 " + reportedHigh + " " + group);
     }
 
     /** Serves OVER lo-hi; false when the connection is to be closed. */

@@ -3,7 +3,7 @@ package headway.cluster;
 import headway.index.Poison;
 import headway.index.RuleSet;
 import headway.index.SubjectMatch;
-import headway.index.SubjectParser;
+import headway.index.Window;
 import headway.lab.GroupStates;
 import headway.nntp.NntpClient;
 import headway.nntp.OverviewLine;
@@ -37,8 +37,9 @@ import java.util.Set;
  * no stuck record left open.
  * Loopback only; bounded in count and time; stops by itself. With {@code hostile}, the simulator
  * also serves poison articles (NUL and control bytes, over-long posters, subjects and message-ids,
- * garbage dates): the check then wants each one without a clean form in the rejected-articles
- * ledger, and each with one cataloged.
+ * garbage dates, text from all of Unicode in subjects, posters and message-ids, bytes that are not
+ * UTF-8): the check, which classifies each served subject as the worker's window does, then wants
+ * each one without a clean form in the rejected-articles ledger, and each with one cataloged.
  */
 public final class Chaos {
 
@@ -444,9 +445,10 @@ public final class Chaos {
                     @Override
                     public void header(OverviewLine served0) {
                         OverviewLine line = Poison.clean(served0);
-                        if (line.subject().strip().length() > SubjectParser.MAX_LENGTH) {
+                        SubjectMatch match = Window.classify(rules, g.name(), served0.from(), served0.subject());
+                        if (match instanceof SubjectMatch.Unusable) {
                             poison.add(line.article());
-                        } else if (rules.match(g.name(), line.from(), line.subject()) instanceof SubjectMatch.Matched) {
+                        } else if (match instanceof SubjectMatch.Matched) {
                             if (Poison.reason(line) != null) {
                                 poison.add(line.article());
                             } else {

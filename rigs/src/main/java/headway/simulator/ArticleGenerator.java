@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.time.format.TextStyle;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Random;
 
 /**
  * One simulated group's articles. Invariant: every article is a pure function of (seed, group
@@ -320,9 +321,16 @@ final class ArticleGenerator {
 
         /** Appends this article's overview line served as poison of {@code kind}. */
         void renderPoison(OverviewBuffer b, PoisonKind kind) {
+            Random hostile = new Random(g.hash(SALT_POISON + 2, n));
             b.num(n).tab();
             if (kind == PoisonKind.NUL_SUBJECT) {
                 b.put((byte) 0);
+            }
+            if (kind == PoisonKind.UNICODE_SUBJECT) {
+                b.bytes(HostileText.utf8(HostileText.foreign(hostile, 6) + " "));
+            }
+            if (kind == PoisonKind.INVALID_UTF8_SUBJECT) {
+                b.bytes(HostileText.invalid(hostile)).put((byte) ' ');
             }
             b.bytes(subjectPrefix).num(part()).bytes(partSuffix);
             if (kind == PoisonKind.LONG_SUBJECT) {
@@ -331,6 +339,9 @@ final class ArticleGenerator {
             b.tab();
             if (kind == PoisonKind.CONTROL_POSTER) {
                 b.put((byte) 1).put((byte) 0).put((byte) 0x7f);
+            }
+            if (kind == PoisonKind.UNICODE_POSTER) {
+                b.bytes(HostileText.utf8(HostileText.foreign(hostile, 12) + " "));
             }
             b.bytes(from);
             if (kind == PoisonKind.LONG_POSTER) {
@@ -345,6 +356,11 @@ final class ArticleGenerator {
             b.tab();
             if (kind == PoisonKind.LONG_MESSAGE_ID) {
                 b.put((byte) '<').ascii("z".repeat(300)).num(n).bytes(g.idSuffix);
+            } else if (kind == PoisonKind.UNICODE_MESSAGE_ID) {
+                b.put((byte) '<')
+                        .num(n)
+                        .bytes(HostileText.utf8(unicodeId(hostile)))
+                        .bytes(g.idSuffix);
             } else if (kind != PoisonKind.NO_MESSAGE_ID) {
                 b.put((byte) '<').num(n).bytes(g.idSuffix);
             }
@@ -358,6 +374,39 @@ final class ArticleGenerator {
                     .bytes(g.xrefPrefix)
                     .num(n)
                     .crlf();
+        }
+
+        /**
+         * What a {@link PoisonKind#UNICODE_MESSAGE_ID} holds after its number: text from all of
+         * Unicode but ASCII, less what a message-id cannot hold around it (white space, which
+         * {@code strip} would take from its ends).
+         */
+        private static String unicodeId(Random hostile) {
+            StringBuilder sb = new StringBuilder();
+            String text = HostileText.foreign(hostile, 6);
+            for (int i = 0; i < text.length(); ) {
+                int cp = text.codePointAt(i);
+                i += Character.charCount(cp);
+                if (!Character.isWhitespace(cp) && !Character.isSpaceChar(cp)) {
+                    sb.appendCodePoint(cp);
+                }
+            }
+            return sb.toString();
+        }
+
+        /** The message-id this article is served with, without angle brackets (none: empty). */
+        String servedMessageId(PoisonKind kind) {
+            String suffix = new String(g.idSuffix, StandardCharsets.ISO_8859_1);
+            String id = suffix.substring(0, suffix.length() - 1);
+            if (kind == null) {
+                return n + id;
+            }
+            return switch (kind) {
+                case NO_MESSAGE_ID -> "";
+                case LONG_MESSAGE_ID -> "z".repeat(300) + n + id;
+                case UNICODE_MESSAGE_ID -> n + unicodeId(new Random(g.hash(SALT_POISON + 2, n))) + id;
+                default -> n + id;
+            };
         }
 
         private void date(OverviewBuffer b) {

@@ -300,6 +300,12 @@ public final class NewsSimulator implements AutoCloseable {
         return kind(group, article) == ArticleKind.POISON ? group(group).poisonKind(article) : null;
     }
 
+    /** The message-id article {@code article} is served with, without angle brackets; empty when it has none. */
+    public String messageId(String group, long article) {
+        ArticleGenerator g = group(group);
+        return g.cursorAt(article).servedMessageId(poison(group, article));
+    }
+
     /** The oracle: what OVER lo-hi serves now (see {@link Truth}). */
     public Truth truth(String group, long lo, long hi) {
         return Truth.of(group(group), lo, hi);

@@ -5,7 +5,8 @@
  * (sockets, sessions, the reader commands), {@code ArticleGenerator} makes a group's articles as
  * a pure function of seed, name and number, {@code OverviewBuffer} is the byte buffer overview
  * lines are rendered into, and {@link headway.simulator.Truth} is the test oracle that recomputes
- * what a range serves. The trade-off: nothing is stored per article, so a group of a billion
+ * what a range serves; {@link headway.simulator.HostileText} draws text from all of Unicode for the
+ * hostile mode's articles and for property tests. The trade-off: nothing is stored per article, so a group of a billion
  * articles costs only its post layout, at the price of recomputing to check.
  */
 package headway.simulator;

@@ -410,6 +410,46 @@ class GroupWorkflowIntegrationTest {
         }
     }
 
+    /**
+     * The case measured before by-construction: a group whose third article's subject starts with
+     * U+1F600 ran five failing cycles, parked after 77 s with none of its nine good articles
+     * cataloged, and met the same failure at once on resume. Now the group catches up in its first
+     * cycle and the emoji's segment joins its file like any other part.
+     */
+    @Test
+    void aGroupWhoseThirdArticleStartsWithAnEmojiCatalogsEveryArticleAndIsNotParked() throws Exception {
+        String group = "alt.binaries.it.emoji";
+        try (HostileNntpServer server = HostileNntpServer.start(group, 10);
+                NntpPool emojiPool =
+                        new NntpPool(NntpPool.Config.defaults(server.server()).withMaxConnections(2))) {
+            server.misbehave(HostileNntpServer.Misbehaviour.GARBAGE_BODY, Integer.MAX_VALUE)
+                    .garbage((lo, hi) -> {
+                        StringBuilder body = new StringBuilder();
+                        for (long a = lo; a <= hi; a++) {
+                            String line = HostileNntpServer.line(a);
+                            body.append(a == 3 ? line.replaceFirst("\t", "\t\uD83D\uDE00 ") : line)
+                                    .append("\r\n");
+                        }
+                        return body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    });
+            groups.add(group, 0);
+            source.delegate = new NntpHeaderSource(emojiPool);
+            int ranges = plan(group);
+            start(group, 2);
+            GroupProgress p = awaitCaughtUp(group, ranges);
+
+            assertThat(p.parked()).isFalse();
+            assertThat(p.failedCycles()).isZero();
+            assertThat(p.headers()).isEqualTo(10);
+            assertThat(new TreeSet<>(catalogMessageIds(group)))
+                    .as("the nine good articles and the emoji's, in one binary of ten parts")
+                    .hasSize(10)
+                    .contains("3.hostile@test");
+            assertThat(queryLong("select count(*) from rejected_articles where group_name = ?", group))
+                    .isZero();
+        }
+    }
+
     /** Plans the group's ranges from the simulator's high-water mark, as the planner workflow does. */
     private int plan(String group) throws IOException {
         return planner.plan(group).total();
