@@ -330,7 +330,7 @@ class HostileUnicodePropertyTest {
         }
         List<Served> out = new ArrayList<>();
         for (int i = 0; i < ARTICLES; i++) {
-            long n = i + 1;
+            long n = i + 1L;
             byte[][] item = order.get(i);
             if (item == null) {
                 byte[] line = concat(ascii(n + "\t"), field(r, HostileText.text(r, 30)));

@@ -137,17 +137,17 @@ public final class HostileText {
             if (cp < 0x80) {
                 out.write(cp);
             } else if (cp < 0x800) {
-                out.write(0xC0 | cp >> 6);
-                out.write(0x80 | cp & 0x3F);
+                out.write(0xC0 | (cp >> 6));
+                out.write(0x80 | (cp & 0x3F));
             } else if (cp < 0x10000) {
-                out.write(0xE0 | cp >> 12);
-                out.write(0x80 | cp >> 6 & 0x3F);
-                out.write(0x80 | cp & 0x3F);
+                out.write(0xE0 | (cp >> 12));
+                out.write(0x80 | ((cp >> 6) & 0x3F));
+                out.write(0x80 | (cp & 0x3F));
             } else {
-                out.write(0xF0 | cp >> 18);
-                out.write(0x80 | cp >> 12 & 0x3F);
-                out.write(0x80 | cp >> 6 & 0x3F);
-                out.write(0x80 | cp & 0x3F);
+                out.write(0xF0 | (cp >> 18));
+                out.write(0x80 | ((cp >> 12) & 0x3F));
+                out.write(0x80 | ((cp >> 6) & 0x3F));
+                out.write(0x80 | (cp & 0x3F));
             }
         }
         return out.toByteArray();
