@@ -73,9 +73,33 @@ public final class NzbFileNames {
                 || type == Character.ENCLOSING_MARK;
     }
 
+    /**
+     * The SHA-256 of the name's code points in UTF-8, a lone surrogate as its own three bytes (as
+     * WTF-8 does): {@code getBytes(UTF_8)} would make every lone surrogate {@code ?}, so
+     * {@code "\uD86C"} and {@code "?"} would share a hash. For a well-formed name the bytes are
+     * its UTF-8.
+     */
     private static byte[] sha256(String s) {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            s.codePoints().forEach(cp -> {
+                if (cp < 0x80) {
+                    digest.update((byte) cp);
+                } else if (cp < 0x800) {
+                    digest.update((byte) (0xC0 | (cp >> 6)));
+                    digest.update((byte) (0x80 | (cp & 0x3F)));
+                } else if (cp < 0x10000) {
+                    digest.update((byte) (0xE0 | (cp >> 12)));
+                    digest.update((byte) (0x80 | ((cp >> 6) & 0x3F)));
+                    digest.update((byte) (0x80 | (cp & 0x3F)));
+                } else {
+                    digest.update((byte) (0xF0 | (cp >> 18)));
+                    digest.update((byte) (0x80 | ((cp >> 12) & 0x3F)));
+                    digest.update((byte) (0x80 | ((cp >> 6) & 0x3F)));
+                    digest.update((byte) (0x80 | (cp & 0x3F)));
+                }
+            });
+            return digest.digest();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("the JVM has no SHA-256", e);
         }

@@ -76,6 +76,10 @@ class NzbFileNameTest {
                 .as("a name NFC changes is a changed name: it keeps its hash apart from the NFC one")
                 .isNotEqualTo(names("Amélie")[1]);
         assertThat(names(longName)[1]).isNotEqualTo(names(longName + "y")[1]);
+        assertThat(names("\uD86C")[1])
+                .as("a lone surrogate is not a question mark: UTF-8 would make both '?' (seed -6288782773800542019)")
+                .isNotEqualTo(names("?")[1])
+                .isNotEqualTo(names("\uDC00")[1]);
     }
 
     /** Random names over all of Unicode: both file names are distinct for distinct names, and safe. */
