@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * The catalogue of headway's settings: each HEADWAY_* variable with its default, its range and
  * what it means, defined here once. The worker's config, every CLI command (their flags' help
  * comes from {@link #helpBundle()}), the demo and the benchmarks read their defaults from it;
- * docker/compose.yaml leaves unset variables empty so these defaults apply; the README's
+ * docker/compose.yaml leaves unset variables empty so these defaults apply; docs/configuration.md's
  * configuration table is {@link #markdownTable()} (a test compares them).
  */
 public enum Setting {
@@ -332,7 +332,7 @@ public enum Setting {
             "this build's id in the Worker Deployment (with HEADWAY_VERSIONING); use the image tag"),
     LOG_LEVEL(Type.TEXT, "INFO", null, null, null, "headway's log level");
 
-    /** How the README shows the default of a setting that has to be set. */
+    /** How docs/configuration.md shows the default of a setting that has to be set. */
     private static final String REQUIRED = "-";
 
     /** How a value is written. */
@@ -379,7 +379,7 @@ public enum Setting {
         return meaning;
     }
 
-    /** The default as the README and the help show it. */
+    /** The default as docs/configuration.md and the help show it. */
     public String shownDefault() {
         return defaultValue != null ? defaultValue : shownDefault;
     }
@@ -429,7 +429,7 @@ public enum Setting {
         return meaning + " (env " + key() + (shown.equals(REQUIRED) ? "" : ", default " + shown) + ")";
     }
 
-    /** The README's configuration table. */
+    /** The table of docs/configuration.md. */
     public static String markdownTable() {
         StringBuilder table = new StringBuilder("| variable | meaning | default |\n|---|---|---|\n");
         for (Setting s : values()) {

@@ -16,7 +16,7 @@ import java.util.UUID;
 /**
  * Everything a worker process needs, read once in main from the environment (and CLI flags that
  * override it), validated here. Each component is a {@link Setting} of the same name, where its
- * variable, default, range and meaning are defined; every setting has a row in the README.
+ * variable, default, range and meaning are defined; every setting has a row in docs/configuration.md.
  *
  * @param database PostgreSQL connection (HEADWAY_DB_URL, _USER, _PASSWORD, _POOL, _CONNECT_TIMEOUT)
  * @param nntp     the NNTP server to read (HEADWAY_NNTP_*)

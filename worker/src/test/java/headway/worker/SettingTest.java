@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The catalogue is the one place a setting's default is written: the README's table, the Compose
+ * The catalogue is the one place a setting's default is written: docs/configuration.md's table, the Compose
  * file and the logging configuration are checked against it, and the reader applies its defaults
  * and ranges.
  */
@@ -32,13 +32,13 @@ class SettingTest {
     private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
 
     @Test
-    void readmeConfigurationTableIsTheCatalogue() throws IOException {
-        String readme = Files.readString(ROOT.resolve("README.md"));
-        int start = readme.indexOf("| variable | meaning | default |");
-        assertThat(start).as("README.md has a configuration table").isNotNegative();
-        int end = readme.indexOf("\n\n", start);
-        assertThat(readme.substring(start, end + 1))
-                .as("README.md's configuration table; Setting.markdownTable() prints the one to paste")
+    void configurationTableIsTheCatalogue() throws IOException {
+        String page = Files.readString(ROOT.resolve("docs").resolve("configuration.md"));
+        int start = page.indexOf("| variable | meaning | default |");
+        assertThat(start).as("docs/configuration.md has a configuration table").isNotNegative();
+        int end = page.indexOf("\n\n", start);
+        assertThat(page.substring(start, end + 1))
+                .as("docs/configuration.md's table; Setting.markdownTable() prints the one to paste")
                 .isEqualTo(Setting.markdownTable());
     }
 
