@@ -42,7 +42,8 @@ public final class StrayThreads implements LauncherSessionListener {
         }
         if (!stray.isEmpty()) {
             if (Boolean.getBoolean("headway.guard.reportOnly")) { // module lab, until its leak is found
-                System.err.println("stray threads (not failing: headway.guard.reportOnly): " + stray.size());
+                System.err.println("stray threads (not failing: headway.guard.reportOnly): " + stray.size() + "\n"
+                        + stray.stream().map(StrayThreads::describe).collect(Collectors.joining("\n")));
                 return;
             }
             throw new IllegalStateException(stray.size() + " non-daemon thread(s) still running " + GRACE.toSeconds() + " s"

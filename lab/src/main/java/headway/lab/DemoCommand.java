@@ -261,18 +261,31 @@ final class DemoCommand implements Runnable {
         }
     }
 
-    /** Stops the rig (worker, Temporal, simulator, PostgreSQL), once. */
+    /**
+     * Stops the rig (worker, Temporal, simulator, PostgreSQL), once. An interrupted thread (the demo
+     * thread of a caller that stops it with {@link Thread#interrupt()}) closes it too: its flag is
+     * cleared while the rig closes and set again after, because the worker's and the test server's
+     * shutdowns wait for their threads, and an interrupted wait returns at once and left the
+     * Temporal pollers running.
+     */
     private synchronized void closeRig() {
-        if (door != null) {
-            door.close();
-            door = null;
-        }
-        if (serving != null) {
-            serving.close();
-            serving = null;
-        }
-        if (rig != null) {
-            rig.close();
+        boolean interrupted = Thread.interrupted();
+        try {
+            if (door != null) {
+                door.close();
+                door = null;
+            }
+            if (serving != null) {
+                serving.close();
+                serving = null;
+            }
+            if (rig != null) {
+                rig.close();
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
