@@ -78,7 +78,8 @@ final class SearchPage {
         String q = raw == null ? "" : raw.strip();
         if (q.length() > Params.MAX_QUERY) {
             error = "The search is too long: use at most " + Params.MAX_QUERY + " characters.";
-            q = q.substring(0, Params.MAX_QUERY);
+            int end = Params.MAX_QUERY;
+            q = q.substring(0, Character.isHighSurrogate(q.charAt(end - 1)) ? end - 1 : end); // never half a pair
         }
         Integer cat = number(sent.quietly("cat"), 0, 999_999);
         if (cat != null && !tree.contains(cat)) {

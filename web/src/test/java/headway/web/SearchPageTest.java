@@ -97,6 +97,12 @@ class SearchPageTest {
         var tooLong = served.get("/?q=" + "a".repeat(600));
         assertThat(tooLong.statusCode()).isEqualTo(200);
         assertThat(tooLong.body()).contains("The search is too long: use at most 500 characters.");
+        // an emoji (two UTF-16 characters) across the cut: the box shows 499 a's, never half of it
+        var emojiAtTheCut = served.get("/?q=" + "a".repeat(499) + "%F0%9F%98%80" + "b".repeat(50));
+        assertThat(emojiAtTheCut.statusCode()).isEqualTo(200);
+        assertThat(emojiAtTheCut.body())
+                .contains("value=\"" + "a".repeat(499) + "\"")
+                .doesNotContain("\uFFFD", "?\"");
         var unreadable = served.get("/?q=" + "a".repeat(10_000));
         assertThat(unreadable.statusCode()).isEqualTo(400);
         assertThat(unreadable.body()).contains("q: at most 2000 characters");
