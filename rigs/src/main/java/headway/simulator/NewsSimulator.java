@@ -32,10 +32,12 @@ import org.slf4j.LoggerFactory;
 /**
  * An NNTP reader server on 127.0.0.1 that serves deterministic groups of multipart binary posts
  * (made by {@link ArticleGenerator}), for tests, benchmarks and chaos drills of an overview
- * indexer. One platform thread per connection; only the reader commands an overview indexer
- * sends (CAPABILITIES, MODE READER, AUTHINFO, GROUP, LIST, OVER/XOVER, DATE, QUIT, and RFC 8054
- * COMPRESS DEFLATE when {@link Options#compress()}). Overview lines are rendered into an
- * {@link OverviewBuffer} and written in large chunks.
+ * indexer. One platform thread per connection; only the reader commands an indexer sends
+ * (CAPABILITIES, MODE READER, AUTHINFO, GROUP, LIST, OVER/XOVER, ARTICLE/HEAD/BODY/STAT, DATE,
+ * QUIT, and RFC 8054 COMPRESS DEFLATE when {@link Options#compress()}). Overview lines and
+ * articles are rendered into an {@link OverviewBuffer} and written in large chunks. A group holds
+ * either generated articles, whose bodies are yEnc parts made from seed and number (some spoiled
+ * on purpose, {@link HostileBody}), or articles posted whole with {@link #postArticle}.
  */
 public final class NewsSimulator implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NewsSimulator.class);
@@ -49,6 +51,7 @@ public final class NewsSimulator implements AutoCloseable {
 
     private final Options options;
     private final Map<String, ArticleGenerator> groups;
+    private final Map<String, Located> postedIds = new ConcurrentHashMap<>();
     private final ServerSocket serverSocket;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connectionIds = new AtomicInteger();
@@ -67,6 +70,7 @@ public final class NewsSimulator implements AutoCloseable {
      * @param missingPartFraction share of parts never posted (no article number at all)
      * @param malformedFraction   share of existing articles served with a malformed overview line
      * @param poisonFraction      share of existing articles served with a hostile line ({@link PoisonKind})
+     * @param hostileBodyFraction share of existing articles whose body is served spoiled ({@link HostileBody})
      */
     public record GroupSpec(
             String name,
@@ -78,7 +82,8 @@ public final class NewsSimulator implements AutoCloseable {
             double gapFraction,
             double missingPartFraction,
             double malformedFraction,
-            double poisonFraction) {
+            double poisonFraction,
+            double hostileBodyFraction) {
         public GroupSpec {
             if (name == null || !name.matches("[A-Za-z0-9+_-]+(\\.[A-Za-z0-9+_-]+)*")) {
                 throw new IllegalArgumentException(
@@ -102,6 +107,33 @@ public final class NewsSimulator implements AutoCloseable {
             checkFraction("missingPartFraction", missingPartFraction);
             checkFraction("malformedFraction", malformedFraction);
             checkFraction("poisonFraction", poisonFraction);
+            checkFraction("hostileBodyFraction", hostileBodyFraction);
+        }
+
+        /** A group with poison articles and whole bodies. */
+        public GroupSpec(
+                String name,
+                long seed,
+                long initialArticles,
+                int minParts,
+                int maxParts,
+                int filesPerPost,
+                double gapFraction,
+                double missingPartFraction,
+                double malformedFraction,
+                double poisonFraction) {
+            this(
+                    name,
+                    seed,
+                    initialArticles,
+                    minParts,
+                    maxParts,
+                    filesPerPost,
+                    gapFraction,
+                    missingPartFraction,
+                    malformedFraction,
+                    poisonFraction,
+                    0);
         }
 
         /** A group without poison articles. */
@@ -140,7 +172,29 @@ public final class NewsSimulator implements AutoCloseable {
                     gapFraction,
                     missingPartFraction,
                     malformedFraction,
+                    fraction,
+                    hostileBodyFraction);
+        }
+
+        /** This group with {@code fraction} of its existing articles served with a spoiled body. */
+        public GroupSpec withHostileBodies(double fraction) {
+            return new GroupSpec(
+                    name,
+                    seed,
+                    initialArticles,
+                    minParts,
+                    maxParts,
+                    filesPerPost,
+                    gapFraction,
+                    missingPartFraction,
+                    malformedFraction,
+                    poisonFraction,
                     fraction);
+        }
+
+        /** An empty group for {@link NewsSimulator#postArticle}: it holds only what is posted to it. */
+        public static GroupSpec posted(String name) {
+            return new GroupSpec(name, 0, 0, 1, 1, 1, 0, 0, 0);
         }
 
         /** A group with 20 files of 10..50 parts per post, 1% gaps, 1% missing parts and 0.1% malformed lines. */
@@ -303,7 +357,34 @@ public final class NewsSimulator implements AutoCloseable {
     /** The message-id article {@code article} is served with, without angle brackets; empty when it has none. */
     public String messageId(String group, long article) {
         ArticleGenerator g = group(group);
+        Article a = g.stored(article);
+        if (a != null) {
+            return a.messageId().substring(1, a.messageId().length() - 1);
+        }
         return g.cursorAt(article).servedMessageId(poison(group, article));
+    }
+
+    /** How the body of article {@code article} is spoiled, or null when it is served whole. */
+    public HostileBody hostileBody(String group, long article) {
+        ArticleKind k = kind(group, article);
+        return k == ArticleKind.ABSENT || k == ArticleKind.GAP ? null : group(group).hostileBody(article);
+    }
+
+    /**
+     * Stores {@code article} as the next article of {@code group} (one made with {@link
+     * GroupSpec#posted}), served by OVER, HEAD, BODY and ARTICLE from then on; returns its number.
+     * A message-id already posted to this simulator is refused, as a server refuses a duplicate.
+     */
+    public long postArticle(String group, Article article) {
+        ArticleGenerator g = group(group);
+        synchronized (postedIds) {
+            if (postedIds.containsKey(article.messageId())) {
+                throw new IllegalArgumentException("message-id " + article.messageId() + " was posted already");
+            }
+            long n = g.postArticle(article);
+            postedIds.put(article.messageId(), new Located(g, n));
+            return n;
+        }
     }
 
     /** The oracle: what OVER lo-hi serves now (see {@link Truth}). */
@@ -328,6 +409,24 @@ public final class NewsSimulator implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** An article's group and number. */
+    private record Located(ArticleGenerator group, long number) {}
+
+    /** Where the article with message-id {@code id} (angle brackets included) is, or null. */
+    private Located locate(String id) {
+        Located posted = postedIds.get(id);
+        if (posted != null) {
+            return posted;
+        }
+        for (ArticleGenerator g : groups.values()) {
+            long n = g.generatedNumber(id);
+            if (n > 0) {
+                return new Located(g, n);
+            }
+        }
+        return null;
     }
 
     private ArticleGenerator group(String name) {
@@ -386,6 +485,8 @@ public final class NewsSimulator implements AutoCloseable {
         private final byte[] command = new byte[MAX_COMMAND];
         private final OverviewBuffer buf = new OverviewBuffer(FLUSH_AT + 64 * 1024);
         private ArticleGenerator current;
+        /** The current article number of the selected group, 0 when there is none. */
+        private long currentArticle;
         private boolean authenticated = options.requiredCredentials() == null;
         private String pendingUser;
 
@@ -455,6 +556,7 @@ public final class NewsSimulator implements AutoCloseable {
                     }
                 }
                 case "XOVER" -> over(arg);
+                case "ARTICLE", "HEAD", "BODY", "STAT" -> article(cmd, arg);
                 case "DATE" -> {
                     LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
                     reply(String.format(
@@ -564,6 +666,7 @@ public final class NewsSimulator implements AutoCloseable {
             }
             current = g;
             long high = g.high;
+            currentArticle = high > 0 ? 1 : 0;
             reply("211 " + high + " 1 " + high + " " + name);
         }
 
@@ -636,8 +739,16 @@ public final class NewsSimulator implements AutoCloseable {
                 reply("224 Overview information follows");
             }
             ArticleGenerator g = current;
-            ArticleGenerator.Cursor c = g.cursorAt(from);
-            for (long n = from; n <= to; n++) {
+            if (g.holdsPosted()) {
+                for (long n = from; n <= to; n++) {
+                    g.renderStored(buf, n);
+                    if (buf.len >= FLUSH_AT) {
+                        flush();
+                    }
+                }
+            }
+            ArticleGenerator.Cursor c = g.holdsPosted() ? null : g.cursorAt(from);
+            for (long n = from; c != null && n <= to; n++) {
                 if (n > from) {
                     c.advance();
                 }
@@ -666,6 +777,98 @@ public final class NewsSimulator implements AutoCloseable {
             if (!gzipTerminator) {
                 reply(".");
             }
+        }
+
+        /**
+         * ARTICLE, HEAD, BODY and STAT (RFC 3977 6.2): by message-id in any group, by number or
+         * the current article in the selected group; the head and body go out dot-stuffed.
+         */
+        private void article(String cmd, String arg) throws IOException {
+            ArticleGenerator g;
+            long n;
+            long shown;
+            if (arg.startsWith("<")) {
+                Located at = locate(arg);
+                if (at == null) {
+                    reply("430 No article with that message-id");
+                    return;
+                }
+                g = at.group();
+                n = at.number();
+                shown = g == current ? n : 0;
+            } else {
+                if (current == null) {
+                    reply("412 No newsgroup selected");
+                    return;
+                }
+                g = current;
+                if (arg.isEmpty()) {
+                    n = currentArticle;
+                    if (!exists(g, n)) {
+                        reply("420 Current article number is invalid");
+                        return;
+                    }
+                } else {
+                    try {
+                        n = Long.parseLong(arg);
+                    } catch (NumberFormatException e) {
+                        reply("501 Syntax error in article number");
+                        return;
+                    }
+                    if (!exists(g, n)) {
+                        reply("423 No article with that number");
+                        return;
+                    }
+                    currentArticle = n;
+                }
+                shown = n;
+            }
+            Article posted = g.stored(n);
+            ArticleKind kind = g.kind(n);
+            PoisonKind poison = kind == ArticleKind.POISON ? g.poisonKind(n) : null;
+            ArticleGenerator.Cursor c = posted == null ? g.cursorAt(n) : null;
+            String id = posted != null ? posted.messageId() : "<" + c.servedMessageId(poison) + ">";
+            String code =
+                    switch (cmd) {
+                        case "ARTICLE" -> "220";
+                        case "HEAD" -> "221";
+                        case "BODY" -> "222";
+                        default -> "223";
+                    };
+            reply(code + " " + shown + " " + id);
+            if (cmd.equals("STAT")) {
+                return;
+            }
+            if (!cmd.equals("BODY")) {
+                buf.stuffed(posted != null ? g.storedHead(n) : c.head(kind, poison));
+            }
+            if (cmd.equals("ARTICLE")) {
+                buf.crlf();
+            }
+            if (!cmd.equals("HEAD")) {
+                HostileBody hostile = posted == null ? g.hostileBody(n) : null;
+                buf.stuffed(posted != null ? posted.body() : c.body(hostile));
+                if (hostile == HostileBody.ENDLESS) {
+                    endless(n);
+                }
+            }
+            reply(".");
+        }
+
+        private boolean exists(ArticleGenerator g, long n) {
+            return n >= 1 && n <= g.high && g.kind(n) != ArticleKind.GAP;
+        }
+
+        /** Writes data lines until the client goes away: the client, not the server, must bound a body. */
+        private void endless(long n) throws IOException {
+            byte[] line = YencWriter.line(n);
+            while (!closed) {
+                buf.stuffed(line);
+                if (buf.len >= FLUSH_AT) {
+                    flush();
+                }
+            }
+            throw new SocketException("simulator closed while writing an endless body");
         }
 
         private void reply(String line) {
