@@ -35,7 +35,7 @@ public record Article(String messageId, List<Header> headers, byte[] body) {
         }
         headers = List.copyOf(headers);
         Objects.requireNonNull(body, "body");
-        if (!messageId.equals(header("Message-ID"))) {
+        if (!messageId.equals(find(headers, "Message-ID"))) {
             throw new IllegalArgumentException("the Message-ID header must be " + messageId);
         }
         if (body.length > 0 && (body.length < 2 || body[body.length - 2] != '\r' || body[body.length - 1] != '\n')) {
@@ -59,6 +59,10 @@ public record Article(String messageId, List<Header> headers, byte[] body) {
 
     /** The first header of this name (letter case ignored), or null. */
     public String header(String name) {
+        return find(headers, name);
+    }
+
+    private static String find(List<Header> headers, String name) {
         for (Header h : headers) {
             if (h.name().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
                 return h.value();

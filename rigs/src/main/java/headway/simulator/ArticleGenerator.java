@@ -459,7 +459,6 @@ final class ArticleGenerator {
             if (tabs[4] > tabs[3] + 1) {
                 field(h.ascii("Message-ID: "), line, tabs, 3).crlf();
             }
-            field(h.ascii("Lines: "), line, tabs, 6).crlf();
             field(h, line, tabs, 7).crlf();
             return Arrays.copyOf(h.a, h.len);
         }

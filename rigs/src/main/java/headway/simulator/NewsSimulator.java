@@ -835,7 +835,7 @@ public final class NewsSimulator implements AutoCloseable {
                         case "BODY" -> "222";
                         default -> "223";
                     };
-            reply(code + " " + shown + " " + id);
+            buf.bytes((code + " " + shown + " " + id).getBytes(StandardCharsets.UTF_8)).crlf();
             if (cmd.equals("STAT")) {
                 return;
             }
