@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import headway.inspect.yenc.YencDecoder;
 import headway.inspect.yenc.YencPart;
+import headway.rig.TestCertificates;
+import headway.rig.TlsTerminator;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -16,6 +19,7 @@ import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** ARTICLE, HEAD, BODY and STAT as RFC 3977 has them, over generated and posted groups, plain and compressed. */
 class ArticleCommandsTest {
@@ -216,6 +220,26 @@ class ArticleCommandsTest {
                 assertThat(c.data()).isEqualTo(plain);
             }
             assertThat(c.command("BODY <nobody@sim.test>")).startsWith("430 ");
+        }
+    }
+
+    @Test
+    void overTlsAndCompressedTheArticleIsTheSame(@TempDir Path certs) throws Exception {
+        long n = firstValid(GROUP);
+        byte[] plain;
+        try (TestClient c = client()) {
+            c.command("GROUP " + GROUP);
+            c.command("ARTICLE " + n);
+            plain = c.data();
+        }
+        TestCertificates tc = TestCertificates.make(certs, "news.test");
+        try (TlsTerminator tls = TlsTerminator.start(tc.serverCert(), tc.serverKey(), null, sim.host(), sim.port());
+                TestClient c = TestClient.tls("127.0.0.1", tls.port(), tc.ca())) {
+            c.compress();
+            assertThat(c.command("GROUP " + GROUP)).startsWith("211 ");
+            assertThat(c.command("ARTICLE " + n)).startsWith("220 " + n + " ");
+            assertThat(c.data()).isEqualTo(plain);
+            assertThat(c.command("BODY " + (sim.high(GROUP) + 1))).startsWith("423 ");
         }
     }
 

@@ -7,10 +7,17 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A bare NNTP client for the rigs' tests, written from RFC 3977 apart from headway's client: it
@@ -25,7 +32,27 @@ public final class TestClient implements AutoCloseable {
     public byte[] raw = new byte[0];
 
     public TestClient(String host, int port) throws IOException {
-        socket = new Socket(host, port);
+        this(new Socket(host, port));
+    }
+
+    /** A client over TLS to {@code host:port}, trusting the CA certificate in {@code caPem}. */
+    public static TestClient tls(String host, int port, Path caPem) throws Exception {
+        KeyStore trusted = KeyStore.getInstance("PKCS12");
+        trusted.load(null, null);
+        try (InputStream pem = Files.newInputStream(caPem)) {
+            trusted.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(pem));
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trusted);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(null, tmf.getTrustManagers(), null);
+        SSLSocket s = (SSLSocket) tls.getSocketFactory().createSocket(host, port);
+        s.startHandshake();
+        return new TestClient(s);
+    }
+
+    private TestClient(Socket s) throws IOException {
+        socket = s;
         socket.setSoTimeout(20_000);
         in = new BufferedInputStream(socket.getInputStream(), 65536);
         out = socket.getOutputStream();
