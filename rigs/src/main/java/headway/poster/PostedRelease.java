@@ -68,7 +68,12 @@ public record PostedRelease(
      */
     @SuppressWarnings("ArrayRecordComponent")
     public record PostedFile(
-            String postedName, String realName, Role role, byte[] data, List<String> messageIds, List<String> subjects) {
+            String postedName,
+            String realName,
+            Role role,
+            byte[] data,
+            List<String> messageIds,
+            List<String> subjects) {
         public PostedFile {
             Objects.requireNonNull(postedName, "postedName");
             Objects.requireNonNull(realName, "realName");

@@ -17,8 +17,13 @@ import java.util.stream.Stream;
 final class ReleaseFiles {
 
     /** What a release's archive lists and the files it is posted as. */
-    record Built(List<PostedRelease.Role> roles, List<String> names, List<byte[]> data, List<String> innerNames,
-            boolean headersEncrypted, String archivePassword) {}
+    record Built(
+            List<PostedRelease.Role> roles,
+            List<String> names,
+            List<byte[]> data,
+            List<String> innerNames,
+            boolean headersEncrypted,
+            String archivePassword) {}
 
     /** A set of rarfile's test volumes: file names in order, the names they list, whether headers are encrypted. */
     private record RarSet(List<String> volumes, List<String> inner, boolean headersEncrypted) {}
@@ -58,7 +63,12 @@ final class ReleaseFiles {
             case SEVEN_ZIP -> {
                 write(dir, payloadName, payload);
                 List<String> cmd = new ArrayList<>(List.of(
-                        tools.sevenZip().toString(), "a", "-t7z", "-mx=0", "-bd", "-v" + (payload.length / 3 + 1) + "b"));
+                        tools.sevenZip().toString(),
+                        "a",
+                        "-t7z",
+                        "-mx=0",
+                        "-bd",
+                        "-v" + (payload.length / 3 + 1) + "b"));
                 if (spec.password() != ReleaseSpec.Password.NONE) {
                     password = hex(r, 12);
                     cmd.add("-p" + password);
@@ -84,8 +94,13 @@ final class ReleaseFiles {
                     case HEADERS -> HEADERS_RAR;
                 };
                 for (int i = 0; i < set.volumes().size(); i++) {
-                    String name = set.volumes().size() == 1 ? spec.name() + ".rar" : spec.name() + ".part" + (i + 1) + ".rar";
-                    write(dir, name, Files.readAllBytes(tools.rarfileFiles().resolve(set.volumes().get(i))));
+                    String name =
+                            set.volumes().size() == 1 ? spec.name() + ".rar" : spec.name() + ".part" + (i + 1) + ".rar";
+                    write(
+                            dir,
+                            name,
+                            Files.readAllBytes(
+                                    tools.rarfileFiles().resolve(set.volumes().get(i))));
                     roles.add(PostedRelease.Role.ARCHIVE);
                     names.add(name);
                 }
@@ -145,11 +160,16 @@ final class ReleaseFiles {
         out.writeBytes(new byte[] {(byte) 0xBC, '\r', '\n'});
         StringBuilder text = new StringBuilder("\r\n")
                 .append(String.format(Locale.ROOT, " Size ......: %d bytes\r\n", spec.payloadBytes()))
-                .append(String.format(Locale.ROOT, " Date ......: 2026-%02d-%02d\r\n", 1 + r.nextInt(12), 1 + r.nextInt(28)));
+                .append(String.format(
+                        Locale.ROOT, " Date ......: 2026-%02d-%02d\r\n", 1 + r.nextInt(12), 1 + r.nextInt(28)));
         if (spec.imdbId() != null) {
-            text.append(" IMDb ......: https://www.imdb.com/title/").append(spec.imdbId()).append("/\r\n");
+            text.append(" IMDb ......: https://www.imdb.com/title/")
+                    .append(spec.imdbId())
+                    .append("/\r\n");
         }
-        text.append("\r\n ").append("\u2591\u2592\u2593 greetings to all friends \u2593\u2592\u2591").append("\r\n");
+        text.append("\r\n ")
+                .append("\u2591\u2592\u2593 greetings to all friends \u2593\u2592\u2591")
+                .append("\r\n");
         out.writeBytes(text.toString().getBytes(java.nio.charset.Charset.forName("IBM437")));
         return out.toByteArray();
     }

@@ -32,8 +32,9 @@ public final class ReleasePoster {
     /** Decoded bytes per article, as posters cut files (they use 700 KB; smaller makes more parts for tests). */
     public static final int DEFAULT_PART_BYTES = 64_000;
 
-    private static final DateTimeFormatter DATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss Z", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern(
+                    "EEE, dd MMM yyyy HH:mm:ss Z", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
 
     private final ReleaseTools tools;
     private final Path workDir;

@@ -92,7 +92,8 @@ public record ReleaseSpec(
         List<ReleaseSpec> out = new ArrayList<>();
         for (int i = 0; i < each; i++) {
             out.add(new ReleaseSpec(name(r, words), true, Container.NONE, Password.NONE, true, false, null, size(r)));
-            out.add(new ReleaseSpec(name(r, words), true, Container.NONE, Password.NONE, false, true, imdb(r), size(r)));
+            out.add(new ReleaseSpec(
+                    name(r, words), true, Container.NONE, Password.NONE, false, true, imdb(r), size(r)));
             out.add(new ReleaseSpec(
                     name(r, words), true, Container.SEVEN_ZIP, Password.NONE, false, false, null, size(r)));
             out.add(new ReleaseSpec(

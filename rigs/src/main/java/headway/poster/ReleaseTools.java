@@ -57,8 +57,8 @@ public record ReleaseTools(Path par2, Path sevenZip, Path rarfileFiles) {
                 return files;
             }
         }
-        throw new IllegalStateException(
-                "no .tools/" + RARFILE + "/test/files (rarfile's RAR test archives): run bin/install-test-tools rarfile");
+        throw new IllegalStateException("no .tools/" + RARFILE
+                + "/test/files (rarfile's RAR test archives): run bin/install-test-tools rarfile");
     }
 
     /** Runs {@code command} in {@code dir}; a non-zero exit or a run past two minutes throws with what it printed. */
@@ -76,8 +76,8 @@ public record ReleaseTools(Path par2, Path sevenZip, Path rarfileFiles) {
                 throw new IOException(command + " did not finish within " + TIMEOUT_SECONDS + " s");
             }
             if (p.exitValue() != 0) {
-                throw new IOException(command + " exited " + p.exitValue() + ":\n"
-                        + Files.readString(log, StandardCharsets.UTF_8));
+                throw new IOException(
+                        command + " exited " + p.exitValue() + ":\n" + Files.readString(log, StandardCharsets.UTF_8));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

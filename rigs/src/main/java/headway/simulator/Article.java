@@ -21,7 +21,8 @@ public record Article(String messageId, List<Header> headers, byte[] body) {
     public record Header(String name, String value) {
         public Header {
             if (name == null || !name.matches("[!-9;-~]+")) {
-                throw new IllegalArgumentException("header name must be printable ASCII without ':', was '" + name + "'");
+                throw new IllegalArgumentException(
+                        "header name must be printable ASCII without ':', was '" + name + "'");
             }
             if (value == null || value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
                 throw new IllegalArgumentException("header " + name + " must be one line without CR or LF");

@@ -145,7 +145,13 @@ final class ArticleGenerator {
         field(b, a.header("Date")).tab();
         b.bytes(a.messageId().getBytes(StandardCharsets.UTF_8)).tab();
         field(b, a.header("References")).tab();
-        b.num(storedBytes(n)).tab().num(a.lines()).tab().bytes(xrefPrefix).num(n).crlf();
+        b.num(storedBytes(n))
+                .tab()
+                .num(a.lines())
+                .tab()
+                .bytes(xrefPrefix)
+                .num(n)
+                .crlf();
     }
 
     private static OverviewBuffer field(OverviewBuffer b, String value) {

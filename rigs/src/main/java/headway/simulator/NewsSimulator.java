@@ -367,7 +367,9 @@ public final class NewsSimulator implements AutoCloseable {
     /** How the body of article {@code article} is spoiled, or null when it is served whole. */
     public HostileBody hostileBody(String group, long article) {
         ArticleKind k = kind(group, article);
-        return k == ArticleKind.ABSENT || k == ArticleKind.GAP ? null : group(group).hostileBody(article);
+        return k == ArticleKind.ABSENT || k == ArticleKind.GAP
+                ? null
+                : group(group).hostileBody(article);
     }
 
     /**
@@ -487,6 +489,7 @@ public final class NewsSimulator implements AutoCloseable {
         private ArticleGenerator current;
         /** The current article number of the selected group, 0 when there is none. */
         private long currentArticle;
+
         private boolean authenticated = options.requiredCredentials() == null;
         private String pendingUser;
 
@@ -828,14 +831,14 @@ public final class NewsSimulator implements AutoCloseable {
             PoisonKind poison = kind == ArticleKind.POISON ? g.poisonKind(n) : null;
             ArticleGenerator.Cursor c = posted == null ? g.cursorAt(n) : null;
             String id = posted != null ? posted.messageId() : "<" + c.servedMessageId(poison) + ">";
-            String code =
-                    switch (cmd) {
-                        case "ARTICLE" -> "220";
-                        case "HEAD" -> "221";
-                        case "BODY" -> "222";
-                        default -> "223";
-                    };
-            buf.bytes((code + " " + shown + " " + id).getBytes(StandardCharsets.UTF_8)).crlf();
+            String code = switch (cmd) {
+                case "ARTICLE" -> "220";
+                case "HEAD" -> "221";
+                case "BODY" -> "222";
+                default -> "223";
+            };
+            buf.bytes((code + " " + shown + " " + id).getBytes(StandardCharsets.UTF_8))
+                    .crlf();
             if (cmd.equals("STAT")) {
                 return;
             }

@@ -50,14 +50,30 @@ class InnReleaseTest {
         Instant now = Instant.now().minusSeconds(120);
         PostedRelease hidden = poster.build(
                 new ReleaseSpec(
-                        "Copper.Tide.2024.1080p.WEB-DL.x264-INN", true, ReleaseSpec.Container.SEVEN_ZIP,
-                        ReleaseSpec.Password.HEADERS, true, true, "tt7654321", 350_000),
-                seed, GROUP, now);
+                        "Copper.Tide.2024.1080p.WEB-DL.x264-INN",
+                        true,
+                        ReleaseSpec.Container.SEVEN_ZIP,
+                        ReleaseSpec.Password.HEADERS,
+                        true,
+                        true,
+                        "tt7654321",
+                        350_000),
+                seed,
+                GROUP,
+                now);
         PostedRelease control = poster.build(
                 new ReleaseSpec(
-                        "Copper.Tide.S01E02.720p.HDTV.x264-INN", false, ReleaseSpec.Container.NONE,
-                        ReleaseSpec.Password.NONE, false, true, null, 120_000),
-                seed + 1, GROUP, now);
+                        "Copper.Tide.S01E02.720p.HDTV.x264-INN",
+                        false,
+                        ReleaseSpec.Container.NONE,
+                        ReleaseSpec.Password.NONE,
+                        false,
+                        true,
+                        null,
+                        120_000),
+                seed + 1,
+                GROUP,
+                now);
         NntpFeeder.ihave("127.0.0.1", FEED_PORT, hidden.articles());
         NntpFeeder.post("127.0.0.1", READER_PORT, control.articles());
 
@@ -72,9 +88,12 @@ class InnReleaseTest {
                         assertThat(p.name()).isEqualTo(f.postedName());
                         System.arraycopy(p.data(), 0, whole, (int) p.begin() - 1, p.data().length);
                     }
-                    assertThat(whole).as("%s (%s)", f.realName(), f.postedName()).isEqualTo(f.data());
+                    assertThat(whole)
+                            .as("%s (%s)", f.realName(), f.postedName())
+                            .isEqualTo(f.data());
                     if (f.role() == PostedRelease.Role.NFO) {
-                        assertThat(NfoReader.read(whole).releaseNames().get(0).name()).isEqualTo(r.name());
+                        assertThat(NfoReader.read(whole).releaseNames().get(0).name())
+                                .isEqualTo(r.name());
                     }
                     if (f.realName().equals(r.name() + ".par2")) {
                         assertThat(Par2Reader.read(whole).files())
@@ -87,7 +106,8 @@ class InnReleaseTest {
             assertThat(c.command("HEAD " + first)).startsWith("221 ");
             assertThat(new String(c.data(), StandardCharsets.UTF_8))
                     .contains("Subject: " + control.files().get(0).subjects().get(0));
-            assertThat(c.command("BODY <no-such-article." + seed + "@rig.test>")).startsWith("430 ");
+            assertThat(c.command("BODY <no-such-article." + seed + "@rig.test>"))
+                    .startsWith("430 ");
         }
     }
 

@@ -74,8 +74,14 @@ class ReleaseRoundTripTest {
     void theSameSeedPostsTheSameRelease() throws Exception {
         ReleasePoster poster = new ReleasePoster(ReleaseTools.find(), work, 40_000);
         ReleaseSpec spec = new ReleaseSpec(
-                "Echo.Garden.2021.1080p.WEB-DL.x264-RIG", true, ReleaseSpec.Container.SEVEN_ZIP,
-                ReleaseSpec.Password.NONE, true, true, "tt1234567", 200_000);
+                "Echo.Garden.2021.1080p.WEB-DL.x264-RIG",
+                true,
+                ReleaseSpec.Container.SEVEN_ZIP,
+                ReleaseSpec.Password.NONE,
+                true,
+                true,
+                "tt1234567",
+                200_000);
         PostedRelease a = poster.build(spec, 99, GROUP, POSTED_AT);
         PostedRelease b = poster.build(spec, 99, GROUP, POSTED_AT);
         assertThat(b.messageIds()).isEqualTo(a.messageIds());
@@ -83,7 +89,9 @@ class ReleaseRoundTripTest {
         for (int i = 0; i < a.files().size(); i++) {
             assertThat(b.files().get(i).postedName()).isEqualTo(a.files().get(i).postedName());
             assertThat(b.files().get(i).subjects()).isEqualTo(a.files().get(i).subjects());
-            assertThat(b.files().get(i).data()).as(a.files().get(i).realName()).isEqualTo(a.files().get(i).data());
+            assertThat(b.files().get(i).data())
+                    .as(a.files().get(i).realName())
+                    .isEqualTo(a.files().get(i).data());
         }
         assertThat(poster.build(spec, 100, GROUP, POSTED_AT).messageIds()).doesNotContainAnyElementsOf(a.messageIds());
     }
@@ -120,7 +128,10 @@ class ReleaseRoundTripTest {
                 String subject = f.subjects().get(p);
                 assertThat(subject).contains(counter, "\"" + f.postedName() + "\" yEnc (" + (p + 1) + "/");
                 if (r.obfuscated()) {
-                    assertThat(subject).as(replay).doesNotContain(r.name()).doesNotContain(".par2", ".nfo", ".7z", ".rar");
+                    assertThat(subject)
+                            .as(replay)
+                            .doesNotContain(r.name())
+                            .doesNotContain(".par2", ".nfo", ".7z", ".rar");
                 } else {
                     assertThat(subject).startsWith(r.name() + " ");
                 }
@@ -139,7 +150,9 @@ class ReleaseRoundTripTest {
         Nfo nfo = null;
         for (PostedRelease.PostedFile f : r.files()) {
             byte[] b = fetched.get(f.postedName());
-            assertThat(Par2Reader.recognizes(b)).as("%s %s", replay, f.realName()).isEqualTo(f.role() == PostedRelease.Role.PAR2);
+            assertThat(Par2Reader.recognizes(b))
+                    .as("%s %s", replay, f.realName())
+                    .isEqualTo(f.role() == PostedRelease.Role.PAR2);
             if (f.role() == PostedRelease.Role.PAR2 && f.realName().equals(r.name() + ".par2")) {
                 par2 = Par2Reader.read(b);
             }
@@ -154,14 +167,18 @@ class ReleaseRoundTripTest {
                 if (f.role() == PostedRelease.Role.ARCHIVE || f.role() == PostedRelease.Role.PAYLOAD) {
                     byte[] b = fetched.get(f.postedName());
                     Optional<Par2File> named = par2.fileFor(Arrays.copyOf(b, Math.min(b.length, 16384)), b.length);
-                    assertThat(named).as("%s par-rename of %s", replay, f.postedName()).isPresent();
+                    assertThat(named)
+                            .as("%s par-rename of %s", replay, f.postedName())
+                            .isPresent();
                     assertThat(named.get().name()).isEqualTo(f.realName()).startsWith(r.name());
                 }
             }
         }
         assertThat(nfo != null).isEqualTo(r.namedBy().contains(PostedRelease.Evidence.NFO));
         if (nfo != null) {
-            assertThat(nfo.namesOneRelease()).as("%s: %s", replay, nfo.releaseNames()).isTrue();
+            assertThat(nfo.namesOneRelease())
+                    .as("%s: %s", replay, nfo.releaseNames())
+                    .isTrue();
             assertThat(nfo.releaseNames().get(0).name()).isEqualTo(r.name());
             assertThat(nfo.imdbIds()).isEqualTo(r.imdbId() == null ? List.of() : List.of(r.imdbId()));
         }
@@ -181,13 +198,15 @@ class ReleaseRoundTripTest {
             for (int v = 0; v < volumes.size() - 1; v++) {
                 before += fetched.get(volumes.get(v).postedName()).length;
             }
-            Listing l = Archives.sevenZip(head, fetched.get(volumes.get(volumes.size() - 1).postedName()), before);
+            Listing l = Archives.sevenZip(
+                    head, fetched.get(volumes.get(volumes.size() - 1).postedName()), before);
             l.entries().forEach(e -> listed.add(e.name()));
             passworded = l.passworded();
             headersEncrypted = l.headersEncrypted();
         } else {
             for (PostedRelease.PostedFile v : volumes) {
-                Listing l = Archives.list(fetched.get(v.postedName()), new byte[0], 0).orElseThrow();
+                Listing l = Archives.list(fetched.get(v.postedName()), new byte[0], 0)
+                        .orElseThrow();
                 l.entries().stream().filter(e -> !e.directory()).forEach(e -> listed.add(e.name()));
                 passworded |= l.passworded();
                 headersEncrypted |= l.headersEncrypted();

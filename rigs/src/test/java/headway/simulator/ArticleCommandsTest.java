@@ -152,7 +152,8 @@ class ArticleCommandsTest {
             assertThat(c.command("ARTICLE")).startsWith("412 ");
             assertThat(c.command("HEAD <nobody@sim.test>")).startsWith("430 ");
             assertThat(c.command("BODY <1.0@sim.test>")).startsWith("430 ");
-            assertThat(c.command("BODY <" + sim.high(GROUP) + "1" + sim.messageId(GROUP, 1).substring(1) + ">"))
+            assertThat(c.command("BODY <" + sim.high(GROUP) + "1"
+                            + sim.messageId(GROUP, 1).substring(1) + ">"))
                     .startsWith("430 ");
             assertThat(c.command("GROUP " + GROUP)).startsWith("211 ");
             assertThat(c.command("BODY " + (sim.high(GROUP) + 1))).startsWith("423 ");
@@ -192,7 +193,8 @@ class ArticleCommandsTest {
             c.command("GROUP " + POSTED);
             assertThat(c.command("ARTICLE " + n)).isEqualTo("220 " + n + " " + id);
             String article = new String(c.data(), StandardCharsets.US_ASCII);
-            assertThat(article).contains("Message-ID: " + id + "\r\n", "Xref: sim.test " + POSTED + ":" + n + "\r\n\r\n");
+            assertThat(article)
+                    .contains("Message-ID: " + id + "\r\n", "Xref: sim.test " + POSTED + ":" + n + "\r\n\r\n");
             assertThat(article).endsWith(new String(body, StandardCharsets.US_ASCII));
             assertThat(c.command("OVER " + n)).startsWith("224 ");
             String[] over = new String(c.data(), StandardCharsets.UTF_8).strip().split("\t");
@@ -305,7 +307,8 @@ class ArticleCommandsTest {
             for (int i = 0; i < 40; i++) {
                 byte[] file = new byte[2 + random.nextInt(i < 5 ? 3 : 200_000)];
                 for (int b = 0; b < file.length; b++) {
-                    file[b] = (byte) (random.nextInt(8) == 0 ? "\0\n\r=\t .".charAt(random.nextInt(7)) - 42 : random.nextInt());
+                    file[b] = (byte)
+                            (random.nextInt(8) == 0 ? "\0\n\r=\t .".charAt(random.nextInt(7)) - 42 : random.nextInt());
                 }
                 int cut = file.length / 2;
                 String name = "f" + i + " " + (char) (0x4e00 + random.nextInt(100)) + ".bin";
@@ -314,16 +317,21 @@ class ArticleCommandsTest {
                 };
                 byte[] back = new byte[file.length];
                 for (byte[] part : parts) {
-                    String id = "<" + i + "." + Arrays.hashCode(part) + "." + seed + "." + System.nanoTime() + "@rig.test>";
+                    String id =
+                            "<" + i + "." + Arrays.hashCode(part) + "." + seed + "." + System.nanoTime() + "@rig.test>";
                     sim.postArticle(POSTED, Article.of(id, "p <p@rig.test>", POSTED, name, date(), part));
                     assertThat(c.command("BODY " + id)).startsWith("222 ");
                     YencPart p = YencDecoder.decode(c.data(), CAP);
-                    assertThat(p.ok()).as("seed %d file %d: %s", seed, i, p.reason()).isTrue();
+                    assertThat(p.ok())
+                            .as("seed %d file %d: %s", seed, i, p.reason())
+                            .isTrue();
                     assertThat(p.crc()).isEqualTo(YencPart.Crc.MATCHED);
                     assertThat(p.name()).isEqualTo(name);
                     System.arraycopy(p.data(), 0, back, (int) p.begin() - 1, (int) p.decoded());
                 }
-                assertThat(back).as("seed %d (replay with -Dheadway.seed=%d) file %d", seed, seed, i).isEqualTo(file);
+                assertThat(back)
+                        .as("seed %d (replay with -Dheadway.seed=%d) file %d", seed, seed, i)
+                        .isEqualTo(file);
             }
         }
     }

@@ -40,7 +40,8 @@ public final class TestClient implements AutoCloseable {
         KeyStore trusted = KeyStore.getInstance("PKCS12");
         trusted.load(null, null);
         try (InputStream pem = Files.newInputStream(caPem)) {
-            trusted.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(pem));
+            trusted.setCertificateEntry(
+                    "ca", CertificateFactory.getInstance("X.509").generateCertificate(pem));
         }
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trusted);
@@ -73,7 +74,8 @@ public final class TestClient implements AutoCloseable {
             throw new IOException("COMPRESS DEFLATE answered " + status);
         }
         in = new BufferedInputStream(new InflaterInputStream(socket.getInputStream(), new Inflater(true)), 65536);
-        out = new DeflaterOutputStream(socket.getOutputStream(), new Deflater(Deflater.DEFAULT_COMPRESSION, true), true);
+        out = new DeflaterOutputStream(
+                socket.getOutputStream(), new Deflater(Deflater.DEFAULT_COMPRESSION, true), true);
     }
 
     /** Reads a multi-line reply's data up to its terminating line: the lines unstuffed, CR LF ends kept. */
