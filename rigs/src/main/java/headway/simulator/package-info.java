@@ -3,7 +3,7 @@
  * multipart binary posts (with gaps, missing parts and malformed lines), and their yEnc bodies, for
  * the tests, the demo, the benchmarks and chaos runs; a group can instead hold articles posted
  * whole ({@link headway.simulator.Article}, see {@code headway.poster}). By role: {@link headway.simulator.NewsSimulator} is the server
- * (sockets, sessions, the reader commands), {@code ArticleGenerator} makes a group's articles as
+ * (sockets, groups, the oracle), {@code Session} one connection and its reader commands, {@code ArticleGenerator} makes a group's articles as
  * a pure function of seed, name and number, {@code OverviewBuffer} is the byte buffer overview
  * lines are rendered into, and {@link headway.simulator.Truth} is the test oracle that recomputes
  * what a range serves; {@link headway.simulator.YencWriter} writes bodies as posters do and
