@@ -5,7 +5,11 @@ import java.time.LocalDate;
 import java.time.format.TextStyle;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32;
 
 /**
  * One simulated group's articles. Invariant: every article is a pure function of (seed, group
@@ -42,6 +46,10 @@ final class ArticleGenerator {
     private static final long SALT_BYTES = 0x5e2d58d8L;
     private static final long SALT_NAME = 0x6a09e667L;
     private static final long SALT_POISON = 0x7b3f1a2dL;
+    private static final long SALT_BODY = 0x8c2b7d45L;
+    private static final long SALT_DATA = 0x9d4e1f63L;
+    /** Decoded bytes in each part of a generated file: bodies stay cheap to make, whatever OVER's {@code :bytes} say. */
+    static final int PART_BYTES = 64 * 1024;
 
     final NewsSimulator.GroupSpec spec;
     private final long tag;
@@ -50,6 +58,8 @@ final class ArticleGenerator {
     private volatile Layout layout = new Layout(new long[16], new long[16], new int[16], new int[16], 0, 0);
     /** The high-water mark; the low one is always 1. */
     volatile long high;
+    /** Posted articles by number: a group holds either these or generated articles, never both. */
+    private final Map<Long, Article> stored = new ConcurrentHashMap<>();
 
     ArticleGenerator(NewsSimulator.GroupSpec spec) {
         this.spec = spec;
@@ -73,6 +83,9 @@ final class ArticleGenerator {
 
     /** What article {@code n} (1..high) is. */
     ArticleKind kind(long n) {
+        if (!stored.isEmpty()) {
+            return ArticleKind.VALID;
+        }
         if (spec.gapFraction() > 0 && unit(SALT_GAP, n) < spec.gapFraction()) {
             return ArticleKind.GAP;
         }
@@ -91,6 +104,99 @@ final class ArticleGenerator {
         return kinds[(int) Long.remainderUnsigned(hash(SALT_POISON + 1, n), kinds.length)];
     }
 
+    /** How article {@code n}'s body is spoiled, or null when it is served whole; posted articles are served as posted. */
+    HostileBody hostileBody(long n) {
+        if (spec.hostileBodyFraction() == 0 || !stored.isEmpty() || unit(SALT_BODY, n) >= spec.hostileBodyFraction()) {
+            return null;
+        }
+        HostileBody[] kinds = HostileBody.values();
+        return kinds[(int) Long.remainderUnsigned(hash(SALT_BODY + 1, n), kinds.length)];
+    }
+
+    /** The posted article {@code n}, or null when the group's articles are generated. */
+    Article stored(long n) {
+        return stored.get(n);
+    }
+
+    /** True when the group holds posted articles. */
+    boolean holdsPosted() {
+        return !stored.isEmpty();
+    }
+
+    /** Posted article {@code n}'s head as served: its headers and an Xref line. */
+    byte[] storedHead(long n) {
+        byte[] head = stored.get(n).head();
+        OverviewBuffer b = new OverviewBuffer(head.length + 64);
+        b.bytes(head).bytes(xrefPrefix).num(n).crlf();
+        return Arrays.copyOf(b.a, b.len);
+    }
+
+    /** Posted article {@code n}'s size as ARTICLE serves it, not dot-stuffed: RFC 3977's {@code :bytes}. */
+    long storedBytes(long n) {
+        return storedHead(n).length + 2L + stored.get(n).body().length;
+    }
+
+    /** Appends posted article {@code n}'s overview line, TABs in its fields served as spaces. */
+    void renderStored(OverviewBuffer b, long n) {
+        Article a = stored.get(n);
+        b.num(n).tab();
+        field(b, a.header("Subject")).tab();
+        field(b, a.header("From")).tab();
+        field(b, a.header("Date")).tab();
+        b.bytes(a.messageId().getBytes(StandardCharsets.UTF_8)).tab();
+        field(b, a.header("References")).tab();
+        b.num(storedBytes(n))
+                .tab()
+                .num(a.lines())
+                .tab()
+                .bytes(xrefPrefix)
+                .num(n)
+                .crlf();
+    }
+
+    private static OverviewBuffer field(OverviewBuffer b, String value) {
+        return value == null ? b : b.bytes(value.replace('\t', ' ').getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Stores {@code a} as the next article and returns its number. */
+    synchronized long postArticle(Article a) {
+        if (high > stored.size()) {
+            throw new IllegalStateException("group " + spec.name() + " holds " + high
+                    + " generated articles: post articles to a group made with initialArticles 0");
+        }
+        stored.put(high + 1, a);
+        high++;
+        return high;
+    }
+
+    /**
+     * The number of the generated article served with message-id {@code id} (with angle brackets),
+     * or -1; the served form of poison ids is matched too.
+     */
+    long generatedNumber(String id) {
+        if (!stored.isEmpty() || !id.endsWith(new String(idSuffix, StandardCharsets.ISO_8859_1))) {
+            return -1;
+        }
+        int i = 1;
+        while (i < id.length() && id.charAt(i) == 'z') {
+            i++;
+        }
+        int digits = i;
+        while (digits < id.length() && digits - i < 12 && Character.isDigit(id.charAt(digits))) {
+            digits++;
+        }
+        if (digits == i) {
+            return -1;
+        }
+        long n = Long.parseLong(id.substring(i, digits));
+        if (n < 1 || n > high || kind(n) == ArticleKind.GAP) {
+            return -1;
+        }
+        PoisonKind p = kind(n) == ArticleKind.POISON ? poisonKind(n) : null;
+        String served = cursorAt(n).servedMessageId(p);
+        return id.equals("<" + served + ">") ? n : -1;
+    }
+
     private int partsOf(long post) {
         int span = spec.maxParts() - spec.minParts() + 1;
         return spec.minParts() + (int) Long.remainderUnsigned(hash(SALT_PARTS, post), span);
@@ -103,6 +209,10 @@ final class ArticleGenerator {
 
     /** Appends {@code n} new articles and returns the new high-water mark. */
     synchronized long post(long n) {
+        if (n > 0 && !stored.isEmpty()) {
+            throw new IllegalStateException(
+                    "group " + spec.name() + " holds posted articles: generated and posted articles do not mix");
+        }
         long target = high + n;
         Layout l = layout;
         if (l.total < target) {
@@ -280,6 +390,91 @@ final class ArticleGenerator {
 
         String messageId() {
             return "<" + n + new String(g.idSuffix, StandardCharsets.ISO_8859_1);
+        }
+
+        /** The file name the subject gives, between its quotes. */
+        String fileName() {
+            String s = new String(subjectPrefix, StandardCharsets.UTF_8);
+            int open = s.indexOf('"');
+            return s.substring(open + 1, s.indexOf('"', open + 1));
+        }
+
+        /**
+         * This article's yEnc part: {@link #PART_BYTES} bytes of its file, a pure function of seed,
+         * post, file and part, spoiled as {@code hostile} says ({@link HostileBody#ENDLESS} is the
+         * server's to write: this gives its first lines).
+         */
+        byte[] body(HostileBody hostile) {
+            int part = part();
+            int from = (part - 1) * PART_BYTES;
+            long fileSize = (long) parts * PART_BYTES;
+            byte[] file = new byte[part == parts ? parts * PART_BYTES : from + PART_BYTES];
+            long fileCrc = -1;
+            if (part == parts) {
+                for (int p = 1; p <= parts; p++) {
+                    fill(file, p);
+                }
+                CRC32 crc = new CRC32();
+                crc.update(file);
+                fileCrc = crc.getValue();
+            } else {
+                fill(file, part);
+            }
+            YencWriter.Hostile h = hostile == null
+                    ? YencWriter.Hostile.NONE
+                    : switch (hostile) {
+                        case TRUNCATED, ENDLESS -> YencWriter.Hostile.TRUNCATED;
+                        case WRONG_CRC -> YencWriter.Hostile.WRONG_CRC;
+                        case HUGE_SIZE -> YencWriter.Hostile.HUGE_SIZE;
+                    };
+            return YencWriter.part(file, from, from + PART_BYTES, fileSize, fileName(), part, parts, fileCrc, h);
+        }
+
+        private void fill(byte[] file, int part) {
+            byte[] chunk = new byte[PART_BYTES];
+            new SplittableRandom(g.hash(SALT_DATA + post * 0x632BE59BD9B4E019L, (long) slot - part() + part))
+                    .nextBytes(chunk);
+            System.arraycopy(chunk, 0, file, (part - 1) * PART_BYTES, PART_BYTES);
+        }
+
+        /**
+         * This article's head, built from the overview line it is served with (poison included, a
+         * malformed line's well-formed twin), so HEAD and OVER always agree.
+         */
+        byte[] head(ArticleKind kind, PoisonKind poison) {
+            OverviewBuffer line = new OverviewBuffer(512);
+            if (kind == ArticleKind.POISON) {
+                renderPoison(line, poison);
+            } else {
+                render(line, false);
+            }
+            int[] tabs = new int[9];
+            int t = 0;
+            for (int i = 0; i < line.len - 2 && t < 8; i++) {
+                if (line.a[i] == '\t') {
+                    tabs[t++] = i;
+                }
+            }
+            tabs[8] = line.len - 2;
+            OverviewBuffer h = new OverviewBuffer(1024);
+            h.ascii("Path: " + DOMAIN + "!not-for-mail").crlf();
+            field(h.ascii("From: "), line, tabs, 1).crlf();
+            h.ascii("Newsgroups: " + g.spec.name()).crlf();
+            field(h.ascii("Subject: "), line, tabs, 0).crlf();
+            field(h.ascii("Date: "), line, tabs, 2).crlf();
+            if (tabs[4] > tabs[3] + 1) {
+                field(h.ascii("Message-ID: "), line, tabs, 3).crlf();
+            }
+            field(h, line, tabs, 7).crlf();
+            return Arrays.copyOf(h.a, h.len);
+        }
+
+        /** Appends overview field {@code i + 1} of {@code line}: the bytes after tab {@code i}, up to the next. */
+        private static OverviewBuffer field(OverviewBuffer to, OverviewBuffer line, int[] tabs, int i) {
+            int from = tabs[i] + 1;
+            int len = tabs[i + 1] - from;
+            to.bytes(Arrays.copyOfRange(line.a, from, from + len));
+            return to;
         }
 
         /** Appends this article's overview line (CRLF-terminated), or a malformed variant of it. */

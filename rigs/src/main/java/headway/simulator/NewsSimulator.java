@@ -1,59 +1,42 @@
 package headway.simulator;
 
-import java.io.BufferedInputStream;
-import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.zip.Deflater;
-import java.util.zip.DeflaterOutputStream;
-import java.util.zip.Inflater;
-import java.util.zip.InflaterInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * An NNTP reader server on 127.0.0.1 that serves deterministic groups of multipart binary posts
  * (made by {@link ArticleGenerator}), for tests, benchmarks and chaos drills of an overview
- * indexer. One platform thread per connection; only the reader commands an overview indexer
- * sends (CAPABILITIES, MODE READER, AUTHINFO, GROUP, LIST, OVER/XOVER, DATE, QUIT, and RFC 8054
- * COMPRESS DEFLATE when {@link Options#compress()}). Overview lines are rendered into an
- * {@link OverviewBuffer} and written in large chunks.
+ * indexer. One platform thread per connection; only the reader commands an indexer sends
+ * (CAPABILITIES, MODE READER, AUTHINFO, GROUP, LIST, OVER/XOVER, ARTICLE/HEAD/BODY/STAT, DATE,
+ * QUIT, and RFC 8054 COMPRESS DEFLATE when {@link Options#compress()}). Overview lines and
+ * articles are rendered into an {@link OverviewBuffer} and written in large chunks. A group holds
+ * either generated articles, whose bodies are yEnc parts made from seed and number (some spoiled
+ * on purpose, {@link HostileBody}), or articles posted whole with {@link #postArticle}.
  */
 public final class NewsSimulator implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NewsSimulator.class);
-    private static final int FLUSH_AT = 192 * 1024;
-    /** Longer command lines end the connection: RFC 3977 allows 512 bytes. */
-    private static final int MAX_COMMAND = 4096;
-
-    private static final List<String> OVERVIEW_FMT =
-            List.of("Subject:", "From:", "Date:", "Message-ID:", "References:", ":bytes", ":lines", "Xref:full");
-    private static final Set<String> WITHOUT_AUTH = Set.of("AUTHINFO", "CAPABILITIES", "MODE", "DATE", "QUIT");
-
-    private final Options options;
-    private final Map<String, ArticleGenerator> groups;
+    final Options options;
+    final Map<String, ArticleGenerator> groups;
+    private final Map<String, Located> postedIds = new ConcurrentHashMap<>();
     private final ServerSocket serverSocket;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connectionIds = new AtomicInteger();
     private final Thread acceptor;
-    private volatile boolean closed;
+    volatile boolean closed;
 
     /**
      * One simulated group.
@@ -67,6 +50,7 @@ public final class NewsSimulator implements AutoCloseable {
      * @param missingPartFraction share of parts never posted (no article number at all)
      * @param malformedFraction   share of existing articles served with a malformed overview line
      * @param poisonFraction      share of existing articles served with a hostile line ({@link PoisonKind})
+     * @param hostileBodyFraction share of existing articles whose body is served spoiled ({@link HostileBody})
      */
     public record GroupSpec(
             String name,
@@ -78,7 +62,8 @@ public final class NewsSimulator implements AutoCloseable {
             double gapFraction,
             double missingPartFraction,
             double malformedFraction,
-            double poisonFraction) {
+            double poisonFraction,
+            double hostileBodyFraction) {
         public GroupSpec {
             if (name == null || !name.matches("[A-Za-z0-9+_-]+(\\.[A-Za-z0-9+_-]+)*")) {
                 throw new IllegalArgumentException(
@@ -102,6 +87,33 @@ public final class NewsSimulator implements AutoCloseable {
             checkFraction("missingPartFraction", missingPartFraction);
             checkFraction("malformedFraction", malformedFraction);
             checkFraction("poisonFraction", poisonFraction);
+            checkFraction("hostileBodyFraction", hostileBodyFraction);
+        }
+
+        /** A group with poison articles and whole bodies. */
+        public GroupSpec(
+                String name,
+                long seed,
+                long initialArticles,
+                int minParts,
+                int maxParts,
+                int filesPerPost,
+                double gapFraction,
+                double missingPartFraction,
+                double malformedFraction,
+                double poisonFraction) {
+            this(
+                    name,
+                    seed,
+                    initialArticles,
+                    minParts,
+                    maxParts,
+                    filesPerPost,
+                    gapFraction,
+                    missingPartFraction,
+                    malformedFraction,
+                    poisonFraction,
+                    0);
         }
 
         /** A group without poison articles. */
@@ -140,7 +152,29 @@ public final class NewsSimulator implements AutoCloseable {
                     gapFraction,
                     missingPartFraction,
                     malformedFraction,
+                    fraction,
+                    hostileBodyFraction);
+        }
+
+        /** This group with {@code fraction} of its existing articles served with a spoiled body. */
+        public GroupSpec withHostileBodies(double fraction) {
+            return new GroupSpec(
+                    name,
+                    seed,
+                    initialArticles,
+                    minParts,
+                    maxParts,
+                    filesPerPost,
+                    gapFraction,
+                    missingPartFraction,
+                    malformedFraction,
+                    poisonFraction,
                     fraction);
+        }
+
+        /** An empty group for {@link NewsSimulator#postArticle}: it holds only what is posted to it. */
+        public static GroupSpec posted(String name) {
+            return new GroupSpec(name, 0, 0, 1, 1, 1, 0, 0, 0);
         }
 
         /** A group with 20 files of 10..50 parts per post, 1% gaps, 1% missing parts and 0.1% malformed lines. */
@@ -303,7 +337,36 @@ public final class NewsSimulator implements AutoCloseable {
     /** The message-id article {@code article} is served with, without angle brackets; empty when it has none. */
     public String messageId(String group, long article) {
         ArticleGenerator g = group(group);
+        Article a = g.stored(article);
+        if (a != null) {
+            return a.messageId().substring(1, a.messageId().length() - 1);
+        }
         return g.cursorAt(article).servedMessageId(poison(group, article));
+    }
+
+    /** How the body of article {@code article} is spoiled, or null when it is served whole. */
+    public HostileBody hostileBody(String group, long article) {
+        ArticleKind k = kind(group, article);
+        return k == ArticleKind.ABSENT || k == ArticleKind.GAP
+                ? null
+                : group(group).hostileBody(article);
+    }
+
+    /**
+     * Stores {@code article} as the next article of {@code group} (one made with {@link
+     * GroupSpec#posted}), served by OVER, HEAD, BODY and ARTICLE from then on; returns its number.
+     * A message-id already posted to this simulator is refused, as a server refuses a duplicate.
+     */
+    public long postArticle(String group, Article article) {
+        ArticleGenerator g = group(group);
+        synchronized (postedIds) {
+            if (postedIds.containsKey(article.messageId())) {
+                throw new IllegalArgumentException("message-id " + article.messageId() + " was posted already");
+            }
+            long n = g.postArticle(article);
+            postedIds.put(article.messageId(), new Located(g, n));
+            return n;
+        }
     }
 
     /** The oracle: what OVER lo-hi serves now (see {@link Truth}). */
@@ -328,6 +391,24 @@ public final class NewsSimulator implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** An article's group and number. */
+    record Located(ArticleGenerator group, long number) {}
+
+    /** Where the article with message-id {@code id} (angle brackets included) is, or null. */
+    Located locate(String id) {
+        Located posted = postedIds.get(id);
+        if (posted != null) {
+            return posted;
+        }
+        for (ArticleGenerator g : groups.values()) {
+            long n = g.generatedNumber(id);
+            if (n > 0) {
+                return new Located(g, n);
+            }
+        }
+        return null;
     }
 
     private ArticleGenerator group(String name) {
@@ -358,7 +439,7 @@ public final class NewsSimulator implements AutoCloseable {
         try (s) {
             s.setTcpNoDelay(true);
             s.setSendBufferSize(512 * 1024);
-            new Session(s).run();
+            new Session(this, s).run();
         } catch (SocketException e) {
             log.debug("simulator connection closed: {}", e.toString());
         } catch (IOException | RuntimeException e) {
@@ -367,336 +448,6 @@ public final class NewsSimulator implements AutoCloseable {
             }
         } finally {
             connections.remove(s);
-        }
-    }
-
-    /** One client connection's state and command loop. */
-    private final class Session {
-        private final Socket socket;
-        private InputStream in;
-        private OutputStream out;
-        private boolean compressed;
-        /** XFEATURE COMPRESS GZIP asked for: null when off, else whether the terminating line goes inside the stream. */
-        private Boolean gzipTerminator;
-
-        /** Where the buffer flushes to: the connection, or the zlib stream of a compressed overview reply. */
-        private OutputStream data;
-
-        private Deflater zlib;
-        private final byte[] command = new byte[MAX_COMMAND];
-        private final OverviewBuffer buf = new OverviewBuffer(FLUSH_AT + 64 * 1024);
-        private ArticleGenerator current;
-        private boolean authenticated = options.requiredCredentials() == null;
-        private String pendingUser;
-
-        Session(Socket s) throws IOException {
-            this.socket = s;
-            this.in = new BufferedInputStream(s.getInputStream(), 8192);
-            this.out = s.getOutputStream();
-        }
-
-        void run() throws IOException {
-            reply("201 headway news simulator ready (no posting)");
-            flush();
-            while (true) {
-                int len = readCommand();
-                if (len < 0) {
-                    return;
-                }
-                String line = new String(command, 0, len, StandardCharsets.ISO_8859_1).trim();
-                int sp = line.indexOf(' ');
-                String cmd = (sp < 0 ? line : line.substring(0, sp)).toUpperCase(Locale.ROOT);
-                String arg = sp < 0 ? "" : line.substring(sp + 1).trim();
-                boolean quit = handle(cmd, arg);
-                flush();
-                if (quit) {
-                    return;
-                }
-            }
-        }
-
-        /** Reads one command line without its CRLF (or LF) into {@link #command}; -1 when the client is gone. */
-        private int readCommand() throws IOException {
-            int len = 0;
-            for (int b = in.read(); b >= 0; b = in.read()) {
-                if (b == '\n') {
-                    return len > 0 && command[len - 1] == '\r' ? len - 1 : len;
-                }
-                if (len == command.length) {
-                    throw new IOException("command line longer than " + MAX_COMMAND + " bytes");
-                }
-                command[len++] = (byte) b;
-            }
-            return -1;
-        }
-
-        private boolean handle(String cmd, String arg) throws IOException {
-            if (!authenticated && !WITHOUT_AUTH.contains(cmd)) {
-                reply("480 Authentication required");
-                return false;
-            }
-            switch (cmd) {
-                case "CAPABILITIES" -> capabilities();
-                case "MODE" ->
-                    reply(
-                            arg.equalsIgnoreCase("READER")
-                                    ? "201 Reader mode, posting prohibited"
-                                    : "501 Unknown MODE variant");
-                case "AUTHINFO" -> authinfo(arg);
-                case "COMPRESS" -> compress(arg);
-                case "XFEATURE" -> xfeature(arg);
-                case "GROUP" -> group(arg);
-                case "LIST" -> list(arg);
-                case "OVER" -> {
-                    if (options.overSupported()) {
-                        over(arg);
-                    } else {
-                        reply("500 Unknown command");
-                    }
-                }
-                case "XOVER" -> over(arg);
-                case "DATE" -> {
-                    LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
-                    reply(String.format(
-                            Locale.ROOT,
-                            "111 %04d%02d%02d%02d%02d%02d",
-                            now.getYear(),
-                            now.getMonthValue(),
-                            now.getDayOfMonth(),
-                            now.getHour(),
-                            now.getMinute(),
-                            now.getSecond()));
-                }
-                case "QUIT" -> {
-                    reply("205 closing connection");
-                    return true;
-                }
-                default -> reply("500 Unknown command");
-            }
-            return false;
-        }
-
-        private void capabilities() {
-            reply("101 Capability list:");
-            reply("VERSION 2");
-            reply("READER");
-            if (options.overSupported()) {
-                reply("OVER");
-            }
-            reply("LIST ACTIVE OVERVIEW.FMT");
-            if (options.compress() && !compressed) {
-                reply("COMPRESS DEFLATE");
-            }
-            if (options.gzipOverview()) {
-                reply("XFEATURE-COMPRESS GZIP TERMINATOR");
-            }
-            if (!authenticated) {
-                reply("AUTHINFO USER");
-            }
-            reply("IMPLEMENTATION headway news simulator");
-            reply(".");
-        }
-
-        /**
-         * RFC 8054: the 206 reply goes out uncompressed, then both directions are raw DEFLATE
-         * (no zlib header), the server's side flushed (SYNC_FLUSH) after each reply.
-         */
-        private void compress(String arg) throws IOException {
-            if (!options.compress()) {
-                reply("500 Unknown command");
-            } else if (compressed) {
-                reply("502 Compression already active");
-            } else if (!arg.equalsIgnoreCase("DEFLATE")) {
-                reply("503 Compression algorithm not supported");
-            } else {
-                reply("206 Compression active");
-                flush();
-                compressed = true;
-                in = new BufferedInputStream(
-                        new InflaterInputStream(socket.getInputStream(), new Inflater(true)), 8192);
-                out = new DeflaterOutputStream(
-                        socket.getOutputStream(), new Deflater(Deflater.BEST_SPEED, true), 64 * 1024, true);
-            }
-        }
-
-        private void xfeature(String arg) {
-            String[] words = arg.toUpperCase(Locale.ROOT).split("\\s+");
-            if (!options.gzipOverview()) {
-                reply("500 Unknown command");
-            } else if (words.length >= 2 && words[0].equals("COMPRESS") && words[1].equals("GZIP")) {
-                gzipTerminator = words.length > 2 && words[2].equals("TERMINATOR");
-                reply("290 feature enabled");
-            } else {
-                reply("501 Unknown XFEATURE");
-            }
-        }
-
-        private void authinfo(String arg) {
-            Credentials want = options.requiredCredentials();
-            int sp = arg.indexOf(' ');
-            String kind = (sp < 0 ? arg : arg.substring(0, sp)).toUpperCase(Locale.ROOT);
-            String value = sp < 0 ? "" : arg.substring(sp + 1);
-            if (want == null || authenticated) {
-                reply("502 Command unavailable");
-            } else if (kind.equals("USER")) {
-                pendingUser = value;
-                reply("381 Password required");
-            } else if (kind.equals("PASS")) {
-                if (pendingUser == null) {
-                    reply("482 Authentication commands issued out of sequence");
-                } else if (pendingUser.equals(want.user()) && value.equals(want.password())) {
-                    authenticated = true;
-                    reply("281 Authentication accepted");
-                } else {
-                    reply("481 Authentication failed");
-                }
-                pendingUser = null;
-            } else {
-                reply("501 Unknown AUTHINFO variant");
-            }
-        }
-
-        private void group(String name) {
-            ArticleGenerator g = groups.get(name);
-            if (g == null) {
-                reply("411 No such newsgroup");
-                return;
-            }
-            current = g;
-            long high = g.high;
-            reply("211 " + high + " 1 " + high + " " + name);
-        }
-
-        private void list(String arg) {
-            String kw = arg.isEmpty() ? "ACTIVE" : arg.split("\\s+")[0].toUpperCase(Locale.ROOT);
-            if (kw.equals("ACTIVE")) {
-                reply("215 list of newsgroups follows");
-                for (ArticleGenerator g : groups.values()) {
-                    reply(g.spec.name() + " " + g.high + " 1 n");
-                }
-                reply(".");
-            } else if (kw.equals("OVERVIEW.FMT")) {
-                reply("215 Order of fields in overview database");
-                OVERVIEW_FMT.forEach(this::reply);
-                reply(".");
-            } else {
-                reply("501 Unsupported LIST keyword");
-            }
-        }
-
-        private void over(String arg) throws IOException {
-            if (!options.overLatency().isZero()) {
-                try {
-                    Thread.sleep(options.overLatency().toMillis());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted");
-                }
-            }
-            if (current == null) {
-                reply("412 No newsgroup selected");
-                return;
-            }
-            if (arg.isEmpty()) {
-                reply("420 No current article selected");
-                return;
-            }
-            if (arg.startsWith("<")) {
-                reply("430 No article with that message-id");
-                return;
-            }
-            long lo;
-            long hi;
-            long high = current.high;
-            try {
-                int dash = arg.indexOf('-');
-                if (dash < 0) {
-                    lo = Long.parseLong(arg);
-                    hi = lo;
-                } else {
-                    lo = Long.parseLong(arg.substring(0, dash));
-                    hi = dash == arg.length() - 1 ? high : Long.parseLong(arg.substring(dash + 1));
-                }
-            } catch (NumberFormatException e) {
-                reply("501 Syntax error in range");
-                return;
-            }
-            long from = Math.max(lo, 1);
-            long to = Math.min(hi, high);
-            if (from > to) {
-                reply("423 No articles in that range");
-                return;
-            }
-            if (gzipTerminator != null) {
-                reply("224 Overview information follows [COMPRESS=GZIP]");
-                flush();
-                zlib = new Deflater(Deflater.BEST_SPEED);
-                data = new DeflaterOutputStream(new NotClosing(out), zlib, 64 * 1024);
-            } else {
-                reply("224 Overview information follows");
-            }
-            ArticleGenerator g = current;
-            ArticleGenerator.Cursor c = g.cursorAt(from);
-            for (long n = from; n <= to; n++) {
-                if (n > from) {
-                    c.advance();
-                }
-                ArticleKind k = g.kind(n);
-                if (k == ArticleKind.POISON) {
-                    c.renderPoison(buf, g.poisonKind(n));
-                } else if (k != ArticleKind.GAP) {
-                    c.render(buf, k == ArticleKind.MALFORMED);
-                    if (buf.len >= FLUSH_AT) {
-                        flush();
-                    }
-                }
-            }
-            if (gzipTerminator == null) {
-                reply(".");
-                return;
-            }
-            if (gzipTerminator) {
-                reply(".");
-            }
-            flush();
-            ((DeflaterOutputStream) data).finish();
-            zlib.end();
-            data = null;
-            out.flush();
-            if (!gzipTerminator) {
-                reply(".");
-            }
-        }
-
-        private void reply(String line) {
-            buf.ascii(line).crlf();
-        }
-
-        /** Writes what the buffer holds and flushes (a SYNC_FLUSH when compressed); nothing when it is empty. */
-        private void flush() throws IOException {
-            if (buf.len > 0) {
-                OutputStream to = data != null ? data : out;
-                to.write(buf.a, 0, buf.len);
-                buf.len = 0;
-                to.flush();
-            }
-        }
-    }
-
-    /** The connection's stream, which a compressed reply's zlib stream must not close when it finishes. */
-    private static final class NotClosing extends FilterOutputStream {
-        NotClosing(OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void close() throws IOException {
-            flush();
         }
     }
 

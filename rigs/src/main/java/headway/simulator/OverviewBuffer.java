@@ -45,6 +45,26 @@ final class OverviewBuffer {
         return this;
     }
 
+    /** Appends lines (CR LF ends) dot-stuffed: a line that starts with a dot gets a second one, RFC 3977 3.1.1. */
+    OverviewBuffer stuffed(byte[] lines) {
+        int dots = 0;
+        boolean lineStart = true;
+        for (byte x : lines) {
+            dots += lineStart && x == '.' ? 1 : 0;
+            lineStart = x == '\n';
+        }
+        ensure(lines.length + dots);
+        lineStart = true;
+        for (byte x : lines) {
+            if (lineStart && x == '.') {
+                a[len++] = '.';
+            }
+            a[len++] = x;
+            lineStart = x == '\n';
+        }
+        return this;
+    }
+
     OverviewBuffer ascii(String s) {
         int n = s.length();
         ensure(n + 1);
