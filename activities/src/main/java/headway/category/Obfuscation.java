@@ -5,11 +5,12 @@ package headway.category;
  * digits, which posters use to hide releases from takedowns; such a release belongs in
  * Other/Hashed whatever group it came from. Heuristic and linear: it reads the name's words once.
  */
-final class Obfuscation {
+public final class Obfuscation {
 
     private Obfuscation() {}
 
-    static boolean looksHashed(String name) {
+    /** Whether {@code name} looks like a hash, a UUID, base64 or random words rather than a release name. */
+    public static boolean looksHashed(String name) {
         ReleaseTokens t = ReleaseTokens.of(name);
         int n = t.size();
         if (n == 0) {

@@ -31,7 +31,9 @@ import java.util.function.Function;
  * {@code . _ -} and spaces (the {@code .nfo} named {@code Show.S01E01}, the rars {@code
  * show.s01e01}) takes the first spelling, so the catalog, which keys releases by exact name, holds
  * one release; the spellings of the last {@value #SPELLINGS} releases are remembered, and those of
- * a snapshot's open binaries are learnt back when it is read. A matched header the catalog cannot
+ * a snapshot's open binaries are learnt back when it is read. The files of an obfuscated post,
+ * each with a random name of its own, take the release of the post's first file ({@link Posts},
+ * carried in the snapshot). A matched header the catalog cannot
  * take, and a header that could not be read at all (see {@link #accept}), is not added but put on
  * a list of rejects, and long names are keyed by a bounded form whose
  * whole text is put on a list of long names (see {@link Poison}); the holder drains both with the
@@ -48,6 +50,9 @@ public final class Window {
     private final Function<String, Instant> dates;
 
     private final LinkedHashMap<Key, Open> open = new LinkedHashMap<>();
+    /** The obfuscated posts being read, which name the releases of their files ({@link Posts}). */
+    private final Posts posts;
+
     private static final int SPELLINGS = 10_000;
     /** Poster and folded release name to the first spelling seen, least recently used first. */
     private final LinkedHashMap<String, String> spellings = new LinkedHashMap<>(256, 0.75f, true) {
@@ -231,6 +236,7 @@ public final class Window {
         this.group = group;
         this.maxAgeArticles = maxAgeArticles;
         this.dates = dates;
+        this.posts = new Posts(maxAgeArticles);
     }
 
     public String group() {
@@ -314,6 +320,10 @@ public final class Window {
         String release;
         /** Poster and folded release name, which find the release's first spelling. */
         String spellingKey;
+        /** The post a new obfuscated file belongs to ({@link Posts}), or null when its name groups it. */
+        Posts.Key post;
+
+        int fileNumber;
 
         int fileTotal;
         String subject;
@@ -350,7 +360,12 @@ public final class Window {
             Key key = key(line.from(), p, names);
             String release = Poison.bounded(p.releaseName(), names);
             Open existing = open.get(key);
-            out.spellingKey = existing == null ? key.poster() + '\n' + ReleaseNames.fold(release) : null;
+            out.post = existing == null && Posts.groups(Posts.obfuscated(release), p.fileNumber(), p.fileTotal())
+                    ? new Posts.Key(key.poster(), p.fileTotal())
+                    : null;
+            out.fileNumber = p.fileNumber();
+            out.spellingKey =
+                    existing == null && out.post == null ? key.poster() + '\n' + ReleaseNames.fold(release) : null;
             int part = p.part() >= 0 ? p.part() : 1;
             out.segment = new Segment(part, (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), id, article);
             out.longNames = names.isEmpty() ? Map.of() : Map.copyOf(names);
@@ -415,6 +430,7 @@ public final class Window {
         p.subject = null;
         p.posted = null;
         p.longNames = null;
+        p.post = null;
     }
 
     /** Ages out binaries against {@code currentArticle}, because a range with no matching headers still moves time on. */
@@ -532,7 +548,9 @@ public final class Window {
         Open b = p.existing;
         if (b == null) {
             b = new Open(
-                    spelling(p.spellingKey, p.release),
+                    p.post != null
+                            ? posts.release(p.post, p.fileNumber, p.release, p.article)
+                            : spelling(p.spellingKey, p.release),
                     p.fileTotal,
                     p.subject,
                     p.posted,
@@ -606,6 +624,11 @@ public final class Window {
     /** The open binaries in the order they were first seen, for {@link WindowCodec}; callers must not change it. */
     Map<Key, Open> openBinaries() {
         return open;
+    }
+
+    /** The obfuscated posts being read, for {@link WindowCodec}. */
+    Posts posts() {
+        return posts;
     }
 
     /** Restores the counters of a window read back from a snapshot, before its binaries. */

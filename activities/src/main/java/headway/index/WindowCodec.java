@@ -26,7 +26,10 @@ import java.util.zip.ZipException;
  * segments as {@code [part, bytes, message-id, article]} in part order, the article as its distance
  * from the binary's first (a few digits, where the number itself cost a quarter more bytes), left
  * out when it is not known (format version 2; version 1, which an older build writes, has none,
- * read as -1: see {@link Segment}). Reading is strict: an
+ * read as -1: see {@link Segment}), and after the binaries the obfuscated posts being read ({@link
+ * Posts}) as {@code [poster, file total, name, last article, [file numbers]]}, least recently fed
+ * first (format version 3; a window read from version 1 or 2 knows no post, so the rest of a post
+ * then open starts a release of its own). Reading is strict: an
  * unknown field, a missing one, a wrong token, a bad gzip stream or data after the end is a
  * {@link BadSnapshotException} naming what was wrong, which the snapshot stores treat as no
  * snapshot. The trade-off of a hand-written codec over data binding is code to keep in step with
@@ -41,10 +44,13 @@ import java.util.zip.ZipException;
 final class WindowCodec {
 
     private static final String FORMAT = "headway.window";
-    private static final int FORMAT_VERSION = 2;
+    private static final int FORMAT_VERSION = 3;
 
     /** The format version before segments carried their article numbers, still read. */
     private static final int WITHOUT_ARTICLES = 1;
+
+    /** The format version before the obfuscated posts were carried ({@link Posts}), still read: a window read from it knows no post. */
+    private static final int WITHOUT_POSTS = 2;
 
     private static final JsonFactory JSON = JsonFactory.builder()
             .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
@@ -78,6 +84,11 @@ final class WindowCodec {
                 writeBinary(g, e.getKey(), e.getValue());
             }
             g.writeEndArray();
+            g.writeArrayFieldStart("posts");
+            for (Map.Entry<Posts.Key, Posts.Post> e : w.posts().all()) {
+                writePost(g, e.getKey(), e.getValue());
+            }
+            g.writeEndArray();
             g.writeEndObject();
         }
         gz.finish();
@@ -99,6 +110,18 @@ final class WindowCodec {
         } catch (IOException | RuntimeException e) {
             throw new BadSnapshotException("window snapshot unreadable (" + e + ")", e);
         }
+    }
+
+    /** A post as {@code [poster, file total, name, last article, [file numbers]]}. */
+    private static void writePost(JsonGenerator g, Posts.Key k, Posts.Post post) throws IOException {
+        g.writeStartArray();
+        g.writeString(k.poster());
+        g.writeNumber(k.fileTotal());
+        g.writeString(post.name);
+        g.writeNumber(post.lastArticle);
+        int[] files = post.files();
+        g.writeArray(files, 0, files.length);
+        g.writeEndArray();
     }
 
     private static void writeBinary(JsonGenerator g, Window.Key k, Window.Open b) throws IOException {
@@ -146,9 +169,12 @@ final class WindowCodec {
                     case "format" -> format = p.getValueAsString();
                     case "formatVersion" -> {
                         int version = p.getIntValue();
-                        if (!FORMAT.equals(format) || (version != FORMAT_VERSION && version != WITHOUT_ARTICLES)) {
+                        if (!FORMAT.equals(format)
+                                || (version != FORMAT_VERSION
+                                        && version != WITHOUT_POSTS
+                                        && version != WITHOUT_ARTICLES)) {
                             throw new BadSnapshotException(
-                                    "not a window snapshot of format " + FORMAT + " v" + WITHOUT_ARTICLES + " or v"
+                                    "not a window snapshot of format " + FORMAT + " v" + WITHOUT_ARTICLES + " to v"
                                             + FORMAT_VERSION,
                                     null);
                         }
@@ -170,6 +196,16 @@ final class WindowCodec {
                         expect(p, t, JsonToken.START_ARRAY);
                         while (p.nextToken() == JsonToken.START_OBJECT) {
                             readBinary(p, w);
+                        }
+                        expect(p, p.currentToken(), JsonToken.END_ARRAY);
+                    }
+                    case "posts" -> {
+                        if (w == null) {
+                            throw new BadSnapshotException("window snapshot has posts before its binaries", null);
+                        }
+                        expect(p, t, JsonToken.START_ARRAY);
+                        while (p.nextToken() == JsonToken.START_ARRAY) {
+                            readPost(p, w);
                         }
                         expect(p, p.currentToken(), JsonToken.END_ARRAY);
                     }
@@ -257,6 +293,37 @@ final class WindowCodec {
             b.parts.add(distance == null ? s : new Segment(s.part(), s.bytes(), s.messageId(), first + distance));
         }
         w.restoreOpen(new Window.Key(poster, file, total), b);
+    }
+
+    private static void readPost(JsonParser p, Window w) throws IOException {
+        expect(p, p.nextToken(), JsonToken.VALUE_STRING);
+        String poster = p.getText();
+        expect(p, p.nextToken(), JsonToken.VALUE_NUMBER_INT);
+        int fileTotal = p.getIntValue();
+        expect(p, p.nextToken(), JsonToken.VALUE_STRING);
+        String name = p.getText();
+        expect(p, p.nextToken(), JsonToken.VALUE_NUMBER_INT);
+        long last = p.getLongValue();
+        expect(p, p.nextToken(), JsonToken.START_ARRAY);
+        List<Integer> files = new ArrayList<>();
+        while (p.nextToken() == JsonToken.VALUE_NUMBER_INT) {
+            int file = p.getIntValue();
+            if (file < 0 || file > fileTotal || files.size() > fileTotal) {
+                throw new BadSnapshotException(
+                        "a snapshot post of " + fileTotal + " files has file " + file + " or too many files", null);
+            }
+            files.add(file);
+        }
+        expect(p, p.currentToken(), JsonToken.END_ARRAY);
+        expect(p, p.nextToken(), JsonToken.END_ARRAY);
+        if (fileTotal < 2 || files.isEmpty()) {
+            throw new BadSnapshotException("a snapshot post lacks its file total or its files", null);
+        }
+        w.posts()
+                .restore(
+                        new Posts.Key(poster, fileTotal),
+                        new Posts.Post(
+                                name, files.stream().mapToInt(Integer::intValue).toArray(), last));
     }
 
     private static void expect(JsonParser p, JsonToken actual, JsonToken expected) throws BadSnapshotException {

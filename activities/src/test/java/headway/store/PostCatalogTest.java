@@ -120,6 +120,44 @@ class PostCatalogTest {
                 .hasSize(3);
     }
 
+    @Test
+    void twoObfuscatedPostsOfOnePosterAreTwoWholeReleasesWithEveryFileInTheirNzbs() throws Exception {
+        String obfuscator = "Obfuscator <o@example.com>";
+        List<String> first = List.of(
+                "4be44ff48d9cda8a02758cbf231d397e",
+                "0f25c9d1e8a7b6f5d4c3b2a1f0e9b888.w95",
+                "a3f9c0d8e7b6a5f4e3d2c1b0a9f8e1e1",
+                "77b1d2e3f4a5b6c7d8e9f0a1b2c3d40c",
+                "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b");
+        List<String> second = List.of(
+                "c0ffee00112233445566778899aabbcc",
+                "d00dfeed112233445566778899aabb01",
+                "e1e2e3e4e5e6e7e8e9eaebecedeeef01.k7q",
+                "f0f1f2f3f4f5f6f7f8f9fafbfcfdfe02",
+                "1a2b3c4d5e6f708192a3b4c5d6e7f803");
+        List<OverviewLine> lines = new ArrayList<>();
+        long[] article = {5000};
+        post(lines, obfuscator, "[{no}/05] - \"{file}\" yEnc ({part}/{parts})", first, 3, article);
+        post(lines, obfuscator, "[{no}/05] - \"{file}\" yEnc ({part}/{parts})", second, 2, article);
+
+        RuleSet rules = RuleSet.defaults(1);
+        Window window = new Window(G, 100_000);
+        List<CompletedBinary> done = new ArrayList<>();
+        for (OverviewLine line : lines) {
+            window.accept(line, rules);
+            done.addAll(window.drain());
+        }
+        db.inTransaction(c -> store.writeBinaries(c, done));
+        db.inTransaction(c -> store.writeBinaries(c, done)); // a redo writes nothing twice
+
+        assertThat(filesInNzb(obfuscator, "4be44ff48d9cda8a02758cbf231d397e"))
+                .containsExactlyInAnyOrderElementsOf(first);
+        assertThat(filesInNzb(obfuscator, "c0ffee00112233445566778899aabbcc"))
+                .containsExactlyInAnyOrderElementsOf(second);
+        assertThat(new ReleaseQueries(db.ds).search("c0ffee00112233445566778899aabbcc", 100))
+                .hasSize(1);
+    }
+
     private List<String> filesInNzb(String poster, String release) throws Exception {
         Release r =
                 store.release(db.ds, G, poster, release).orElseThrow(() -> new AssertionError("no release " + release));
