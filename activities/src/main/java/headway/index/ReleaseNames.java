@@ -286,7 +286,7 @@ final class ReleaseNames {
 
     /** Removes dashes and spaces around a captured release name, and brackets or quotes that enclose all of it. */
     static String clean(String release) {
-        return SubjectParser.clean(release);
+        return ReleaseTextCleaner.clean(release);
     }
 
     private static boolean digits(String s, int from, int to) {

@@ -9,17 +9,16 @@ import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 import headway.category.CategoryRules;
 import headway.category.CategoryRulesException;
+import headway.index.SubjectTemplate.Counter;
 import headway.nntp.HeaderFault;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A versioned, immutable set of subject rules read from a JSON document, in front of the built-in
@@ -67,18 +66,9 @@ public final class RuleSet {
     private final CategoryRules categories;
     private final ConcurrentHashMap<String, GroupRules> perGroup = new ConcurrentHashMap<>();
 
-    /**
-     * What the subject lists and the rules make of a subject, memoized per subject template (see
-     * {@link Template}), because every part of a file has the same subject but for its
-     * counter's digits, and matching rules and parsing is most of the window's cost. The trade-off: rules
-     * and subject lists must treat the trailing counter's digits as {@code \d+} (the default
-     * rules do); one that matches only some part numbers would be applied as it matched the first
-     * part seen. Poster lists are checked per header. One memo per group ({@link Memo}), keyed by
-     * {@link Template} without building the template string.
-     */
-    private static final int MEMO_GENERATION = 4_096;
-
+    /** The part and total of a memoized match ({@link TemplateMemo}), filled in per subject from its counter. */
     private static final int MEMO_PART = Integer.MIN_VALUE;
+
     private static final SubjectMatch NOT_MEMOIZABLE = new SubjectMatch.Unmatched();
     private static final SubjectMatch.Unusable TOO_LONG =
             new SubjectMatch.Unusable("subject longer than " + SubjectParser.MAX_LENGTH + " characters");
@@ -199,7 +189,7 @@ public final class RuleSet {
     private SubjectMatch matchOrThrow(String group, String poster, String subject) {
         GroupRules forGroup = perGroup.get(group);
         if (forGroup == null) {
-            forGroup = perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new Memo()));
+            forGroup = perGroup.computeIfAbsent(group, g -> new GroupRules(merged(g), new TemplateMemo<>()));
         }
         GroupEntry rules = forGroup.entry();
         String s = subject == null ? "" : subject.strip();
@@ -212,8 +202,8 @@ public final class RuleSet {
         if (counter == null) {
             verdict = verdict(rules, s, null);
         } else {
-            Template key = new Template(s, counter);
-            Memo memo = forGroup.memo();
+            SubjectTemplate key = new SubjectTemplate(s, counter);
+            TemplateMemo<Verdict> memo = forGroup.memo();
             verdict = memo.get(key);
             if (verdict == null) {
                 verdict = verdict(rules, s, counter);
@@ -242,12 +232,17 @@ public final class RuleSet {
         if (rule instanceof SubjectMatch.Matched matched && matched.subject().part() == MEMO_PART) {
             ParsedSubject t = matched.subject();
             if (!SubjectParser.RULE_NAME.equals(matched.ruleName())
-                    && (counter.part > counter.total || counter.total <= 0)) {
+                    && (counter.part() > counter.total() || counter.total() <= 0)) {
                 return firstRule(rules, s, null);
             }
             return new SubjectMatch.Matched(
                     new ParsedSubject(
-                            t.releaseName(), t.fileName(), counter.part, counter.total, t.fileNumber(), t.fileTotal()),
+                            t.releaseName(),
+                            t.fileName(),
+                            counter.part(),
+                            counter.total(),
+                            t.fileNumber(),
+                            t.fileTotal()),
                     matched.ruleName());
         }
         return rule == NOT_MEMOIZABLE ? firstRule(rules, s, null) : rule;
@@ -262,7 +257,7 @@ public final class RuleSet {
     /** How many times a template of {@code group} was put into its memo, as a miss or moved back into the young generation (tests read it). */
     long memoPuts(String group) {
         GroupRules rules = perGroup.get(group);
-        return rules == null ? 0 : rules.memo().puts.sum();
+        return rules == null ? 0 : rules.memo().puts();
     }
 
     /** What the subject alone decides: its black list, its white list, and the first rule that matches it. */
@@ -295,10 +290,10 @@ public final class RuleSet {
                         return new SubjectMatch.Matched(parsed, rule.name());
                     }
                     if (!rule.hasParts
-                            || m.start("part") != counter.partStart
-                            || m.end("part") != counter.partEnd
-                            || m.start("total") != counter.totalStart
-                            || m.end("total") != counter.totalEnd) {
+                            || m.start("part") != counter.partStart()
+                            || m.end("part") != counter.partEnd()
+                            || m.start("total") != counter.totalStart()
+                            || m.end("total") != counter.totalEnd()) {
                         return NOT_MEMOIZABLE;
                     }
                     return new SubjectMatch.Matched(
@@ -320,10 +315,10 @@ public final class RuleSet {
         if (counter == null) {
             return new SubjectMatch.Matched(parsed.subject(), SubjectParser.RULE_NAME);
         }
-        if (parsed.partStart() != counter.partStart
-                || parsed.partEnd() != counter.partEnd
-                || parsed.totalStart() != counter.totalStart
-                || parsed.totalEnd() != counter.totalEnd) {
+        if (parsed.partStart() != counter.partStart()
+                || parsed.partEnd() != counter.partEnd()
+                || parsed.totalStart() != counter.totalStart()
+                || parsed.totalEnd() != counter.totalEnd()) {
             return NOT_MEMOIZABLE;
         }
         return new SubjectMatch.Matched(
@@ -334,236 +329,8 @@ public final class RuleSet {
 
     private static final SubjectMatch UNMATCHED = new SubjectMatch.Unmatched();
 
-    /**
-     * The trailing part counter of a subject, {@code (12/50)}, {@code [12/50]} or {@code {12/50}},
-     * before Nyuu's byte count if there is one: the digit spans and their values. Found by a scan
-     * from the end, without a regex.
-     */
-    private record Counter(int partStart, int partEnd, int totalStart, int totalEnd, int part, int total) {
-
-        static Counter find(String s) {
-            int i = s.length() - 1;
-            if (i < 4) {
-                return null;
-            }
-            if (isDigit(s.charAt(i))) {
-                int digits = i;
-                while (i >= 0 && isDigit(s.charAt(i))) {
-                    i--;
-                }
-                if (i < 4 || digits - i > 15 || s.charAt(i) != ' ') {
-                    return null;
-                }
-                i = skipSpaces(s, i);
-            }
-            char close = s.charAt(i);
-            if (close != ')' && close != ']' && close != '}') {
-                return null;
-            }
-            i = skipSpaces(s, i - 1);
-            int totalEnd = i + 1;
-            while (i >= 0 && isDigit(s.charAt(i))) {
-                i--;
-            }
-            int totalStart = i + 1;
-            if (totalStart == totalEnd) {
-                return null;
-            }
-            i = skipSpaces(s, i);
-            if (i < 0 || s.charAt(i) != '/') {
-                return null;
-            }
-            i = skipSpaces(s, i - 1);
-            int partEnd = i + 1;
-            while (i >= 0 && isDigit(s.charAt(i))) {
-                i--;
-            }
-            int partStart = i + 1;
-            if (partStart == partEnd || partEnd - partStart > 9 || totalEnd - totalStart > 9) {
-                return null;
-            }
-            i = skipSpaces(s, i);
-            if (i < 0 || (s.charAt(i) != '(' && s.charAt(i) != '[' && s.charAt(i) != '{')) {
-                return null;
-            }
-            return new Counter(
-                    partStart,
-                    partEnd,
-                    totalStart,
-                    totalEnd,
-                    number(s, partStart, partEnd),
-                    number(s, totalStart, totalEnd));
-        }
-
-        /** The value of at most nine ASCII digits. */
-        private static int number(String s, int from, int to) {
-            int v = 0;
-            for (int i = from; i < to; i++) {
-                v = v * 10 + (s.charAt(i) - '0');
-            }
-            return v;
-        }
-
-        private static int skipSpaces(String s, int i) {
-            while (i >= 0 && s.charAt(i) == ' ') {
-                i--;
-            }
-            return i;
-        }
-
-        private static boolean isDigit(char c) {
-            return c >= '0' && c <= '9';
-        }
-    }
-
     /** A group's merged rules and its memo. */
-    private record GroupRules(GroupEntry entry, Memo memo) {}
-
-    /**
-     * A group's templates in two generations of at most {@link #MEMO_GENERATION}: new ones go
-     * into the young one, and when it is full it becomes the old one and the old one is dropped;
-     * a template found in the old one moves back into the young one. So the templates of files
-     * still being posted stay (a file's parts lie within the window's few thousand files) and the
-     * memo stays small enough to stay in cache, where clearing a larger map when full made every
-     * file in flight parse again. Safe to share between threads: a race at worst parses a subject
-     * twice.
-     */
-    private static final class Memo {
-        private volatile ConcurrentHashMap<Template, Verdict> young = new ConcurrentHashMap<>();
-        private volatile ConcurrentHashMap<Template, Verdict> old = new ConcurrentHashMap<>();
-        /** Templates put (tests read it). */
-        private final LongAdder puts = new LongAdder();
-
-        Verdict get(Template key) {
-            Verdict v = young.get(key);
-            if (v == null) {
-                v = old.get(key);
-                if (v != null) {
-                    put(key, v);
-                }
-            }
-            return v;
-        }
-
-        void put(Template key, Verdict v) {
-            puts.increment();
-            ConcurrentHashMap<Template, Verdict> y = young;
-            if (y.size() >= MEMO_GENERATION) {
-                old = y;
-                y = new ConcurrentHashMap<>();
-                young = y;
-            }
-            y.put(key, v);
-        }
-
-        int size() {
-            return young.size() + old.size();
-        }
-    }
-
-    /**
-     * A subject with its counter's digit spans masked, as a memo key: equal, with equal hashes,
-     * for every part of one file. It hashes and compares the subject around the spans in place,
-     * because building the masked string and hashing it anew per header was a tenth of the
-     * window's cost; and it does so on the subject's ISO-8859-1 bytes, eight at a time, because
-     * {@code charAt} loops over a subject of a hundred characters cost about 150 ns a header (the
-     * bytes, one array copy, about 40). The bytes are exact only when they hold no {@code '?'}, which
-     * is what a character past U+00FF becomes: two exact keys compare by their bytes, any other
-     * pair by their strings, so that {@code 公} and {@code 字} never make one key. The bytes are one
-     * a character, as every offset here is a character's: the encoder makes one {@code '?'} of a
-     * surrogate pair (an emoji, U+1D538), so a subject holding one is copied character by character
-     * instead (measured before this: one emoji before the counter threw past the array's end).
-     */
-    private static final class Template {
-        private static final long MIX = 0x9E37_79B9_7F4A_7C15L;
-
-        private final String s;
-        private final Counter c;
-        private final byte[] b;
-        private final boolean exact;
-        private final int hash;
-
-        Template(String s, Counter c) {
-            this.s = s;
-            this.c = c;
-            this.b = latin1(s);
-            int end = c.partStart();
-            long h = mix(MIX, end);
-            long q = 0;
-            int i = 0;
-            for (; i + 8 <= end; i += 8) {
-                long w = Words.at(b, i);
-                q |= Words.hasByte(w, '?');
-                h = mix(h, w);
-            }
-            if (i < end) { // the last few bytes, as the word that ends with them
-                long w = end >= 8 ? Words.at(b, end - 8) : word(0, end);
-                q |= Words.hasByte(w, '?');
-                h = mix(h, w);
-            }
-            // what lies between and after the counter's digits (ASCII, as Counter.find reads them): a few
-            // characters, or the digits of Nyuu's byte count
-            h = mix(h, word(c.partEnd(), c.totalStart()) * 31 + word(c.totalEnd(), s.length()));
-            this.exact = q == 0;
-            this.hash = (int) (h ^ (h >>> 32));
-        }
-
-        /** One byte a character of {@code s}: the character when it is at most U+00FF, else {@code '?'}. */
-        static byte[] latin1(String s) {
-            byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
-            if (b.length == s.length()) {
-                return b;
-            }
-            b = new byte[s.length()];
-            for (int i = 0; i < b.length; i++) {
-                char ch = s.charAt(i);
-                b[i] = ch <= 0xFF ? (byte) ch : (byte) '?';
-            }
-            return b;
-        }
-
-        private static long mix(long h, long w) {
-            h = (h ^ w) * 0xFF51_AFD7_ED55_8CCDL;
-            return h ^ (h >>> 29);
-        }
-
-        /** The first eight bytes of {@code b[from, to)} as a number, with its length (the rest is compared, not hashed). */
-        private long word(int from, int to) {
-            long w = (long) to - from;
-            for (int i = from; i < Math.min(to, from + 8); i++) {
-                w = w << 8 | (b[i] & 0xff);
-            }
-            return w;
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof Template t) || t.hash != hash) {
-                return false;
-            }
-            Counter d = t.c;
-            int between = c.totalStart() - c.partEnd();
-            int tail = s.length() - c.totalEnd();
-            if (c.partStart() != d.partStart()
-                    || between != d.totalStart() - d.partEnd()
-                    || tail != t.s.length() - d.totalEnd()) {
-                return false;
-            }
-            if (exact && t.exact) {
-                return Arrays.equals(b, 0, c.partStart(), t.b, 0, d.partStart())
-                        && Arrays.equals(b, c.partEnd(), c.totalStart(), t.b, d.partEnd(), d.totalStart())
-                        && Arrays.equals(b, c.totalEnd(), s.length(), t.b, d.totalEnd(), t.s.length());
-            }
-            return s.regionMatches(0, t.s, 0, c.partStart())
-                    && s.regionMatches(c.partEnd(), t.s, d.partEnd(), between)
-                    && s.regionMatches(c.totalEnd(), t.s, d.totalEnd(), tail);
-        }
-    }
+    private record GroupRules(GroupEntry entry, TemplateMemo<Verdict> memo) {}
 
     private GroupEntry merged(String group) {
         List<Pattern> sb = new ArrayList<>();

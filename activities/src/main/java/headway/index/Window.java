@@ -476,21 +476,7 @@ public final class Window {
         for (Map.Entry<Key, Open> e : open.entrySet()) {
             Open b = e.getValue();
             if (b.changed) {
-                Key key = e.getKey();
-                copies.add(new CompletedBinary(
-                        group,
-                        key.poster(),
-                        key.fileName(),
-                        key.totalParts(),
-                        b.releaseName,
-                        b.fileTotal,
-                        b.subject,
-                        b.posted,
-                        b.firstArticle,
-                        b.lastArticle,
-                        b.ruleVersion,
-                        b.parts.view(),
-                        !b.catalogMayHold));
+                copies.add(completed(e.getKey(), b));
             }
         }
         return copies;
@@ -587,7 +573,16 @@ public final class Window {
 
     private void close(Key key, Open b) {
         segments -= b.parts.size();
-        outbox.add(new CompletedBinary(
+        outbox.add(completed(key, b));
+    }
+
+    /**
+     * Binary {@code key} as it stands, complete or not: the one place the window makes a
+     * {@link CompletedBinary}, so a binary that leaves and the copy written with a snapshot
+     * cannot differ. {@code fresh} is the window's word that no copy was written yet.
+     */
+    private CompletedBinary completed(Key key, Open b) {
+        return new CompletedBinary(
                 group,
                 key.poster(),
                 key.fileName(),
@@ -600,7 +595,7 @@ public final class Window {
                 b.lastArticle,
                 b.ruleVersion,
                 b.parts.view(),
-                !b.catalogMayHold));
+                !b.catalogMayHold);
     }
 
     /**

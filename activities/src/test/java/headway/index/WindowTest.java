@@ -383,4 +383,18 @@ class WindowTest {
                 .singleElement()
                 .satisfies(b -> assertThat(b.fresh()).isFalse());
     }
+
+    @Test
+    void theSnapshotCopyOfABinaryIsTheBinaryThatLeaves() {
+        Window w = new Window(GROUP, 10_000);
+        w.catalogHoldsUpTo(5);
+        w.accept(Headers.line(7, "Show [03/20] - \"show.r01\" yEnc (1/2)", POSTER, "1@x"), RULES);
+        List<CompletedBinary> copies = w.changedOpen();
+        w.closeAll();
+        assertThat(copies).singleElement().satisfies(copy -> {
+            assertThat(copy.fileTotal()).isEqualTo(20);
+            assertThat(copy.fresh()).isTrue();
+        });
+        assertThat(w.drain()).containsExactlyElementsOf(copies);
+    }
 }

@@ -74,8 +74,8 @@ final class ApiKeyCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Override
         public void run() {
@@ -83,8 +83,7 @@ final class ApiKeyCommand implements Runnable {
             try (Connections open = connections) {
                 java.util.List<ApiKeyStore.ApiKey> keys =
                         connections.database().apiKeys().list();
-                if (json) {
-                    Json.print(out, keys);
+                if (json.printed(keys)) {
                     return;
                 }
                 out.printf("%-24s %-8s %12s %12s %s%n", "NAME", "STATE", "API/DAY", "GRABS/DAY", "CREATED");

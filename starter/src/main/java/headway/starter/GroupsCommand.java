@@ -58,15 +58,14 @@ final class GroupsCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Override
         public void run() {
             try (Connections open = connections) {
                 List<GroupStore.Group> groups = connections.database().groups().list();
-                if (json) {
-                    Json.print(spec.commandLine().getOut(), groups);
+                if (json.printed(groups)) {
                     return;
                 }
                 for (GroupStore.Group g : groups) {

@@ -122,8 +122,8 @@ final class RulesCommand implements Runnable {
         @Option(names = "--limit", paramLabel = "N", description = "shapes to show (default: ${DEFAULT-VALUE})")
         int limit = 50;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Parameters(paramLabel = "GROUP")
         String group;
@@ -137,8 +137,7 @@ final class RulesCommand implements Runnable {
             try (Connections open = connections) {
                 MissStore.Report r = connections.database().misses().report(group, limit);
                 PrintWriter out = spec.commandLine().getOut();
-                if (json) {
-                    Json.print(out, r);
+                if (json.printed(r)) {
                     return;
                 }
                 out.printf("%s: unmatched=%d rejected=%d%n", r.group(), r.unmatched(), r.rejected());
@@ -161,15 +160,14 @@ final class RulesCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Override
         public void run() {
             try (Connections open = connections) {
                 List<RuleSetInfo> sets = connections.database().ruleSets();
-                if (json) {
-                    Json.print(spec.commandLine().getOut(), sets);
+                if (json.printed(sets)) {
                     return;
                 }
                 if (sets.isEmpty()) {

@@ -83,15 +83,14 @@ final class SchedulesCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Override
         public void run() {
             try (Connections open = connections) {
                 List<Schedules.Listed> listed = Schedules.list(connections.temporal());
-                if (json) {
-                    Json.print(spec.commandLine().getOut(), listed);
+                if (json.printed(listed)) {
                     return;
                 }
                 if (listed.isEmpty()) {

@@ -22,8 +22,8 @@ final class SearchCommand implements Runnable {
     @Option(names = "--limit", defaultValue = "50", description = "at most this many (default 50)")
     int limit;
 
-    @Option(names = "--json", description = "print JSON")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Parameters(paramLabel = "QUERY")
     String query;
@@ -39,8 +39,7 @@ final class SearchCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         try (Connections open = connections) {
             List<Release> found = connections.database().releases().search(query, limit);
-            if (json) {
-                Json.print(out, found);
+            if (json.printed(found)) {
                 return;
             }
             out.printf("%-60s %-28s %7s %12s %6s%n", "RELEASE", "GROUP", "FILES", "BYTES", "DONE%");

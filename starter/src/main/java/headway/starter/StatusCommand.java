@@ -34,8 +34,8 @@ final class StatusCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "print JSON")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Option(names = "--conflicts", description = "list takeovers and refused stale writes")
     boolean conflicts;
@@ -73,8 +73,7 @@ final class StatusCommand implements Runnable {
             StatusStore store = connections.database().status();
             if (conflicts) {
                 List<StatusStore.Conflict> rows = store.conflicts(limit);
-                if (json) {
-                    Json.print(out, rows);
+                if (json.printed(rows)) {
                     return;
                 }
                 out.printf(
@@ -127,7 +126,7 @@ final class StatusCommand implements Runnable {
             List<FleetQueries.NodeStatus> nodes = fleet.nodes(nodeTtl, leaseTtl);
             FleetQueries.Connections nntp = FleetQueries.connections(nodes);
             List<String> order = fleet.leasingOrder(leaseTtl, s.longValue(Setting.CATALOG_CAP), ORDER_SHOWN);
-            if (json) {
+            if (json.wanted()) {
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("groups", lines);
                 doc.put("leaseOrder", order);
@@ -139,7 +138,7 @@ final class StatusCommand implements Runnable {
                 if (temporalProblem != null) {
                     doc.put("temporal", temporalProblem);
                 }
-                Json.print(out, doc);
+                json.print(doc);
                 return;
             }
             out.printf(

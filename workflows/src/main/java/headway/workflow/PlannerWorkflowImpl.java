@@ -1,10 +1,7 @@
 package headway.workflow;
 
 import headway.activity.PlannerActivities;
-import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -21,23 +18,9 @@ public final class PlannerWorkflowImpl implements PlannerWorkflow {
 
     private static final Logger log = Workflow.getLogger(PlannerWorkflowImpl.class);
 
-    /*
-     * Planning asks the news server for every group's high-water mark, so one slow server can take
-     * minutes: ten minutes to close. Planning is idempotent on (group, start article), so a retry
-     * never plans a range twice; five attempts up to a minute apart ride out a server restart, and
-     * a longer outage waits for the next scheduled run.
-     */
-    private final PlannerActivities planner = Workflow.newActivityStub(
-            PlannerActivities.class,
-            ActivityOptions.newBuilder()
-                    .setStartToCloseTimeout(Duration.ofMinutes(10))
-                    .setRetryOptions(RetryOptions.newBuilder()
-                            .setInitialInterval(Duration.ofSeconds(10))
-                            .setBackoffCoefficient(2)
-                            .setMaximumInterval(Duration.ofMinutes(1))
-                            .setMaximumAttempts(5)
-                            .build())
-                    .build());
+    /** Timeouts and retries: see {@link SchedulePolicies#planner}. */
+    private final PlannerActivities planner =
+            Workflow.newActivityStub(PlannerActivities.class, SchedulePolicies.planner());
 
     @Override
     public PlannerOutcome plan() {

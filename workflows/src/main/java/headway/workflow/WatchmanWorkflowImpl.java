@@ -2,10 +2,7 @@ package headway.workflow;
 
 import headway.activity.WatchmanActivities;
 import headway.activity.WatchmanSummary;
-import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
-import java.time.Duration;
 import org.slf4j.Logger;
 
 /**
@@ -17,23 +14,9 @@ public final class WatchmanWorkflowImpl implements WatchmanWorkflow {
 
     private static final Logger log = Workflow.getLogger(WatchmanWorkflowImpl.class);
 
-    /*
-     * A scan reads a few tables and writes a handful of rows, so ten seconds are generous; not a
-     * minute, because a scan task swallowed by a frozen worker is only retried after this timeout
-     * and overlapping runs pile up meanwhile. Three quick attempts cover a database blip; anything
-     * longer is left to the next scheduled run, which rebuilds the same view from the tables (the
-     * scan keeps no state), so nothing is lost.
-     */
-    private final WatchmanActivities watchman = Workflow.newActivityStub(
-            WatchmanActivities.class,
-            ActivityOptions.newBuilder()
-                    .setStartToCloseTimeout(Duration.ofSeconds(10))
-                    .setRetryOptions(RetryOptions.newBuilder()
-                            .setInitialInterval(Duration.ofSeconds(2))
-                            .setBackoffCoefficient(2)
-                            .setMaximumAttempts(3)
-                            .build())
-                    .build());
+    /** Timeouts and retries: see {@link SchedulePolicies#watchmanScan}. */
+    private final WatchmanActivities watchman =
+            Workflow.newActivityStub(WatchmanActivities.class, SchedulePolicies.watchmanScan());
 
     @Override
     public WatchmanSummary scan() {
