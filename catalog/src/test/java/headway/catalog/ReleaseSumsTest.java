@@ -93,7 +93,7 @@ class ReleaseSumsTest {
             }
             db.inTransaction(c -> store.writeBinaries(c, batch));
             String asWritten = releases();
-            db.inTransaction(c -> CatalogStore.upsertReleaseKeys(c, allKeys(c), CategoryRules.defaults(), 0));
+            db.inTransaction(c -> ReleaseWriter.upsertReleaseKeys(c, allKeys(c), CategoryRules.defaults(), 0));
             assertThat(releases()).as("round %d", round).isEqualTo(asWritten);
         }
         assertThat(TestDatabase.queryLong(

@@ -1,21 +1,16 @@
 package headway.nntp;
 
-import headway.overview.MalformedOverviewException;
-import headway.overview.OverviewLine;
 import headway.overview.OverviewParser;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.security.cert.CertificateExpiredException;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -29,8 +24,6 @@ import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 import java.util.zip.ZipException;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,6 +126,25 @@ public final class NntpClient implements Closeable {
 
     private long budgetNanos;
 
+    /** This connection's reply reading, for the reply readers: a bounded line, a named breach, a broken connection. */
+    private final Replies.Lines replyLines = new Replies.Lines() {
+        @Override
+        public int readLine(LineReader from, int maxLength, MisbehavingServerException.Bound tooLong)
+                throws IOException {
+            return readLineOrBreak(from, maxLength, tooLong);
+        }
+
+        @Override
+        public MisbehavingServerException violation(MisbehavingServerException.Bound bound, String detail) {
+            return NntpClient.this.violation(bound, detail);
+        }
+
+        @Override
+        public void undrained() {
+            broken = true;
+        }
+    };
+
     private NntpClient(NntpServer server, Socket socket, Duration readTimeout, Limits limits) throws IOException {
         this.server = server;
         this.socket = socket;
@@ -165,11 +177,11 @@ public final class NntpClient implements Closeable {
             socket.connect(new InetSocketAddress(server.host(), server.port()), connectMs);
             socket.setSoTimeout(readMs);
             if (server.tls()) {
-                socket = startTls(server, socket);
+                socket = NntpTls.startTls(server, socket);
             }
         } catch (SSLException e) {
             closeQuietly(socket);
-            throw tlsFailure(server, e);
+            throw NntpTls.failure(server, e);
         } catch (IOException e) {
             closeQuietly(socket);
             throw new NntpException(
@@ -232,11 +244,11 @@ public final class NntpClient implements Closeable {
                 String[] p = r.text.trim().split("\\s+");
                 long[] marks = new long[3];
                 for (int i = 0; i < 3; i++) {
-                    marks[i] = i < p.length ? parseMark(p[i]) : -1;
+                    marks[i] = i < p.length ? Replies.parseMark(p[i]) : -1;
                     if (marks[i] < 0) {
                         throw violation(
                                 MisbehavingServerException.Bound.STATUS_LINE,
-                                "GROUP reply '" + clip(r.toString())
+                                "GROUP reply '" + Replies.clip(r.toString())
                                         + "' does not give the count, low and high marks as numbers of 0 or more");
                     }
                 }
@@ -391,10 +403,8 @@ public final class NntpClient implements Closeable {
     }
 
     /**
-     * Reads an OVER reply's lines to its terminating dot. Checks each line's bounds before the sink
-     * sees it, because a line that breaks them (say article 10^15 in a reply for 1-10) would move the
-     * window's clock and the missing runs past articles that arrive later. {@code last} is the
-     * highest article delivered, so gaps are reported up to it and never past it.
+     * Reads an OVER reply's lines to its terminating dot ({@link OverviewReader}), from the
+     * connection or, when the server marked it {@code [COMPRESS=GZIP]}, from its zlib stream.
      */
     private long readOverview(long lo, long hi, OverviewParser p, OverviewSink sink, boolean gzip) throws IOException {
         if (!gzip) {
@@ -433,100 +443,14 @@ public final class NntpClient implements Closeable {
     }
 
     private long readOverview(long lo, long hi, OverviewParser p, OverviewSink sink, LineReader in) throws IOException {
-        long maxLines = hi - lo + 1;
-        long maxBytes = Math.max(limits.lineBytes(), saturatedMultiply(maxLines, limits.overviewBytesPerArticle()));
-        int lineBytes = limits.lineBytes();
-        long last = lo - 1;
-        long headers = 0;
-        long lines = 0;
-        long bytes = 0;
-        RuntimeException failure = null;
-        boolean drained = false;
-        try {
-            while (true) {
-                int len = readLineOrBreak(in, lineBytes, MisbehavingServerException.Bound.LINE_BYTES);
-                byte[] b = in.line();
-                int off = 0;
-                if (len > 0 && b[0] == '.') {
-                    if (len == 1) {
-                        break;
-                    }
-                    off = 1;
-                }
-                lines++;
-                bytes += len + 2;
-                if (lines > maxLines) {
-                    throw violation(
-                            MisbehavingServerException.Bound.REPLY_LINES,
-                            "more than " + maxLines + " lines for " + maxLines + " articles asked for");
-                }
-                if (bytes > maxBytes) {
-                    throw violation(
-                            MisbehavingServerException.Bound.REPLY_BYTES,
-                            "more than " + maxBytes + " bytes after " + lines + " lines");
-                }
-                if (failure != null) {
-                    continue;
-                }
-                OverviewLine line = null;
-                long article;
-                String reason = null;
-                try {
-                    line = p.parse(b, off, len - off);
-                    article = line.article();
-                } catch (MalformedOverviewException m) {
-                    article = m.article();
-                    reason = m.getMessage();
-                }
-                if (article >= 0) {
-                    if (article < lo || article > hi) {
-                        throw violation(
-                                MisbehavingServerException.Bound.ARTICLE_RANGE,
-                                "article " + article + " outside " + lo + "-" + hi + " (line " + lines + ")");
-                    }
-                    if (article <= last) {
-                        throw violation(
-                                MisbehavingServerException.Bound.ARTICLE_ORDER,
-                                "article " + article + " after article " + last + " (line " + lines + ")");
-                    }
-                }
-                try {
-                    if (article > last + 1) {
-                        sink.missing(last + 1, article - 1);
-                    }
-                    if (line != null) {
-                        sink.header(line);
-                        headers++;
-                    } else {
-                        sink.malformed(article, reason);
-                    }
-                } catch (RuntimeException e) {
-                    failure = e;
-                }
-                if (article >= 0) {
-                    last = article;
-                }
-            }
-            drained = true;
-        } finally {
-            if (!drained) {
-                broken = true;
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-        if (last < hi) {
-            sink.missing(last + 1, hi);
-        }
-        return headers;
+        return new OverviewReader(lo, hi, limits, in, replyLines).read(p, sink);
     }
 
     private OverviewParser overviewParser() throws IOException {
         if (parser == null) {
             Reply r = command("LIST OVERVIEW.FMT", budget(0));
             if (r.code == 215) {
-                List<String> fmt = readTextBlock();
+                List<String> fmt = Replies.textBlock(replyLines, in, limits);
                 parser = fmt.stream().allMatch(String::isBlank)
                         ? OverviewParser.defaultFormat()
                         : OverviewParser.forFormat(fmt);
@@ -544,7 +468,7 @@ public final class NntpClient implements Closeable {
         if (greeting.code != 200 && greeting.code != 201) {
             throw new NntpException(
                     greeting.code,
-                    server + " refused service: " + clip(greeting.toString())
+                    server + " refused service: " + Replies.clip(greeting.toString())
                             + "; retry later or check that this host may connect");
         }
         Map<String, List<String>> caps = upgradeToTls(capabilities());
@@ -553,7 +477,7 @@ public final class NntpClient implements Closeable {
             if (r.code == 502) {
                 throw new NntpException(
                         502,
-                        server + " does not allow reading from this host: " + clip(r.toString())
+                        server + " does not allow reading from this host: " + Replies.clip(r.toString())
                                 + "; check the account or the server's access rules");
             }
             if (r.code != 200 && r.code != 201 && r.code != 500 && r.code != 501 && r.code != 480) {
@@ -620,7 +544,7 @@ public final class NntpClient implements Closeable {
             if (server.security().startTls() == NntpServer.StartTls.REQUIRE || r.code != 580) {
                 throw new NntpException(
                         r.code,
-                        server + " refused STARTTLS: " + clip(r.toString())
+                        server + " refused STARTTLS: " + Replies.clip(r.toString())
                                 + "; connect with TLS (HEADWAY_NNTP_TLS=true, usually port 563) or set"
                                 + " HEADWAY_NNTP_STARTTLS=off");
             }
@@ -631,10 +555,10 @@ public final class NntpClient implements Closeable {
             throw violation(MisbehavingServerException.Bound.STATUS_LINE, "data after the 382 reply to STARTTLS");
         }
         try {
-            socket = startTls(server, socket);
+            socket = NntpTls.startTls(server, socket);
         } catch (SSLException e) {
             broken = true;
-            throw tlsFailure(server, e);
+            throw NntpTls.failure(server, e);
         }
         input.switchTo(socket, socket.getInputStream());
         out = socket.getOutputStream();
@@ -663,55 +587,6 @@ public final class NntpClient implements Closeable {
         return caps != null && caps.getOrDefault(label, List.of()).contains(argument);
     }
 
-    /** Wraps {@code plain} in TLS for {@code server}'s host name, checked against its trust store, and shakes hands. */
-    private static Socket startTls(NntpServer server, Socket plain) throws IOException {
-        SSLSocket ssl =
-                (SSLSocket) TrustedCertificates.socketFactory(server.security().caFile())
-                        .createSocket(plain, server.host(), server.port(), true);
-        SSLParameters params = ssl.getSSLParameters();
-        params.setEndpointIdentificationAlgorithm("HTTPS");
-        ssl.setSSLParameters(params);
-        ssl.startHandshake();
-        return ssl;
-    }
-
-    /** A TLS handshake that failed, said in terms of what the operator can change. */
-    private static NntpException tlsFailure(NntpServer server, SSLException e) {
-        String why = String.valueOf(e.getMessage());
-        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-            if (t instanceof CertificateExpiredException) {
-                return new NntpException(
-                        -1,
-                        "the TLS certificate of " + server.address() + " has expired (" + t.getMessage()
-                                + "): the news server's operator must renew it",
-                        e);
-            }
-        }
-        String lower = why.toLowerCase(Locale.ROOT);
-        if (lower.contains("no subject alternative") || lower.contains("no name matching")) {
-            return new NntpException(
-                    -1,
-                    "the TLS certificate of " + server.address() + " is for other names (" + why
-                            + "): set HEADWAY_NNTP_HOST to a name the certificate holds",
-                    e);
-        }
-        if (lower.contains("pkix") || lower.contains("certification path") || lower.contains("unable to find valid")) {
-            return new NntpException(
-                    -1,
-                    "the TLS certificate of " + server.address() + " is not trusted (" + why + "): set"
-                            + " HEADWAY_NNTP_CA to a PEM file with the certificate of the CA that signed it"
-                            + (server.security().caFile() == null
-                                    ? ""
-                                    : " (now " + server.security().caFile() + ")"),
-                    e);
-        }
-        return new NntpException(
-                -1,
-                "the TLS handshake with " + server.address() + " failed: " + why
-                        + "; check HEADWAY_NNTP_PORT and HEADWAY_NNTP_TLS (TLS on connect is usually port 563)",
-                e);
-    }
-
     /** The capabilities, each label with its arguments (upper case), or null when CAPABILITIES is not supported. */
     private Map<String, List<String>> capabilities() throws IOException {
         Reply r = command("CAPABILITIES", budget(0));
@@ -722,7 +597,7 @@ public final class NntpClient implements Closeable {
             return null;
         }
         Map<String, List<String>> caps = new HashMap<>();
-        for (String l : readTextBlock()) {
+        for (String l : Replies.textBlock(replyLines, in, limits)) {
             String[] words = l.trim().toUpperCase(Locale.ROOT).split("\\s+");
             if (!words[0].isEmpty()) {
                 caps.put(words[0], List.of(words).subList(1, words.length));
@@ -744,37 +619,12 @@ public final class NntpClient implements Closeable {
         }
     }
 
-    /** A short list reply (CAPABILITIES, LIST OVERVIEW.FMT), within the list bounds, because it is kept whole. */
-    private List<String> readTextBlock() throws IOException {
-        List<String> lines = new ArrayList<>();
-        long bytes = 0;
-        while (true) {
-            int len = readLineOrBreak(limits.listBytes(), MisbehavingServerException.Bound.LINE_BYTES);
-            byte[] b = in.line();
-            if (len == 1 && b[0] == '.') {
-                return lines;
-            }
-            bytes += len + 2;
-            if (lines.size() >= limits.listLines()) {
-                throw violation(
-                        MisbehavingServerException.Bound.REPLY_LINES,
-                        "more than " + limits.listLines() + " lines in a list reply");
-            }
-            if (bytes > limits.listBytes()) {
-                throw violation(
-                        MisbehavingServerException.Bound.REPLY_BYTES,
-                        "more than " + limits.listBytes() + " bytes in a list reply");
-            }
-            int off = len > 0 && b[0] == '.' ? 1 : 0;
-            lines.add(new String(b, off, len - off, StandardCharsets.ISO_8859_1));
-        }
-    }
-
     /** The time a command's reply may take: the read timeout, plus the per-article allowance for each article asked for. */
     private long budget(long articles) {
         long base = readTimeout.toNanos();
         long perArticle = limits.deadlinePerArticle().toNanos();
-        return Math.min(MAX_BUDGET_NANOS, base + Math.min(MAX_BUDGET_NANOS, saturatedMultiply(articles, perArticle)));
+        return Math.min(
+                MAX_BUDGET_NANOS, base + Math.min(MAX_BUDGET_NANOS, Replies.saturatedMultiply(articles, perArticle)));
     }
 
     private Reply command(String cmd, long budget) throws IOException {
@@ -820,10 +670,14 @@ public final class NntpClient implements Closeable {
     private Reply readReply() throws IOException {
         int len = readLineOrBreak(limits.statusLineBytes(), MisbehavingServerException.Bound.STATUS_LINE);
         byte[] b = in.line();
-        if (len < 3 || !isDigit(b[0]) || !isDigit(b[1]) || !isDigit(b[2]) || (len > 3 && b[3] != ' ')) {
+        if (len < 3
+                || !Replies.isDigit(b[0])
+                || !Replies.isDigit(b[1])
+                || !Replies.isDigit(b[2])
+                || (len > 3 && b[3] != ' ')) {
             throw violation(
                     MisbehavingServerException.Bound.STATUS_LINE,
-                    "not a status line: '" + printable(b, Math.min(len, 80)) + "'");
+                    "not a status line: '" + Replies.printable(b, Math.min(len, 80)) + "'");
         }
         int code = (b[0] - '0') * 100 + (b[1] - '0') * 10 + (b[2] - '0');
         String text = len > 4 ? new String(b, 4, len - 4, StandardCharsets.ISO_8859_1) : "";
@@ -843,7 +697,7 @@ public final class NntpClient implements Closeable {
             len = from.readLine(maxLength);
         } catch (LineReader.LineTooLongException e) {
             throw violation(tooLong, "a line of more than " + maxLength + " bytes");
-        } catch (DeadlineExceededException e) {
+        } catch (DeadlineInput.DeadlineExceededException e) {
             throw violation(
                     MisbehavingServerException.Bound.DEADLINE,
                     "the reply did not end within " + Duration.ofNanos(budgetNanos));
@@ -875,44 +729,8 @@ public final class NntpClient implements Closeable {
                             + ": configure credentials for this server");
         }
         return new NntpException(
-                r.code, "unexpected reply to " + cmd.split(" ")[0] + " from " + server + ": " + clip(r.toString()));
-    }
-
-    /** A decimal number of 0 or more that fits a long, else -1. */
-    private static long parseMark(String s) {
-        if (s.isEmpty() || s.length() > 19 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private static String clip(String s) {
-        byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
-        return printable(b, Math.min(b.length, 80));
-    }
-
-    private static boolean isDigit(byte b) {
-        return b >= '0' && b <= '9';
-    }
-
-    /** The bytes as text for a message, control bytes shown as '?', because a status line may be anything. */
-    private static String printable(byte[] b, int len) {
-        StringBuilder sb = new StringBuilder(len);
-        for (int i = 0; i < len; i++) {
-            int c = b[i] & 0xff;
-            sb.append(c < 0x20 || c == 0x7f ? '?' : (char) c);
-        }
-        return sb.toString();
-    }
-
-    private static long saturatedMultiply(long a, long b) {
-        long hi = Math.multiplyHigh(a, b);
-        long lo = a * b;
-        return (hi == 0 && lo >= 0) ? lo : Long.MAX_VALUE;
+                r.code,
+                "unexpected reply to " + cmd.split(" ")[0] + " from " + server + ": " + Replies.clip(r.toString()));
     }
 
     private static int millis(Duration d, String name) {
@@ -927,72 +745,6 @@ public final class NntpClient implements Closeable {
             s.close();
         } catch (IOException e) {
             log.debug("closing socket failed: {}", e.toString());
-        }
-    }
-
-    /** A read that would end past the current command's deadline. */
-    private static final class DeadlineExceededException extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        DeadlineExceededException() {
-            super("deadline passed", null);
-        }
-    }
-
-    /**
-     * The socket's input, each read bounded by the read timeout and by what is left of the current
-     * command's deadline; the socket timeout is changed only when that bound changes, so a reply
-     * far from its deadline costs one clock read per read.
-     */
-    private static final class DeadlineInput extends InputStream {
-        private Socket socket;
-        private InputStream raw;
-        private final int readMs;
-        private int timeoutMs = -1;
-        long deadline;
-
-        DeadlineInput(Socket socket, int readMs) throws IOException {
-            this.socket = socket;
-            this.raw = socket.getInputStream();
-            this.readMs = readMs;
-            this.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readMs);
-        }
-
-        /** Reads from here on from {@code raw} over {@code socket} (after STARTTLS or COMPRESS). */
-        void switchTo(Socket socket, InputStream raw) {
-            this.socket = socket;
-            this.raw = raw;
-            this.timeoutMs = -1;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new DeadlineExceededException();
-            }
-            int wait = left < TimeUnit.MILLISECONDS.toNanos(readMs)
-                    ? (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left + 999_999))
-                    : readMs;
-            if (wait != timeoutMs) {
-                socket.setSoTimeout(wait);
-                timeoutMs = wait;
-            }
-            try {
-                return raw.read(b, off, len);
-            } catch (SocketTimeoutException e) {
-                if (wait < readMs) {
-                    throw new DeadlineExceededException();
-                }
-                throw e;
-            }
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xff;
         }
     }
 
