@@ -1,6 +1,6 @@
 package headway.activity;
 
-import headway.store.NodeRegistry;
+import headway.coordination.NodeRegistry;
 import headway.store.StoreException;
 import java.time.Duration;
 import java.util.Objects;

@@ -1,12 +1,12 @@
 package headway.activity;
 
-import headway.store.CatalogStore;
+import headway.catalog.CatalogStore;
+import headway.coordination.LeaseStore;
+import headway.coordination.RangeRow;
+import headway.coordination.RangeStore;
+import headway.coordination.SnapshotStore;
 import headway.store.Holder;
 import headway.store.LeaseLostException;
-import headway.store.LeaseStore;
-import headway.store.RangeRow;
-import headway.store.RangeStore;
-import headway.store.SnapshotStore;
 import headway.store.StoreException;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;

@@ -1,12 +1,12 @@
 package headway.activity;
 
+import headway.coordination.LeaseOutcome;
+import headway.coordination.LeaseStore;
+import headway.coordination.Outlook;
+import headway.coordination.SnapshotStore;
 import headway.index.BadSnapshotException;
 import headway.index.RuleSet;
 import headway.index.Window;
-import headway.store.LeaseOutcome;
-import headway.store.LeaseStore;
-import headway.store.Outlook;
-import headway.store.SnapshotStore;
 import headway.store.UnknownGroupException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package headway.activity;
 
+import headway.coordination.LeaseStore;
 import headway.store.LeaseLostException;
-import headway.store.LeaseStore;
 import headway.store.StoreException;
 import java.time.Duration;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package headway.activity;
 
 /**
  * The planner will not plan a group from the marks its news server reported, because they are not
- * believable (past {@link headway.store.GroupStore#MAX_ARTICLE}, or a jump of the high-water mark
+ * believable (past {@link headway.coordination.GroupStore#MAX_ARTICLE}, or a jump of the high-water mark
  * past HEADWAY_PLAN_MAX_JUMP); nothing was planned. The message names the group, the numbers and the fix.
  */
 public final class PlanRefusedException extends RuntimeException {

@@ -1,7 +1,7 @@
 package headway.activity;
 
+import headway.coordination.GroupStore;
 import headway.nntp.UnknownGroupException;
-import headway.store.GroupStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -1,18 +1,18 @@
 package headway.activity;
 
+import headway.catalog.CatalogStore;
+import headway.catalog.MissStore;
+import headway.coordination.Fence;
+import headway.coordination.GroupStore;
+import headway.coordination.RangeRow;
+import headway.coordination.RangeStore;
 import headway.index.CompletedBinary;
 import headway.index.Misses;
 import headway.index.RejectedArticle;
 import headway.nntp.MisbehavingServerException;
-import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
-import headway.store.CatalogStore;
-import headway.store.Fence;
-import headway.store.GroupStore;
+import headway.overview.OverviewLine;
 import headway.store.LeaseLostException;
-import headway.store.MissStore;
-import headway.store.RangeRow;
-import headway.store.RangeStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;

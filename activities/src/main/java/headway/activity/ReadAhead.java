@@ -1,7 +1,7 @@
 package headway.activity;
 
-import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
+import headway.overview.OverviewLine;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;

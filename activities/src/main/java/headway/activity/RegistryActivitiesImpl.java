@@ -1,6 +1,6 @@
 package headway.activity;
 
-import headway.store.NodeRegistry;
+import headway.coordination.NodeRegistry;
 import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;

@@ -1,9 +1,9 @@
 package headway.activity;
 
+import headway.catalog.CatalogStore;
+import headway.coordination.Fence;
+import headway.coordination.SnapshotStore;
 import headway.index.CompletedBinary;
-import headway.store.CatalogStore;
-import headway.store.Fence;
-import headway.store.SnapshotStore;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;

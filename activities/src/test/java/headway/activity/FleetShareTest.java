@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.coordination.GroupStore;
+import headway.coordination.LeaseStore;
+import headway.coordination.NodeRegistry;
+import headway.coordination.PostgresSnapshotStore;
 import headway.index.RuleSet;
-import headway.store.GroupStore;
-import headway.store.LeaseStore;
-import headway.store.NodeRegistry;
-import headway.store.PostgresSnapshotStore;
 import headway.store.StoreException;
 import headway.store.TestDatabase;
 import java.time.Clock;

@@ -3,11 +3,11 @@ package headway.activity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.coordination.GroupStore;
+import headway.coordination.LeaseStore;
+import headway.coordination.NodeRegistry;
+import headway.coordination.PostgresSnapshotStore;
 import headway.index.RuleSet;
-import headway.store.GroupStore;
-import headway.store.LeaseStore;
-import headway.store.NodeRegistry;
-import headway.store.PostgresSnapshotStore;
 import headway.store.TestDatabase;
 import java.time.Clock;
 import java.time.Duration;

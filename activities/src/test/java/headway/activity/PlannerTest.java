@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.coordination.GroupStore;
+import headway.coordination.RangeRow;
 import headway.nntp.HostileNntpServer;
 import headway.nntp.NntpPool;
-import headway.store.GroupStore;
-import headway.store.RangeRow;
 import headway.store.TestDatabase;
 import java.time.Duration;
 import java.util.List;

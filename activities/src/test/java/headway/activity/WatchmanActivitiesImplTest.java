@@ -3,11 +3,11 @@ package headway.activity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import headway.store.GroupStore;
+import headway.coordination.GroupStore;
+import headway.coordination.LeaseStore;
+import headway.coordination.RangeRow;
+import headway.coordination.RangeStore;
 import headway.store.Holder;
-import headway.store.LeaseStore;
-import headway.store.RangeRow;
-import headway.store.RangeStore;
 import headway.store.TestDatabase;
 import headway.watchman.Watchman;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package headway.cluster;
 
+import headway.settings.Setting;
 import headway.simulator.NewsSimulator;
-import headway.worker.Setting;
 import headway.workflow.GroupConfig;
 import io.temporal.client.WorkflowExecutionMetadata;
 import java.io.IOException;

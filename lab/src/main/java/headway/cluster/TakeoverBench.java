@@ -1,7 +1,7 @@
 package headway.cluster;
 
+import headway.settings.Setting;
 import headway.simulator.NewsSimulator;
-import headway.worker.Setting;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package headway.lab;
 
 import headway.cluster.Chaos;
+import headway.settings.Settings;
 import headway.starter.CliException;
 import headway.starter.Exit;
-import headway.worker.Settings;
 import java.io.PrintWriter;
 import java.time.Duration;
 import picocli.CommandLine.Command;

@@ -1,18 +1,18 @@
 package headway.lab;
 
 import headway.activity.Planner;
+import headway.catalog.Stores;
+import headway.coordination.StatusStore;
+import headway.settings.Setting;
+import headway.settings.Settings;
 import headway.simulator.NewsSimulator;
 import headway.starter.CliException;
 import headway.starter.Exit;
 import headway.store.Database;
-import headway.store.StatusStore;
-import headway.store.Stores;
 import headway.web.FrontDoor;
 import headway.web.ServeConfig;
 import headway.worker.HeadwayWorker;
 import headway.worker.Schedules;
-import headway.worker.Setting;
-import headway.worker.Settings;
 import headway.workflow.GroupState;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package headway.lab;
 
+import headway.catalog.Release;
+import headway.catalog.ReleaseQueries;
+import headway.coordination.ProgressQueries;
 import headway.starter.CliException;
 import headway.starter.Releases;
-import headway.store.ProgressQueries;
-import headway.store.Release;
-import headway.store.ReleaseQueries;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package headway.lab;
 
+import headway.catalog.ApiKeyStore;
+import headway.catalog.ReleaseSearch;
 import headway.rig.RawHttp;
 import headway.starter.Headway;
-import headway.store.ApiKeyStore;
-import headway.store.ReleaseSearch;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

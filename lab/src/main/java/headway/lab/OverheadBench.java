@@ -1,8 +1,8 @@
 package headway.lab;
 
+import headway.settings.Setting;
 import headway.simulator.NewsSimulator;
 import headway.worker.HeadwayWorker;
-import headway.worker.Setting;
 import headway.workflow.TaskQueues;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.History;

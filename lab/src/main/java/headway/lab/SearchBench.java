@@ -1,7 +1,7 @@
 package headway.lab;
 
-import headway.store.GroupStore;
-import headway.store.ReleaseSearch;
+import headway.catalog.ReleaseSearch;
+import headway.coordination.GroupStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

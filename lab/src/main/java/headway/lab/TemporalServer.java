@@ -1,7 +1,7 @@
 package headway.lab;
 
 import headway.rig.TemporalDevServer;
-import headway.worker.Setting;
+import headway.settings.Setting;
 import headway.workflow.SearchAttributes;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;

@@ -3,7 +3,7 @@ package headway.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import headway.activity.RangeIndexer;
-import headway.worker.Setting;
+import headway.settings.Setting;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import headway.activity.HeaderSource;
 import headway.nntp.GroupInfo;
-import headway.nntp.OverviewLine;
 import headway.nntp.OverviewSink;
+import headway.overview.OverviewLine;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

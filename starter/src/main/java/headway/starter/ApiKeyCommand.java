@@ -1,6 +1,6 @@
 package headway.starter;
 
-import headway.store.ApiKeyStore;
+import headway.catalog.ApiKeyStore;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

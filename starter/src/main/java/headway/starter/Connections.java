@@ -2,10 +2,13 @@ package headway.starter;
 
 import com.uber.m3.tally.Scope;
 import com.uber.m3.tally.ScopeCloseException;
+import headway.catalog.Stores;
+import headway.coordination.FleetQueries;
+import headway.coordination.GroupStore;
+import headway.coordination.StatusStore;
+import headway.settings.Setting;
+import headway.settings.Settings;
 import headway.store.Database;
-import headway.store.Stores;
-import headway.worker.Setting;
-import headway.worker.Settings;
 import headway.worker.TemporalConnection;
 import headway.worker.WorkerConfig;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -91,6 +94,21 @@ final class Connections implements AutoCloseable {
             }
         }
         return stores;
+    }
+
+    /** The groups and their ranges, over {@link #database()}. */
+    GroupStore groups() {
+        return new GroupStore(database().dataSource());
+    }
+
+    /** What {@code status} shows per group, over {@link #database()}. */
+    StatusStore status() {
+        return new StatusStore(database().dataSource());
+    }
+
+    /** The fleet's nodes and connections, over {@link #database()}. */
+    FleetQueries fleet() {
+        return new FleetQueries(database().dataSource());
     }
 
     /**

@@ -1,7 +1,7 @@
 package headway.starter;
 
-import headway.worker.Setting;
-import headway.worker.Settings;
+import headway.settings.Setting;
+import headway.settings.Settings;
 import headway.workflow.GroupConfig;
 import java.time.Duration;
 import java.util.Map;

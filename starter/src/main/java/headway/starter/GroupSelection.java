@@ -1,6 +1,6 @@
 package headway.starter;
 
-import headway.store.GroupStore;
+import headway.coordination.GroupStore;
 import java.util.List;
 
 /** The groups a command acts on: the ones named, or with {@code --all} every active group; an unknown name is bad input. */

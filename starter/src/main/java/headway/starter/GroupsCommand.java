@@ -1,6 +1,6 @@
 package headway.starter;
 
-import headway.store.GroupStore;
+import headway.coordination.GroupStore;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,7 +41,7 @@ final class GroupsCommand implements Runnable {
         @Override
         public void run() {
             try (Connections open = connections) {
-                GroupStore store = connections.database().groups();
+                GroupStore store = connections.groups();
                 for (String g : groups) {
                     store.add(g, priority);
                     spec.commandLine().getOut().println("added " + g + " (priority " + priority + ")");
@@ -64,7 +64,7 @@ final class GroupsCommand implements Runnable {
         @Override
         public void run() {
             try (Connections open = connections) {
-                List<GroupStore.Group> groups = connections.database().groups().list();
+                List<GroupStore.Group> groups = connections.groups().list();
                 if (json.printed(groups)) {
                     return;
                 }
@@ -94,7 +94,7 @@ final class GroupsCommand implements Runnable {
         @Override
         public void run() {
             try (Connections open = connections) {
-                GroupStore store = connections.database().groups();
+                GroupStore store = connections.groups();
                 for (String g : groups) {
                     if (!store.remove(g)) {
                         throw CliException.badInput(

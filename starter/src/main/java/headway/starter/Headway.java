@@ -1,8 +1,8 @@
 package headway.starter;
 
+import headway.settings.Setting;
 import headway.store.Database;
 import headway.store.StoreException;
-import headway.worker.Setting;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package headway.starter;
 
-import headway.store.Release;
-import headway.store.ReleaseQueries;
+import headway.catalog.Release;
+import headway.catalog.ReleaseQueries;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

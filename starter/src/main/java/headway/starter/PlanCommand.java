@@ -3,10 +3,10 @@ package headway.starter;
 import headway.activity.NntpHeaderSource;
 import headway.activity.PlanRefusedException;
 import headway.activity.Planner;
+import headway.coordination.GroupStore;
 import headway.nntp.NntpPool;
-import headway.store.GroupStore;
-import headway.worker.Setting;
-import headway.worker.Settings;
+import headway.settings.Setting;
+import headway.settings.Settings;
 import headway.worker.WorkerConfig;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
@@ -96,7 +96,7 @@ final class PlanCommand implements Runnable {
             throw CliException.badInput("--size must be >= 1, was " + rangeSize);
         }
         try (Connections open = connections) {
-            GroupStore store = connections.database().groups();
+            GroupStore store = connections.groups();
             List<String> names = GroupSelection.resolve(store, all, groups);
             List<String> gotWork = new ArrayList<>();
             List<String> refused = new ArrayList<>();

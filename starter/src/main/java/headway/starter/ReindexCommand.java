@@ -1,6 +1,6 @@
 package headway.starter;
 
-import headway.store.GroupStore;
+import headway.coordination.GroupStore;
 import headway.store.UnknownGroupException;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
@@ -55,7 +55,7 @@ final class ReindexCommand implements Runnable {
         try (Connections open = connections) {
             GroupStore.Reindex r;
             try {
-                r = connections.database().groups().reindex(group, from, last);
+                r = connections.groups().reindex(group, from, last);
             } catch (UnknownGroupException e) {
                 throw CliException.badInput(e.getMessage());
             }

@@ -1,8 +1,8 @@
 package headway.starter;
 
+import headway.catalog.Release;
+import headway.catalog.ReleaseQueries;
 import headway.index.NzbWriter;
-import headway.store.Release;
-import headway.store.ReleaseQueries;
 import headway.web.NzbFileNames;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,7 +1,7 @@
 package headway.starter;
 
+import headway.settings.Settings;
 import headway.worker.Schedules;
-import headway.worker.Settings;
 import headway.worker.WorkerConfig;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -1,6 +1,6 @@
 package headway.starter;
 
-import headway.store.Release;
+import headway.catalog.Release;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -1,12 +1,12 @@
 package headway.starter;
 
+import headway.catalog.Stores;
+import headway.settings.Setting;
+import headway.settings.Settings;
 import headway.store.Database;
-import headway.store.Stores;
 import headway.web.FrontDoor;
 import headway.web.ServeConfig;
 import headway.worker.HeadwayWorker;
-import headway.worker.Setting;
-import headway.worker.Settings;
 import headway.worker.WorkerConfig;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;

@@ -1,6 +1,6 @@
 package headway.starter;
 
-import headway.store.GroupStore;
+import headway.coordination.GroupStore;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -33,7 +33,7 @@ final class StartCommand implements Runnable {
         GroupSelection.check(all, groups);
         options.check(connections.env());
         try (Connections open = connections) {
-            GroupStore store = connections.database().groups();
+            GroupStore store = connections.groups();
             List<String> names = GroupSelection.resolve(store, all, groups);
             for (String g : names) {
                 String runId = GroupStarter.start(connections.temporal(), options.config(g, connections.env()));

@@ -1,9 +1,9 @@
 package headway.starter;
 
-import headway.store.FleetQueries;
-import headway.store.StatusStore;
-import headway.worker.Setting;
-import headway.worker.Settings;
+import headway.coordination.FleetQueries;
+import headway.coordination.StatusStore;
+import headway.settings.Setting;
+import headway.settings.Settings;
 import headway.workflow.GroupProgress;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
@@ -70,7 +70,7 @@ final class StatusCommand implements Runnable {
             Settings s = new Settings(connections.env());
             Duration leaseTtl = s.duration(Setting.LEASE_TTL);
             Duration nodeTtl = s.duration(Setting.NODE_TTL);
-            StatusStore store = connections.database().status();
+            StatusStore store = connections.status();
             if (conflicts) {
                 List<StatusStore.Conflict> rows = store.conflicts(limit);
                 if (json.printed(rows)) {
@@ -122,7 +122,7 @@ final class StatusCommand implements Runnable {
                         g.openStuck() > 0,
                         rejected.getOrDefault(g.name(), 0L)));
             }
-            FleetQueries fleet = connections.database().fleet();
+            FleetQueries fleet = connections.fleet();
             List<FleetQueries.NodeStatus> nodes = fleet.nodes(nodeTtl, leaseTtl);
             FleetQueries.Connections nntp = FleetQueries.connections(nodes);
             List<String> order = fleet.leasingOrder(leaseTtl, s.longValue(Setting.CATALOG_CAP), ORDER_SHOWN);

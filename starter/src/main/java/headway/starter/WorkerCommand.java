@@ -1,9 +1,9 @@
 package headway.starter;
 
+import headway.catalog.Stores;
+import headway.settings.Setting;
 import headway.store.Database;
-import headway.store.Stores;
 import headway.worker.HeadwayWorker;
-import headway.worker.Setting;
 import headway.worker.WorkerConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.temporal.client.WorkflowClient;

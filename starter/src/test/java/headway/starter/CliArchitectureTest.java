@@ -7,7 +7,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The CLI calls the stores of module activities; SQL, JDBC and the connection pool stay behind them. */
+/** The CLI calls the stores of modules catalog and coordination; SQL, JDBC and the connection pool stay behind them. */
 class CliArchitectureTest {
 
     /** The module's own main classes (Maven runs the tests in the module's directory). */
@@ -20,7 +20,7 @@ class CliArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("java.sql..", "javax.sql..", "com.zaxxer.hikari..", "org.flywaydb..")
-                .because("SQL lives in the stores (headway.store): the CLI calls them")
+                .because("SQL lives in the stores (headway.catalog, headway.coordination): the CLI calls them")
                 .check(cli);
     }
 }

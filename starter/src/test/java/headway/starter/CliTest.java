@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import headway.coordination.LeaseStore;
+import headway.coordination.NodeRegistry;
 import headway.nntp.HostileNntpServer;
 import headway.rig.TemporalDevServer;
 import headway.simulator.NewsSimulator;
 import headway.store.Holder;
 import headway.store.LeaseLostException;
-import headway.store.LeaseStore;
-import headway.store.NodeRegistry;
 import headway.store.TestDatabase;
 import headway.workflow.SearchAttributes;
 import io.temporal.api.common.v1.WorkflowExecution;

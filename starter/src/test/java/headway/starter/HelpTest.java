@@ -2,7 +2,7 @@ package headway.starter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import headway.worker.Setting;
+import headway.settings.Setting;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package headway.web;
 
-import headway.store.Stores;
+import headway.catalog.Stores;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,6 +1,6 @@
 package headway.web;
 
-import headway.store.ReleaseSearch;
+import headway.catalog.ReleaseSearch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

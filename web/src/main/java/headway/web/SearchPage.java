@@ -1,13 +1,13 @@
 package headway.web;
 
+import headway.catalog.ApiKeyStore;
+import headway.catalog.Release;
+import headway.catalog.ReleaseGuids;
+import headway.catalog.ReleaseSearch;
+import headway.catalog.SearchTimeoutException;
+import headway.catalog.Stores;
 import headway.category.Category;
 import headway.category.CategoryTree;
-import headway.store.ApiKeyStore;
-import headway.store.Release;
-import headway.store.ReleaseGuids;
-import headway.store.ReleaseSearch;
-import headway.store.SearchTimeoutException;
-import headway.store.Stores;
 import io.javalin.http.Context;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package headway.web;
 
-import headway.worker.Setting;
-import headway.worker.Settings;
+import headway.settings.Setting;
+import headway.settings.Settings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

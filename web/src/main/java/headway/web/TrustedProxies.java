@@ -1,6 +1,6 @@
 package headway.web;
 
-import headway.worker.Setting;
+import headway.settings.Setting;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;

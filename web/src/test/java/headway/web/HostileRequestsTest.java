@@ -2,8 +2,8 @@ package headway.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import headway.catalog.ApiKeyStore;
 import headway.rig.RawHttp;
-import headway.store.ApiKeyStore;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;

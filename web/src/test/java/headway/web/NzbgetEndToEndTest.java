@@ -3,11 +3,11 @@ package headway.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import headway.catalog.Stores;
 import headway.index.CompletedBinary;
 import headway.index.Segment;
 import headway.nntp.InnPeer;
 import headway.store.Database;
-import headway.store.Stores;
 import headway.store.TestDatabase;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;

@@ -1,11 +1,11 @@
 package headway.web;
 
+import headway.catalog.CatalogStore;
+import headway.catalog.Stores;
 import headway.index.CompletedBinary;
 import headway.index.Segment;
 import headway.rig.RawHttp;
-import headway.store.CatalogStore;
 import headway.store.Database;
-import headway.store.Stores;
 import headway.store.TestDatabase;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

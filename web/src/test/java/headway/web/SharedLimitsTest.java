@@ -2,8 +2,8 @@ package headway.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import headway.catalog.Stores;
 import headway.store.Database;
-import headway.store.Stores;
 import headway.store.TestDatabase;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;

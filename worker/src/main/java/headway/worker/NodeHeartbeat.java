@@ -1,6 +1,6 @@
 package headway.worker;
 
-import headway.store.NodeRegistry;
+import headway.coordination.NodeRegistry;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

@@ -1,5 +1,7 @@
 package headway.worker;
 
+import headway.settings.Setting;
+import headway.settings.Settings;
 import headway.workflow.PlannerWorkflow;
 import headway.workflow.RegistryPruneWorkflow;
 import headway.workflow.WatchmanWorkflow;

@@ -1,6 +1,7 @@
 package headway.worker;
 
 import com.uber.m3.tally.RootScopeBuilder;
+import headway.settings.Setting;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.micrometer.core.instrument.MeterRegistry;

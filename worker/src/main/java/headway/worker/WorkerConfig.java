@@ -3,6 +3,8 @@ package headway.worker;
 import headway.nntp.NntpServer.Security;
 import headway.nntp.NntpServer.StartTls;
 import headway.nntp.TrustedCertificates;
+import headway.settings.Setting;
+import headway.settings.Settings;
 import headway.store.Database;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.coordination.GroupStore;
 import headway.simulator.NewsSimulator;
 import headway.store.Database;
-import headway.store.GroupStore;
 import headway.store.TestDatabase;
 import headway.workflow.GroupConfig;
 import headway.workflow.GroupRun;

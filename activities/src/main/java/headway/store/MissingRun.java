@@ -1,4 +1,0 @@
-package headway.store;
-
-/** Articles {@code first..last} (inclusive) of a group that the server does not have. */
-public record MissingRun(long first, long last) {}

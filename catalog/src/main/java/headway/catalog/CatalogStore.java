@@ -1,0 +1,628 @@
+package headway.catalog;
+
+import headway.category.CategoryRules;
+import headway.index.CompletedBinary;
+import headway.index.RejectedArticle;
+import headway.index.Segment;
+import headway.index.Window;
+import headway.overview.HeaderFault;
+import headway.store.CatalogCap;
+import headway.store.Jdbc;
+import headway.store.LeaseLostException;
+import headway.store.StoreException;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import javax.sql.DataSource;
+
+/**
+ * Reads and writes binaries, releases and missing-article runs. Invariant: a binary row holds
+ * each part once, whatever order and however often it was written, because an upsert unites the
+ * stored and the new segments by part number (the stored one wins a tie) and skips the row when
+ * the new write adds nothing; its release row is then recomputed from the binaries. A binary's
+ * release name is that of its first write, so a merge under the same rules never moves it to
+ * another release; a write under a newer rule set (a redo or re-index) renames it, and the
+ * release it left is recomputed or deleted when empty. A message-id is in a group's catalog at
+ * most once ({@link Placements}): an article that a newer rule set keys into another binary
+ * moves there. A batch is
+ * written in chunks of {@value #CHUNK} binaries or {@value #CHUNK_SEGMENTS} segments: the binaries
+ * the window marked fresh (opened past everything the catalog held when it took the group, never
+ * handed over since) by binary COPY straight into the table ({@link BinaryCopy}, 0.25 us less of
+ * PostgreSQL per header than the upsert, measured), the rest by one upsert statement of column arrays, which
+ * measured as fast as COPY into a staging table when it was chosen. The cost is a read of the
+ * stored arrays on every conflict, and a chunk held in memory at once.
+ */
+public final class CatalogStore {
+
+    static final int CHUNK = 10_000;
+    static final int CHUNK_SEGMENTS = 250_000;
+    static final String FOREIGN_KEY_VIOLATION = "23503";
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    /** How the writing build keys headers ({@link Window#KEYING}); another only in tests of an upgrade. */
+    private final int keying;
+
+    public CatalogStore() {
+        this(Window.KEYING);
+    }
+
+    CatalogStore(int keying) {
+        this.keying = keying;
+    }
+
+    /**
+     * The stored row's segments are the first of the new row's, part for part (the common case: a
+     * binary written open with a snapshot, written again when it completes), so that the merge is
+     * the new row's arrays as they are; the merge by part number then runs only for other rows
+     * (PostgreSQL gates a subquery on a condition of the outer row alone, so the sort and
+     * aggregates are skipped). Both sides' parts are in ascending order, each once.
+     */
+    private static final String STORED_IS_PREFIX = """
+            (cardinality(binaries.part_numbers) <= cardinality(excluded.part_numbers)
+                     and binaries.part_numbers = excluded.part_numbers[1:cardinality(binaries.part_numbers)]
+                     and binaries.segment_bytes = excluded.segment_bytes[1:cardinality(binaries.part_numbers)]
+                     and starts_with(excluded.message_ids || E'\t', binaries.message_ids || E'\t'))""";
+
+    static final String MERGE = """
+            on conflict (group_name, poster, file_name, total_parts) do update set
+                (part_numbers, segment_bytes, message_ids, bytes) = (
+                    select excluded.part_numbers, excluded.segment_bytes, excluded.message_ids, excluded.bytes
+                    where {stored is prefix}
+                    union all
+                    select array_agg(u.p order by u.p), array_agg(u.y order by u.p), string_agg(u.m, E'\t' order by u.p),
+                           sum(u.y)
+                    from (select distinct on (a.p) a.p, a.y, a.m
+                          from (select o.p, o.y, o.m, 0 as src
+                                from unnest(binaries.part_numbers, binaries.segment_bytes, message_id_array(binaries.message_ids)) as o(p, y, m)
+                                union all
+                                select n.p, n.y, n.m, 1 as src
+                                from unnest(excluded.part_numbers, excluded.segment_bytes, message_id_array(excluded.message_ids)) as n(p, y, m)) a
+                          order by a.p, a.src) u
+                    having not {stored is prefix}),
+                first_article = least(binaries.first_article, excluded.first_article),
+                last_article = greatest(binaries.last_article, excluded.last_article),
+                posted = least(binaries.posted, excluded.posted),
+                subject = case when excluded.first_article < binaries.first_article
+                               then excluded.subject else binaries.subject end,
+                file_total = greatest(binaries.file_total, excluded.file_total),
+                release_name = case when excluded.rule_version > binaries.rule_version
+                                    then excluded.release_name else binaries.release_name end,
+                rule_version = greatest(binaries.rule_version, excluded.rule_version)
+            where not (binaries.part_numbers @> excluded.part_numbers
+                       and binaries.first_article <= excluded.first_article
+                       and binaries.last_article >= excluded.last_article
+                       and binaries.file_total >= excluded.file_total
+                       and binaries.posted is not distinct from least(binaries.posted, excluded.posted)
+                       and binaries.rule_version >= excluded.rule_version)
+            """.replace("{stored is prefix}", STORED_IS_PREFIX);
+
+    /**
+     * One row per binary; its segments come as three strings (part numbers and sizes separated by
+     * spaces, message-ids by tabs, which an overview field cannot hold): the numbers are split
+     * into the row's arrays, the message-ids stored as they come. Splitting a few strings per
+     * binary costs PostgreSQL less than parsing and grouping one array element per segment (0.4
+     * us of 1.6 per segment, measured).
+     */
+    private static final String UPSERT_BINARIES = """
+            insert into binaries (group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
+                                  first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids,
+                                  bytes)
+            select k.group_name, k.poster, k.file_name, k.total_parts, k.release_name, k.file_total, k.subject, k.posted,
+                   k.first_article, k.last_article, k.rule_version,
+                   string_to_array(k.parts, ' ')::int[], string_to_array(k.sizes, ' ')::int[],
+                   k.ids,
+                   k.bytes
+            from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::timestamptz[],
+                        ?::bigint[], ?::bigint[], ?::int[], ?::text[], ?::text[], ?::text[], ?::bigint[])
+                 as k(group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
+                      first_article, last_article, rule_version, parts, sizes, ids, bytes)
+            """ + MERGE;
+
+    private static final String SELECT_RELEASE = """
+            select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
+                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution
+            from releases
+            where group_name = ? and poster = ? and name = ?
+            """;
+
+    private static final String NAMED_RELEASES = """
+            select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
+                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution
+            from releases
+            where name ilike ? escape '\\'
+            order by posted desc nulls last, name, group_name, poster
+            limit 1000
+            """;
+
+    private static final String SELECT_BINARIES_OF_RELEASE = """
+            select group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
+                   first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids
+            from binaries
+            where group_name = ? and poster = ? and release_name = ?
+            order by file_name, total_parts
+            """;
+
+    /** {@link #writeBinaries(Connection, List, CategoryRules, int)} with the shipped default categories as version 0. */
+    public void writeBinaries(Connection conn, List<CompletedBinary> binaries) throws SQLException {
+        writeBinaries(conn, binaries, CategoryRules.defaults(), 0);
+    }
+
+    /**
+     * Upserts binaries and recomputes their releases; repeats and partial re-writes merge by part
+     * number. Each release is categorized by {@code categories}, the categories of rule-set
+     * version {@code categoryVersion}; a release already categorized by a newer version keeps its
+     * category, because its writer may still hold an older rule set after an import. No binary's
+     * content can fail the write (see {@link #isolated}): in a transaction, a binary the catalog
+     * cannot take is left out, and each of its articles goes to the {@code rejected_articles}
+     * ledger, in this transaction, with the failure as its reason; those entries are returned.
+     */
+    public List<RejectedArticle> writeBinaries(
+            Connection conn, List<CompletedBinary> binaries, CategoryRules categories, int categoryVersion)
+            throws SQLException {
+        List<CompletedBinary> unique = Placements.firstPlacements(mergeByKey(binaries));
+        Set<List<String>> leftBehind = new LinkedHashSet<>();
+        List<RejectedArticle> refused = new ArrayList<>();
+        int from = 0;
+        while (from < unique.size()) {
+            int to = from;
+            long segments = 0;
+            while (to < unique.size()
+                    && to - from < CHUNK
+                    && (to == from || segments + unique.get(to).partsPresent() <= CHUNK_SEGMENTS)) {
+                segments += unique.get(to).partsPresent();
+                to++;
+            }
+            List<CompletedBinary> chunk = unique.subList(from, to);
+            Map<CompletedBinary, Throwable> failed = isolated(
+                    conn,
+                    chunk,
+                    part -> {
+                        Set<List<String>> left = new LinkedHashSet<>();
+                        writeChunk(conn, part, categories, categoryVersion, left);
+                        return left;
+                    },
+                    leftBehind::addAll);
+            failed.forEach((b, e) -> refused.addAll(refusal(b, e)));
+            from = to;
+        }
+        if (!leftBehind.isEmpty()) {
+            // a release whose recount fails alone keeps its row as it was: it holds none of this write's articles
+            isolated(
+                    conn,
+                    new ArrayList<>(leftBehind),
+                    keys -> {
+                        ReleaseWriter.upsertReleaseKeys(conn, keys, categories, categoryVersion);
+                        Placements.deleteEmptyReleases(conn, new LinkedHashSet<>(keys));
+                        return null;
+                    },
+                    done -> {});
+        }
+        recordRejected(conn, refused);
+        return refused;
+    }
+
+    /** Writes one chunk: its spans and placements, its binaries, their releases; releases it leaves go to {@code leftBehind}. */
+    private void writeChunk(
+            Connection conn,
+            List<CompletedBinary> chunk,
+            CategoryRules categories,
+            int categoryVersion,
+            Set<List<String>> leftBehind)
+            throws SQLException {
+        try {
+            List<Placements.Overlap> overlaps = Placements.spans(conn, chunk, keying);
+            boolean alone = overlaps.isEmpty();
+            if (!alone) {
+                leftBehind.addAll(Placements.relinked(conn, chunk));
+                chunk = Placements.place(conn, chunk, overlaps, leftBehind);
+            }
+            if (!chunk.isEmpty()) {
+                List<CompletedBinary> copied = upsertChunk(conn, chunk, alone);
+                ReleaseWriter.writeReleases(conn, chunk, copied, categories, categoryVersion);
+            }
+        } catch (SQLException e) {
+            throw unknownGroup(e);
+        }
+    }
+
+    /** One write of some items, giving what {@code accept} takes when it went through. */
+    @FunctionalInterface
+    private interface Write<T, R> {
+        R run(List<T> items) throws SQLException;
+    }
+
+    /**
+     * Runs {@code write} on {@code items} under a savepoint, and when it fails for what the items
+     * hold ({@link #refusedContent}), rolls back to it and runs each item alone under one of its own:
+     * returns the items the catalog refused alone, each with its failure. What a write that went
+     * through returns goes to {@code accept}. A failure of the database itself (the connection, a
+     * lock, a cancelled statement, a full disk) ends the write as before. Without a transaction
+     * (autocommit) there is no savepoint: the write runs as it is and its failure is the caller's.
+     * The cost: two statements per write (the savepoint and its release); the refused content is
+     * written again one item at a time, once.
+     */
+    private static <T, R> Map<T, Throwable> isolated(
+            Connection conn, List<T> items, Write<T, R> write, Consumer<R> accept) throws SQLException {
+        if (conn.getAutoCommit()) {
+            accept.accept(write.run(items));
+            return Map.of();
+        }
+        Throwable failure = attempt(conn, items, write, accept);
+        if (failure == null) {
+            return Map.of();
+        }
+        Map<T, Throwable> refused = new LinkedHashMap<>();
+        if (items.size() == 1) {
+            refused.put(items.get(0), failure);
+            return refused;
+        }
+        for (T item : items) {
+            Throwable alone = attempt(conn, List.of(item), write, accept);
+            if (alone != null) {
+                refused.put(item, alone);
+            }
+        }
+        return refused;
+    }
+
+    /** {@code write} under a savepoint: null when it went through, else its content failure, rolled back. */
+    private static <T, R> Throwable attempt(Connection conn, List<T> items, Write<T, R> write, Consumer<R> accept)
+            throws SQLException {
+        Savepoint before = conn.setSavepoint();
+        R result;
+        try {
+            result = write.run(items);
+        } catch (SQLException e) {
+            if (!refusedContent(e)) {
+                throw e;
+            }
+            conn.rollback(before);
+            return e;
+        } catch (RuntimeException | Error e) {
+            if (e instanceof StoreException || e instanceof LeaseLostException || !HeaderFault.survivable(e)) {
+                throw e;
+            }
+            conn.rollback(before);
+            return e;
+        }
+        conn.releaseSavepoint(before);
+        accept.accept(result);
+        return null;
+    }
+
+    /**
+     * Whether PostgreSQL (or the driver, before sending) refused the values of a write rather than
+     * failed itself: a data exception (class 22: a NUL, a character the database's encoding lacks,
+     * a date out of range), an integrity violation other than a missing group (class 23), or a
+     * program limit (class 54: an index row too large).
+     */
+    static boolean refusedContent(SQLException e) {
+        String state = e.getSQLState();
+        if (state == null || state.length() != 5) {
+            return false;
+        }
+        return state.startsWith("22")
+                || state.startsWith("54")
+                || (state.startsWith("23") && !FOREIGN_KEY_VIOLATION.equals(state));
+    }
+
+    /** The ledger's entries for the articles of {@code b}, which the catalog refused with {@code failure}. */
+    private static List<RejectedArticle> refusal(CompletedBinary b, Throwable failure) {
+        String reason = failure instanceof SQLException e
+                ? "the catalog refused its binary: " + e.getSQLState() + " " + e.getMessage()
+                : HeaderFault.reason("writing its binary", failure);
+        String excerpt = b.subject() + '\t' + b.poster();
+        List<RejectedArticle> out = new ArrayList<>(b.segments().size());
+        for (Segment s : b.segments()) {
+            if (s.article() >= 0) { // -1: read from an older build's snapshot, which did not keep the number
+                out.add(new RejectedArticle(b.group(), s.article(), s.messageId(), reason, excerpt));
+            }
+        }
+        return out;
+    }
+
+    /** Records that articles {@code from..to} (inclusive) are missing on the server; recording the same run again is a no-op. */
+    public void recordMissing(Connection conn, String group, long from, long to) throws SQLException {
+        CatalogLedger.recordMissing(conn, group, from, to, List.<long[]>of(new long[] {from, to}));
+    }
+
+    /** See {@link CatalogLedger#recordMissing(Connection, String, long, long, List)}. */
+    public void recordMissing(Connection conn, String group, long from, long to, List<long[]> runs)
+            throws SQLException {
+        CatalogLedger.recordMissing(conn, group, from, to, runs);
+    }
+
+    /** See {@link CatalogLedger#recordRejected}. */
+    public void recordRejected(Connection conn, List<RejectedArticle> rejected) throws SQLException {
+        CatalogLedger.recordRejected(conn, rejected);
+    }
+
+    /** See {@link CatalogLedger#recordLongNames}. */
+    public void recordLongNames(Connection conn, Map<String, String> longNames) throws SQLException {
+        CatalogLedger.recordLongNames(conn, longNames);
+    }
+
+    /** The ledger of one group: article number to reason, in article order. */
+    public Map<Long, String> rejected(Connection conn, String group) throws SQLException {
+        return CatalogLedger.rejected(conn, group);
+    }
+
+    /** The recorded missing runs of a group, in article order. */
+    public List<MissingRun> missing(DataSource ds, String group) throws SQLException {
+        return CatalogLedger.missing(ds, group);
+    }
+
+    /** See {@link ReleaseWriter#recategorize}; returns how many releases changed. */
+    public long recategorize(DataSource ds, CategoryRules categories, int version, int batch) throws SQLException {
+        return ReleaseWriter.recategorize(ds, categories, version, batch);
+    }
+
+    public Optional<Release> release(DataSource ds, String group, String poster, String name) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            return Jdbc.first(c, SELECT_RELEASE, CatalogStore::release, group, poster, name);
+        }
+    }
+
+    /**
+     * The releases named exactly {@code name}, or when there are none, those whose name equals it
+     * but for case; newest first, at most 1,000.
+     */
+    public List<Release> named(DataSource ds, String name) throws SQLException {
+        String literal = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+        List<Release> found;
+        try (Connection c = ds.getConnection()) {
+            found = Jdbc.list(c, NAMED_RELEASES, CatalogStore::release, literal);
+        }
+        List<Release> exact = found.stream().filter(r -> r.name().equals(name)).toList();
+        return exact.isEmpty() ? found : exact;
+    }
+
+    /** The binaries of a release with their segments in part order, ready for {@link headway.index.NzbWriter}. */
+    public List<CompletedBinary> binaries(DataSource ds, Release release) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            return Jdbc.list(
+                    c,
+                    SELECT_BINARIES_OF_RELEASE,
+                    CatalogStore::binary,
+                    release.group(),
+                    release.poster(),
+                    release.name());
+        }
+    }
+
+    /** The catalog's on-disk size as the database function catalog_bytes() defines it: what the size cap compares. */
+    public long catalogBytes(DataSource ds) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            return CatalogCap.catalogBytes(c);
+        }
+    }
+
+    private static SQLException unknownGroup(SQLException e) {
+        if (!FOREIGN_KEY_VIOLATION.equals(e.getSQLState())) {
+            return e;
+        }
+        return new SQLException(
+                "the group is not in table groups (" + e.getMessage()
+                        + "); add the group before writing its binaries or missing runs",
+                e.getSQLState(),
+                e);
+    }
+
+    static List<CompletedBinary> mergeByKey(List<CompletedBinary> binaries) {
+        Map<List<Object>, CompletedBinary> byKey = new LinkedHashMap<>();
+        for (CompletedBinary b : binaries) {
+            byKey.merge(List.of(b.group(), b.poster(), b.fileName(), b.totalParts()), b, CatalogStore::union);
+        }
+        return new ArrayList<>(byKey.values());
+    }
+
+    private static CompletedBinary union(CompletedBinary a, CompletedBinary b) {
+        TreeMap<Integer, Segment> parts = new TreeMap<>();
+        for (Segment s : a.segments()) {
+            parts.putIfAbsent(s.part(), s);
+        }
+        for (Segment s : b.segments()) {
+            parts.putIfAbsent(s.part(), s);
+        }
+        CompletedBinary first = a.firstArticle() <= b.firstArticle() ? a : b;
+        Instant posted = a.posted() == null
+                ? b.posted()
+                : b.posted() == null ? a.posted() : a.posted().isBefore(b.posted()) ? a.posted() : b.posted();
+        return new CompletedBinary(
+                a.group(),
+                a.poster(),
+                a.fileName(),
+                a.totalParts(),
+                a.releaseName(),
+                Math.max(a.fileTotal(), b.fileTotal()),
+                first.subject(),
+                posted,
+                Math.min(a.firstArticle(), b.firstArticle()),
+                Math.max(a.lastArticle(), b.lastArticle()),
+                a.ruleVersion(),
+                new ArrayList<>(parts.values()),
+                a.fresh() && b.fresh());
+    }
+
+    /** A binary as its row is sent: its segments as text (see {@link #UPSERT_BINARIES}) and their bytes added up. */
+    private record BinaryRow(CompletedBinary b, String parts, String sizes, String ids, long bytes) {
+
+        static List<BinaryRow> of(List<CompletedBinary> chunk) {
+            List<BinaryRow> rows = new ArrayList<>(chunk.size());
+            StringBuilder parts = new StringBuilder();
+            StringBuilder sizes = new StringBuilder();
+            StringBuilder ids = new StringBuilder();
+            for (CompletedBinary b : chunk) {
+                parts.setLength(0);
+                sizes.setLength(0);
+                ids.setLength(0);
+                long bytes = 0;
+                for (Segment seg : sortedByPart(b.segments())) {
+                    if (parts.length() > 0) {
+                        parts.append(' ');
+                        sizes.append(' ');
+                        ids.append('\t');
+                    }
+                    parts.append(seg.part());
+                    sizes.append(seg.bytes());
+                    ids.append(seg.messageId());
+                    bytes += seg.bytes();
+                }
+                rows.add(new BinaryRow(b, parts.toString(), sizes.toString(), ids.toString(), bytes));
+            }
+            return rows;
+        }
+    }
+
+    private static final ColumnArrays<BinaryRow> BINARY_ROWS = ColumnArrays.<BinaryRow>of()
+            .text(r -> r.b().group())
+            .text(r -> r.b().poster())
+            .text(r -> r.b().fileName())
+            .int4(r -> r.b().totalParts())
+            .text(r -> r.b().releaseName())
+            .int4(r -> r.b().fileTotal())
+            .text(r -> r.b().subject())
+            .text(r -> r.b().posted() == null ? null : r.b().posted().toString())
+            .int8(r -> r.b().firstArticle())
+            .int8(r -> r.b().lastArticle())
+            .int4(r -> r.b().ruleVersion())
+            .text(BinaryRow::parts)
+            .text(BinaryRow::sizes)
+            .text(BinaryRow::ids)
+            .int8(BinaryRow::bytes);
+
+    /**
+     * Writes the chunk's binaries. When the chunk met no other rule spans ({@code alone}), those
+     * the window marked {@link CompletedBinary#fresh() fresh} go by binary {@code COPY} ({@link
+     * BinaryCopy}), and should one be in the catalog after all (a late part of a binary that aged
+     * out, a repost under the same key, a holder fenced out mid-commit), the copy is rolled back to
+     * its savepoint and the whole chunk merged. The rest are merged into their rows by one
+     * statement of column arrays.
+     */
+    private static List<CompletedBinary> upsertChunk(Connection conn, List<CompletedBinary> chunk, boolean alone)
+            throws SQLException {
+        List<CompletedBinary> fresh = new ArrayList<>();
+        List<CompletedBinary> merged = new ArrayList<>();
+        for (CompletedBinary b : chunk) {
+            (alone && b.fresh() ? fresh : merged).add(b);
+        }
+        if (!fresh.isEmpty() && !conn.getAutoCommit()) {
+            Savepoint before = conn.setSavepoint();
+            try {
+                BinaryCopy.copy(conn, fresh);
+                conn.releaseSavepoint(before);
+            } catch (SQLException e) {
+                if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                    throw e;
+                }
+                conn.rollback(before);
+                merged = chunk;
+                fresh = List.of();
+            }
+        } else {
+            merged = chunk;
+            fresh = List.of();
+        }
+        if (!merged.isEmpty()) {
+            try (PreparedStatement ps = conn.prepareStatement(UPSERT_BINARIES)) {
+                BINARY_ROWS.bind(ps, 1, BinaryRow.of(merged));
+                ps.executeUpdate();
+            }
+        }
+        return fresh;
+    }
+
+    /**
+     * A binary's segments in part order, each part once (the first): as {@link CompletedBinary}
+     * promises and the window hands them over, so this copies only for a caller that did not.
+     */
+    static List<Segment> sortedByPart(List<Segment> segments) {
+        for (int i = 1; i < segments.size(); i++) {
+            if (segments.get(i).part() <= segments.get(i - 1).part()) {
+                TreeMap<Integer, Segment> byPart = new TreeMap<>();
+                for (Segment s : segments) {
+                    byPart.putIfAbsent(s.part(), s);
+                }
+                return new ArrayList<>(byPart.values());
+            }
+        }
+        return segments;
+    }
+
+    static Release release(ResultSet rs) throws SQLException {
+        int expected = rs.getInt("files_expected");
+        if (rs.wasNull()) {
+            expected = -1;
+        }
+        Timestamp posted = rs.getTimestamp("posted");
+        return new Release(
+                rs.getString("group_name"),
+                rs.getString("poster"),
+                rs.getString("name"),
+                expected,
+                rs.getInt("files_present"),
+                rs.getInt("files_complete"),
+                rs.getLong("bytes"),
+                posted == null ? null : posted.toInstant(),
+                rs.getBigDecimal("completion_percent"),
+                rs.getBoolean("complete"),
+                rs.getInt("rule_version"),
+                (Integer) rs.getObject("category"),
+                rs.getString("title"),
+                (Integer) rs.getObject("season"),
+                rs.getString("episode"),
+                (Integer) rs.getObject("year"),
+                rs.getString("resolution"));
+    }
+
+    private static CompletedBinary binary(ResultSet rs) throws SQLException {
+        Integer[] parts = (Integer[]) array(rs.getArray("part_numbers"));
+        Integer[] bytes = (Integer[]) array(rs.getArray("segment_bytes"));
+        String[] ids = rs.getString("message_ids").split("\t", -1);
+        if (ids.length != parts.length) {
+            throw new IllegalStateException("binary " + rs.getString("file_name") + " of " + rs.getString("group_name")
+                    + " holds " + parts.length + " parts but " + ids.length + " message-ids; the catalog was written"
+                    + " outside headway: write the binary again or delete its row");
+        }
+        List<Segment> segments = new ArrayList<>(parts.length);
+        for (int i = 0; i < parts.length; i++) {
+            segments.add(new Segment(parts[i], bytes[i], ids[i]));
+        }
+        Timestamp posted = rs.getTimestamp("posted");
+        return new CompletedBinary(
+                rs.getString("group_name"),
+                rs.getString("poster"),
+                rs.getString("file_name"),
+                rs.getInt("total_parts"),
+                rs.getString("release_name"),
+                rs.getInt("file_total"),
+                rs.getString("subject"),
+                posted == null ? null : posted.toInstant(),
+                rs.getLong("first_article"),
+                rs.getLong("last_article"),
+                rs.getInt("rule_version"),
+                segments);
+    }
+
+    private static Object array(Array a) throws SQLException {
+        try {
+            return a.getArray();
+        } finally {
+            a.free();
+        }
+    }
+}

@@ -1,0 +1,346 @@
+package headway.catalog;
+
+import headway.store.Jdbc;
+import headway.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+
+/**
+ * The catalog's one search, shared by {@code headway search}, the newznab API and the search page:
+ * terms, categories, season/episode, age and paging, newest first, with the total for paging.
+ * Unchecked: a database error is a {@link StoreException}.
+ *
+ * <p>Text semantics: the query is split into terms on {@code . _ -} and white space (as release
+ * names are), and each term into words: runs of ASCII letters and digits and of any non-ASCII
+ * characters, so other punctuation ({@code ( ) [ ] , ' % &}) separates words too. A release
+ * matches when every word of the query is a whole word of its name, case-insensitively
+ * ({@code show} matches {@code Some.Show.S01E02}, {@code sho} and {@code s01} do not). A term with
+ * no word at all ({@code %}, {@code !}) is left out: the index cannot find it, so as a filter it
+ * made PostgreSQL read releases until it had a page of names holding it, every release when none
+ * does (measured before: {@code q=!} read all 500,000 releases of a catalog, 4.6 s at p50 under
+ * 20 such requests at once); a query of such terms alone is the newest releases. Words longer than
+ * {@value #MAX_WORD} characters are cut to their first {@value #MAX_WORD}, as the index stores them. A category id that is a multiple of 1000 is a parent and
+ * matches its whole range ({@code 5000} is every TV category 5000-5999), as newznab clients expect.
+ *
+ * <p>How it stays fast on millions of releases (V10): the words of every name are a generated
+ * {@code tsvector} with a GIN index, beside words no name can hold for the category and its parent
+ * ({@code #5040}, {@code #5000}), season and episode ({@code #s1}, {@code #e5}), so that words and
+ * filters are one GIN scan whose bitmap holds only the final matches; releases are also indexed
+ * newest first. A search first counts its matches among the newest {@value #SAMPLE} releases,
+ * which costs the same whatever it asks for. That density predicts which of two plans is
+ * cheaper: reading releases newest first until the page is full (about twice the releases the
+ * density says it takes), or fetching every match through the index and sorting them, where each
+ * match costs about {@value #FETCH_COST} releases read in order, because its row lies on a random
+ * page. Common words and broad categories take the first, rare words and narrow filters the
+ * second; when the first falls short (matches thinner further back) the second finishes the
+ * search. PostgreSQL's planner is not left to choose alone because it estimates words as
+ * independent: two common words that never meet ({@code 1080p flac}) look common together to it,
+ * and its newest-first scan for them reads the whole catalog.
+ *
+ * <p>The total is exact when every match was fetched (and so for every catalog smaller than twice
+ * the sample). When the page was found newest first it is an estimate: the density in the sample
+ * times the catalog's size in PostgreSQL's statistics ({@code reltuples}, kept by autovacuum),
+ * never less than the releases up to the end of the page. Newznab clients only page with it.
+ *
+ * <p>A caller that serves others ({@code serve}) gives each search a statement timeout: every
+ * statement of the search runs in one transaction under {@code SET LOCAL statement_timeout}, and a
+ * statement that takes longer is cancelled by PostgreSQL and thrown as {@link
+ * SearchTimeoutException}, so no search holds a connection and a core for longer than that.
+ */
+public final class ReleaseSearch {
+
+    /** Splits a query into terms, the way release names separate words. */
+    public static final Pattern SEPARATORS = Pattern.compile("[\\s._\\-]+");
+
+    /** The longest word the index keeps; longer words are cut to this many characters on both sides. */
+    public static final int MAX_WORD = 64;
+
+    /** The newest releases a search first counts its matches among. */
+    static final int SAMPLE = 5_000;
+
+    /** What a match fetched through the index costs against a release read newest first (measured, see docs/benchmarks.md). */
+    static final int FETCH_COST = 8;
+
+    /**
+     * What to look for. {@code text} may be empty (newest releases); {@code categories} empty means
+     * any; {@code season}, {@code episode}, {@code maxAge} and {@code group} are null when not
+     * asked for; {@code limit} is at least 1 and {@code offset} at least 0.
+     */
+    public record Query(
+            String text,
+            List<Integer> categories,
+            Integer season,
+            String episode,
+            Duration maxAge,
+            String group,
+            int limit,
+            int offset) {
+        public Query {
+            text = text == null ? "" : text;
+            categories = categories == null ? List.of() : List.copyOf(categories);
+            if (limit < 1) {
+                throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+            }
+            if (offset < 0) {
+                throw new IllegalArgumentException("offset must be at least 0, was " + offset);
+            }
+        }
+
+        /** Releases whose name holds every term of {@code text}, newest first. */
+        public static Query text(String text, int limit) {
+            return new Query(text, List.of(), null, null, null, null, limit, 0);
+        }
+
+        /** The words of every term of {@code text}: what it is searched by (empty: the newest releases). */
+        public List<String> words() {
+            List<String> words = new ArrayList<>();
+            for (String term : terms()) {
+                words.addAll(ReleaseSearch.words(term));
+            }
+            return words;
+        }
+
+        /** The terms of {@code text}, lower-cased, empty ones dropped. */
+        public List<String> terms() {
+            List<String> terms = new ArrayList<>();
+            for (String t : SEPARATORS.split(text.strip())) {
+                if (!t.isEmpty()) {
+                    terms.add(t.toLowerCase(Locale.ROOT));
+                }
+            }
+            return terms;
+        }
+    }
+
+    /** One page of results and how many match in all. */
+    public record Page(long total, List<Release> releases) {
+        public Page {
+            releases = List.copyOf(releases);
+        }
+    }
+
+    private static final String COLUMNS = """
+            group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
+            completion_percent, complete, rule_version, category, title, season, episode, year, resolution""";
+
+    private static final String ORDER = "posted desc nulls last, name, group_name, poster";
+
+    /** The statement timeout of the search's transaction; {@code set_config} takes it as a parameter, {@code SET} would not. */
+    private static final String STATEMENT_TIMEOUT = "select set_config('statement_timeout', ?, true)";
+
+    /** PostgreSQL's SQLSTATE for a statement it cancelled ({@code query_canceled}), here by the statement timeout. */
+    private static final String QUERY_CANCELED = "57014";
+
+    /** How many of the newest {@code ?} releases match, how many there were, and the catalog's size in the statistics (-1: never analyzed). */
+    private static final String SAMPLED = """
+            select count(*) filter (where %s) as matched, count(*) as scanned,
+                   (select reltuples::bigint from pg_class where oid = 'releases'::regclass) as estimate
+            from (select name, search_words, posted, group_name
+                  from releases order by posted desc nulls last limit ?) n
+            """;
+
+    /** A page among the newest {@code ?} releases, read newest first until it is full. */
+    private static final String NEWEST = """
+            select %1$s
+            from (select %1$s, search_words from releases order by %2$s limit ?) n
+            where %3$s
+            order by %2$s
+            limit ? offset ?
+            """;
+
+    /** A page among every match, fetched through the index, with their exact count. */
+    private static final String ALL = """
+            with hits as materialized (select %1$s from releases where %3$s)
+            select page.*, counted.matched
+            from (select count(*) as matched from hits) counted
+            left join lateral (select * from hits order by %2$s limit ? offset ?) page on true
+            """;
+
+    private final DataSource dataSource;
+    private final Clock clock;
+    private final int sample;
+
+    public ReleaseSearch(DataSource dataSource, Clock clock) {
+        this(dataSource, clock, SAMPLE);
+    }
+
+    /** With another sample size, so that tests reach every path on a small catalog. */
+    ReleaseSearch(DataSource dataSource, Clock clock, int sample) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.sample = sample;
+    }
+
+    /** The words of a query term: what the index holds of a name, cut to {@value #MAX_WORD} characters. */
+    public static List<String> words(String term) {
+        List<String> words = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        int length = 0;
+        for (int i = 0; i < term.length(); ) {
+            int cp = term.codePointAt(i);
+            i += Character.charCount(cp);
+            if (cp >= 0x80 || (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z')) {
+                if (length < MAX_WORD) {
+                    word.appendCodePoint(cp);
+                    length++;
+                }
+            } else if (length > 0) {
+                words.add(word.toString());
+                word.setLength(0);
+                length = 0;
+            }
+        }
+        if (length > 0) {
+            words.add(word.toString());
+        }
+        return words;
+    }
+
+    /** One page of the releases that match {@code query}, newest first, and their total; no time limit. */
+    public Page search(Query query) {
+        return search(query, null);
+    }
+
+    /**
+     * As {@link #search(Query)}, each statement cancelled after {@code statementTimeout} (null or
+     * zero: none), which is then a {@link SearchTimeoutException}.
+     */
+    public Page search(Query query, Duration statementTimeout) {
+        List<Object> params = new ArrayList<>();
+        String where = where(query, params);
+        boolean limited = statementTimeout != null && !statementTimeout.isZero();
+        try (Connection c = dataSource.getConnection()) {
+            if (!limited) {
+                return plan(c, where, params, query);
+            }
+            c.setAutoCommit(false);
+            try {
+                Jdbc.one(c, STATEMENT_TIMEOUT, rs -> rs.getString(1), Math.max(1, statementTimeout.toMillis()) + "ms");
+                Page page = plan(c, where, params, query);
+                c.commit();
+                return page;
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
+                throw e;
+            }
+        } catch (SQLException e) {
+            if (limited && QUERY_CANCELED.equals(e.getSQLState())) {
+                throw new SearchTimeoutException(statementTimeout, e);
+            }
+            throw new StoreException("searching the catalog", e);
+        }
+    }
+
+    /** The page by the cheaper of the two plans, as the class comment says. */
+    private Page plan(Connection c, String where, List<Object> params, Query query) throws SQLException {
+        long wanted = (long) query.offset() + query.limit();
+        Sampled s = sampled(c, where, params);
+        if (s.scanned() == sample && s.estimate() >= 2L * sample && s.matched() > 0) {
+            double density = (double) s.matched() / sample;
+            double window = 2 * wanted / density;
+            double matches = density * s.estimate();
+            if (window < s.estimate() && window < FETCH_COST * matches) {
+                List<Release> page = newest(c, where, params, (long) Math.ceil(window), query);
+                if (page.size() == query.limit()) {
+                    return new Page(Math.max(wanted, Math.round(matches)), page);
+                }
+            }
+        }
+        return all(c, where, params, query);
+    }
+
+    private record Sampled(long matched, long scanned, long estimate) {}
+
+    private Sampled sampled(Connection c, String where, List<Object> params) throws SQLException {
+        List<Object> bound = new ArrayList<>(params);
+        bound.add(sample);
+        return Jdbc.one(
+                c,
+                SAMPLED.formatted(where),
+                rs -> new Sampled(rs.getLong("matched"), rs.getLong("scanned"), rs.getLong("estimate")),
+                bound.toArray());
+    }
+
+    private static List<Release> newest(Connection c, String where, List<Object> params, long window, Query query)
+            throws SQLException {
+        List<Object> bound = new ArrayList<>();
+        bound.add(window);
+        bound.addAll(params);
+        bound.add(query.limit());
+        bound.add(query.offset());
+        return Jdbc.list(c, NEWEST.formatted(COLUMNS, ORDER, where), CatalogStore::release, bound.toArray());
+    }
+
+    private static Page all(Connection c, String where, List<Object> params, Query query) throws SQLException {
+        List<Object> bound = new ArrayList<>(params);
+        bound.add(query.limit());
+        bound.add(query.offset());
+        List<Release> page = new ArrayList<>();
+        long matched = 0;
+        try (PreparedStatement s = c.prepareStatement(ALL.formatted(COLUMNS, ORDER, where))) {
+            Jdbc.bind(s, bound.toArray());
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    matched = rs.getLong("matched");
+                    if (rs.getString("name") != null) {
+                        page.add(CatalogStore.release(rs));
+                    }
+                }
+            }
+        }
+        return new Page(matched, page);
+    }
+
+    /**
+     * The filter as SQL with {@code ?} parameters, which it appends to {@code params}; never user
+     * text in the SQL. Words, categories, season and episode become one tsquery on the index;
+     * terms without a word add nothing (see the class comment).
+     */
+    private String where(Query query, List<Object> params) {
+        StringBuilder where = new StringBuilder("true");
+        List<String> lexemes = new ArrayList<>();
+        // words hold no quote or backslash (those separate words), so quoting them is enough
+        query.words().forEach(w -> lexemes.add("'" + w + "'"));
+        if (!query.categories().isEmpty()) {
+            lexemes.add(query.categories().stream()
+                    .map(id -> "'#" + id + "'")
+                    .distinct()
+                    .collect(Collectors.joining(" | ", "(", ")")));
+        }
+        if (query.season() != null) {
+            lexemes.add("'#s" + query.season() + "'");
+        }
+        if (query.episode() != null) {
+            lexemes.add("'#e" + query.episode().replace("\\", "\\\\").replace("'", "''") + "'");
+        }
+        if (!lexemes.isEmpty()) {
+            where.append(" and search_words @@ lower(?)::tsquery");
+            params.add(String.join(" & ", lexemes));
+        }
+        if (query.maxAge() != null) {
+            where.append(" and posted >= ?");
+            params.add(Timestamp.from(clock.instant().minus(query.maxAge())));
+        }
+        if (query.group() != null) {
+            where.append(" and group_name = ?");
+            params.add(query.group());
+        }
+        return where.toString();
+    }
+}

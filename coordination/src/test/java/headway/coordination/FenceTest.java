@@ -1,0 +1,75 @@
+package headway.coordination;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import headway.store.Holder;
+import headway.store.LeaseLostException;
+import headway.store.TestDatabase;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class FenceTest {
+
+    private static final Duration TTL = Duration.ofSeconds(30);
+
+    private static HikariDataSource ds;
+    private static GroupStore groups;
+    private static LeaseStore leases;
+    private static RangeStore ranges;
+
+    @BeforeAll
+    static void database() {
+        ds = TestDatabase.migrated("fence");
+        groups = new GroupStore(ds);
+        leases = new LeaseStore(ds, 0);
+        ranges = new RangeStore(ds, 0);
+    }
+
+    @AfterAll
+    static void close() {
+        ds.close();
+    }
+
+    @BeforeEach
+    void empty() {
+        TestDatabase.execute(ds, "truncate groups, nodes, lease_events, clock_skew cascade");
+    }
+
+    @Test
+    void staleEpochWritesAreRefusedNamingTheCurrentHolder() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 300, 100, 1);
+        Holder zombie = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow r = ranges.nextRange(zombie, null).orElseThrow();
+        TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
+        Holder current = leases.lease("alt.binaries.x", "n2", TTL).holder();
+
+        assertThatThrownBy(() -> ranges.heartbeat(zombie, r.id(), 60))
+                .isInstanceOf(LeaseLostException.class)
+                .hasMessageContaining("current holder n2 at epoch 2");
+        assertThatThrownBy(() -> ranges.rangeDone(zombie, r.id(), 100)).isInstanceOf(LeaseLostException.class);
+        assertThatThrownBy(() -> ranges.nextRange(zombie, null)).isInstanceOf(LeaseLostException.class);
+        assertThatThrownBy(() -> leases.release(zombie)).isInstanceOf(LeaseLostException.class);
+        assertThatThrownBy(() -> leases.fence().run(zombie, "a catalog write", c -> {
+                    TestDatabase.execute(ds, "select 1");
+                    return null;
+                }))
+                .isInstanceOf(LeaseLostException.class);
+
+        assertThat(groups.ranges("alt.binaries.x").get(0).next()).isEqualTo(1);
+        assertThat(
+                        TestDatabase.queryLong(
+                                ds,
+                                "select count(*) from lease_events where kind = 'lease_lost' and node_id = 'n1' and other_node = 'n2'"))
+                .isEqualTo(5);
+        assertThat(ranges.nextRange(current, null))
+                .get()
+                .extracting(RangeRow::start)
+                .isEqualTo(1L);
+    }
+}

@@ -1,0 +1,104 @@
+package headway.coordination;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import headway.store.Holder;
+import headway.store.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class RangeStoreTest {
+
+    private static final Duration TTL = Duration.ofSeconds(30);
+
+    private static HikariDataSource ds;
+    private static GroupStore groups;
+    private static LeaseStore leases;
+    private static RangeStore ranges;
+
+    @BeforeAll
+    static void database() {
+        ds = TestDatabase.migrated("ranges");
+        groups = new GroupStore(ds);
+        leases = new LeaseStore(ds, 0);
+        ranges = new RangeStore(ds, 0);
+    }
+
+    @AfterAll
+    static void close() {
+        ds.close();
+    }
+
+    @BeforeEach
+    void empty() {
+        TestDatabase.execute(ds, "truncate groups, nodes, lease_events, clock_skew cascade");
+    }
+
+    @Test
+    void nextRangeSkipsRangesLockedByAnotherTransaction() throws Exception {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 300, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        try (Connection other = ds.getConnection()) {
+            other.setAutoCommit(false);
+            try (PreparedStatement s = other.prepareStatement(
+                    "select id from ranges where group_name = 'alt.binaries.x' and start_article = 1 for update")) {
+                s.executeQuery().close();
+            }
+            RangeRow r = CompletableFuture.supplyAsync(
+                            () -> ranges.nextRange(h, null).orElseThrow())
+                    .get(5, TimeUnit.SECONDS);
+            assertThat(r.start()).isEqualTo(101);
+            other.rollback();
+        }
+    }
+
+    @Test
+    void nextRangeReturnsTheHoldersOwnLeasedRangeFirst() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 300, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow first = ranges.nextRange(h, 7).orElseThrow();
+        RangeRow again = ranges.nextRange(h, 7).orElseThrow();
+        assertThat(again.id()).isEqualTo(first.id());
+        assertThat(again.start()).isEqualTo(1);
+        assertThat(again.ruleVersion()).isEqualTo(7);
+    }
+
+    @Test
+    void caughtUpReturnsNoRange() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 100, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow r = ranges.nextRange(h, null).orElseThrow();
+        assertThat(ranges.rangeDone(h, r.id(), 100)).isTrue();
+        assertThat(ranges.rangeDone(h, r.id(), 100))
+                .as("a repeated finish counts nothing")
+                .isFalse();
+        assertThat(ranges.nextRange(h, null)).isEmpty();
+        assertThat(ranges.lag("alt.binaries.x")).isZero();
+        assertThat(TestDatabase.queryLong(ds, "select headers from group_leases"))
+                .isEqualTo(100);
+    }
+
+    @Test
+    void cursorMovesOnlyForwardAndNeverPastTheEnd() {
+        groups.add("alt.binaries.x", 0);
+        groups.plan("alt.binaries.x", 1, 100, 100, 1);
+        Holder h = leases.lease("alt.binaries.x", "n1", TTL).holder();
+        RangeRow r = ranges.nextRange(h, null).orElseThrow();
+        ranges.heartbeat(h, r.id(), 60);
+        ranges.heartbeat(h, r.id(), 40);
+        assertThat(groups.ranges("alt.binaries.x").get(0).next()).isEqualTo(60);
+        ranges.heartbeat(h, r.id(), 5000);
+        assertThat(groups.ranges("alt.binaries.x").get(0).next()).isEqualTo(101);
+    }
+}
