@@ -172,7 +172,7 @@ final class ReleaseText {
                 continue;
             }
             String text = s.substring(i, j);
-            boolean keep = keepText(text) && !slogan(i, j, text);
+            boolean keep = (keepText(text) && !slogan(i, j, text)) || episodeAfterTitle(units, text);
             units.add(new Unit(i, j, keep, false));
             leading &= !keep;
             i = j;
@@ -283,6 +283,33 @@ final class ReleaseText {
         }
         String t = strip(s.substring(u.start(), u.end()), " -_.,[](){}");
         return LANGUAGES.contains(t.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * {@code Anime Title - 101 [720p]}, {@code One Piece - 1100}: a number of up to four digits (and a
+     * version, {@code 12v2}) after {@code " - "} right after kept text is the episode of a title, as
+     * fansub groups number them, not a request id ({@code 9943 - [085/110]}, where nothing kept comes
+     * before it).
+     */
+    private boolean episodeAfterTitle(List<Unit> units, String text) {
+        String t = text.strip();
+        if (!t.startsWith("-") || units.isEmpty()) {
+            return false;
+        }
+        t = t.substring(1).strip();
+        int digits = 0;
+        while (digits < t.length() && isDigit(t.charAt(digits))) {
+            digits++;
+        }
+        boolean version = digits < t.length()
+                && (t.charAt(digits) == 'v' || t.charAt(digits) == 'V')
+                && t.length() == digits + 2
+                && isDigit(t.charAt(digits + 1));
+        if (digits < 1 || digits > 4 || (digits < t.length() && !version)) {
+            return false;
+        }
+        Unit before = units.get(units.size() - 1);
+        return before.keep() && !before.bracket();
     }
 
     private boolean separatorOnly(Unit u) {

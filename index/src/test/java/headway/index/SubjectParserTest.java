@@ -449,6 +449,23 @@ class SubjectParserTest {
     }
 
     @Test
+    void anAnimeEpisodeNumberAfterATitleIsPartOfTheReleaseWhateverItsDigits() {
+        assertThat(SubjectParser.parse("[Group] Anime Title - 101 [720p] [1/3] - \"Anime.Title.101.mkv\" yEnc (1/1)")
+                        .release())
+                .isEqualTo("Anime Title - 101 [720p]");
+        assertThat(SubjectParser.parse("One Piece - 1100 [1080p] [01/03] - \"op1100.mkv\" yEnc (1/5)")
+                        .release())
+                .isEqualTo("One Piece - 1100 [1080p]");
+        assertThat(SubjectParser.parse("[Group] Anime Title - 12v2 [720p] [1/3] - \"a.mkv\" yEnc (1/1)")
+                        .release())
+                .isEqualTo("Anime Title - 12v2 [720p]");
+        assertThat(SubjectParser.parse("9943 - [085/110] - \"Some.Name.part085.rar\" yEnc (1/2)")
+                        .release())
+                .as("a short number with no title before it is still a request id")
+                .doesNotContain("9943");
+    }
+
+    @Test
     void everyFileOfOnePostGetsOneRelease() {
         List<String> post = List.of(
                 "[1/7] - \"Show.S01E01.720p.HDTV.x264-GRP.nfo\" yEnc (1/1) 2048",
