@@ -14,7 +14,40 @@ import java.util.Set;
  * title, so {@link ReleaseNameParser} looks for it first; each form is one look at a word and its
  * neighbours, so finding one costs time linear in the name's words.
  */
-record EpisodeMarker(int at, Integer season, String episode, Integer year, boolean absolute) {
+record EpisodeMarker(
+        int at, Integer season, String episode, Integer year, boolean absolute, Integer last, boolean part) {
+
+    EpisodeMarker(int at, Integer season, String episode, Integer year, boolean absolute) {
+        this(at, season, episode, year, absolute, null, false);
+    }
+
+    /** The same marker, its episodes ending at {@code last} ({@code S02E06E07}, {@code S02E06-E07}, {@code 1x01-1x03}). */
+    EpisodeMarker through(int last) {
+        Integer first = episode == null || episode.indexOf('-') >= 0 ? null : Integer.valueOf(episode);
+        return first != null && last > first && last - first < 100
+                ? new EpisodeMarker(at, season, episode, year, absolute, last, part)
+                : this;
+    }
+
+    /** What kind of episode the marker names, which decides which searches a release answers. */
+    EpisodeKind kind() {
+        if (part) {
+            return EpisodeKind.PART;
+        }
+        if (episode != null && episode.indexOf('-') >= 0) {
+            return EpisodeKind.DAILY;
+        }
+        if (absolute || (season == null && episode != null)) {
+            return EpisodeKind.ABSOLUTE;
+        }
+        if (season != null && season == 0) {
+            return EpisodeKind.SPECIAL;
+        }
+        if (season != null && episode == null) {
+            return EpisodeKind.PACK;
+        }
+        return last != null ? EpisodeKind.MULTI : EpisodeKind.STANDARD;
+    }
 
     static EpisodeMarker find(ReleaseTokens t, boolean fansub) {
         int n = t.size();
@@ -46,6 +79,10 @@ record EpisodeMarker(int at, Integer season, String episode, Integer year, boole
             EpisodeMarker of = partOf(i, w);
             if (of != null) {
                 return of;
+            }
+            EpisodeMarker part = part(t, i);
+            if (part != null) {
+                return part;
             }
             EpisodeMarker daily = daily(t, i);
             if (daily != null) {
@@ -213,7 +250,12 @@ record EpisodeMarker(int at, Integer season, String episode, Integer year, boole
                         && !(rest.length() == 2 && rest.charAt(0) == 'v' && Character.isDigit(rest.charAt(1)))) {
                     return null;
                 }
-                return new EpisodeMarker(i, season, String.valueOf(Integer.parseInt(w, k + 1, e, 10)), null, false);
+                EpisodeMarker m =
+                        new EpisodeMarker(i, season, String.valueOf(Integer.parseInt(w, k + 1, e, 10)), null, false);
+                if (repeated(rest, 'e', 4) && !rest.isEmpty()) {
+                    return m.through(Integer.parseInt(rest.substring(rest.lastIndexOf('e') + 1)));
+                }
+                return rangeAfter(t, i, m, season);
             }
             return null;
         }
@@ -224,15 +266,107 @@ record EpisodeMarker(int at, Integer season, String episode, Integer year, boole
                 e++;
             }
             if (e - x - 1 >= 1 && e - x - 1 <= (x > 2 ? 2 : 3) && (e == len || repeated(w.substring(e), 'x', 3))) {
-                return new EpisodeMarker(
+                EpisodeMarker m = new EpisodeMarker(
                         i,
                         Integer.valueOf(w.substring(0, x)),
                         String.valueOf(Integer.parseInt(w, x + 1, e, 10)),
                         null,
                         false);
+                if (e < len) {
+                    return m.through(Integer.parseInt(w.substring(w.lastIndexOf('x') + 1)));
+                }
+                return rangeAfter(t, i, m, m.season());
             }
         }
         return null;
+    }
+
+    /**
+     * A range's end after a marker at word {@code i}: {@code S02E06-E07}, {@code S01E01-03},
+     * {@code 1x01-1x03}, {@code S01E01-S01E03}; the marker as it is when none follows.
+     */
+    private static EpisodeMarker rangeAfter(ReleaseTokens t, int i, EpisodeMarker m, int season) {
+        if (i + 1 >= t.size() || !t.after(i).strip().equals("-")) {
+            return m;
+        }
+        String next = t.lower[i + 1];
+        if (isEpisodeWord(next)) {
+            return m.through(Integer.parseInt(episodeOf(next)));
+        }
+        if (isNumber(next, 1, 3) && (i + 2 >= t.size() || isStrong(t, i + 2))) {
+            return m.through(Integer.parseInt(next));
+        }
+        String same = "s" + String.format(Locale.ROOT, "%02d", season) + "e";
+        if (next.startsWith(same) && isNumber(next.substring(same.length()), 1, 4)) {
+            return m.through(Integer.parseInt(next.substring(same.length())));
+        }
+        int x = next.indexOf('x');
+        if (x > 0
+                && isNumber(next.substring(0, x), 1, 2)
+                && Integer.parseInt(next.substring(0, x)) == season
+                && isNumber(next.substring(x + 1), 1, 3)) {
+            return m.through(Integer.parseInt(next.substring(x + 1)));
+        }
+        return m;
+    }
+
+    private static final java.util.Map<String, Integer> PART_NUMBERS = java.util.Map.ofEntries(
+            java.util.Map.entry("one", 1),
+            java.util.Map.entry("two", 2),
+            java.util.Map.entry("three", 3),
+            java.util.Map.entry("four", 4),
+            java.util.Map.entry("five", 5),
+            java.util.Map.entry("six", 6),
+            java.util.Map.entry("seven", 7),
+            java.util.Map.entry("eight", 8),
+            java.util.Map.entry("nine", 9),
+            java.util.Map.entry("ten", 10),
+            java.util.Map.entry("i", 1),
+            java.util.Map.entry("ii", 2),
+            java.util.Map.entry("iii", 3),
+            java.util.Map.entry("iv", 4),
+            java.util.Map.entry("v", 5),
+            java.util.Map.entry("vi", 6),
+            java.util.Map.entry("vii", 7),
+            java.util.Map.entry("viii", 8),
+            java.util.Map.entry("ix", 9),
+            java.util.Map.entry("x", 10));
+
+    /**
+     * {@code Part01}, {@code Part.Two}, {@code Pt.II}, {@code Part 3}: a part of a miniseries, as
+     * Sonarr reads it, when no year follows (a film in parts, {@code Movie.Part.2.2011}, keeps its
+     * part in its title) and a quality word or the end does.
+     */
+    static EpisodeMarker part(ReleaseTokens t, int i) {
+        int n = t.size();
+        String w = t.lower[i];
+        if (i == 0) {
+            return null;
+        }
+        Integer number = null;
+        int next;
+        if ((w.equals("part") || w.equals("pt")) && i + 1 < n) {
+            String v = t.lower[i + 1];
+            number = isNumber(v, 1, 2) ? Integer.valueOf(v) : PART_NUMBERS.get(v);
+            next = i + 2;
+        } else if (w.startsWith("part") && isNumber(w.substring(4), 1, 2)) {
+            number = Integer.valueOf(w.substring(4));
+            next = i + 1;
+        } else {
+            return null;
+        }
+        if (number == null || number < 1) {
+            return null;
+        }
+        for (int k = next; k < n; k++) {
+            if (isYear(t.lower[k])) {
+                return null;
+            }
+        }
+        if (next < n && !isStrong(t, next)) {
+            return null;
+        }
+        return new EpisodeMarker(i, null, String.valueOf(number), null, false, null, true);
     }
 
     private static boolean isEpisodeWord(String w) {
@@ -245,9 +379,52 @@ record EpisodeMarker(int at, Integer season, String episode, Integer year, boole
         return String.valueOf(Integer.parseInt(w.substring(w.startsWith("ep") ? 2 : 1)));
     }
 
-    /** An air date: {@code 2011.04.12}, {@code 2011-04-12}, {@code 20110412}, or year, day, month when the month cannot be a month. */
+    /**
+     * An air date: {@code 2011.04.12}, {@code 2011-04-12}, {@code 20110412}, {@code 2015.0308},
+     * {@code 15.03.08} and {@code 140722} before a quality word, a day and a month name around a year
+     * ({@code 5th Mar 2025}, {@code March.8.2015}, {@code 8 Maart 2015}), or year, day, month when the
+     * month cannot be a month.
+     */
     private static EpisodeMarker daily(ReleaseTokens t, int i) {
         String w = t.lower[i];
+        EpisodeMarker named = namedMonth(t, i);
+        if (named != null) {
+            return named;
+        }
+        if (i > 0
+                && i + 1 < t.size()
+                && isAirYear(w)
+                && isNumber(t.lower[i + 1], 4, 4)
+                && t.before(i + 1).equals(".")) {
+            String md = t.lower[i + 1]; // 2015.0308
+            int month = Integer.parseInt(md, 0, 2, 10);
+            int day = Integer.parseInt(md, 2, 4, 10);
+            if (validDate(month, day) && (i + 2 >= t.size() || !isNumber(t.lower[i + 2], 1, 4))) {
+                int year = Integer.parseInt(w);
+                return new EpisodeMarker(i, year, String.format(Locale.ROOT, "%02d-%02d", month, day), year, false);
+            }
+        }
+        if (i > 0 && w.length() == 6 && isNumber(w, 6, 6) && i + 1 < t.size() && isStrong(t, i + 1)) {
+            EpisodeMarker m = shortDate(
+                    i, Integer.parseInt(w, 0, 2, 10), Integer.parseInt(w, 2, 4, 10), Integer.parseInt(w, 4, 6, 10));
+            if (m != null) { // Show.140722.720p
+                return m;
+            }
+        }
+        if (i > 0
+                && i + 2 < t.size()
+                && isNumber(w, 2, 2)
+                && isNumber(t.lower[i + 1], 2, 2)
+                && isNumber(t.lower[i + 2], 2, 2)
+                && t.before(i + 1).equals(".")
+                && t.before(i + 2).equals(".")
+                && (i + 3 >= t.size() || isStrong(t, i + 3))) {
+            EpisodeMarker m = shortDate(
+                    i, Integer.parseInt(w), Integer.parseInt(t.lower[i + 1]), Integer.parseInt(t.lower[i + 2]));
+            if (m != null) { // Show.15.03.08.720p
+                return m;
+            }
+        }
         if (w.length() == 8 && isNumber(w, 8, 8) && isAirYear(w.substring(0, 4))) {
             int month = Integer.parseInt(w, 4, 6, 10);
             int day = Integer.parseInt(w, 6, 8, 10);
@@ -390,6 +567,92 @@ record EpisodeMarker(int at, Integer season, String episode, Integer year, boole
             }
         }
         return true;
+    }
+
+    /** A two-digit year, month and day ({@code 14 07 22}): this century's years up to 39, the last's from 40. */
+    private static EpisodeMarker shortDate(int at, int yy, int month, int day) {
+        if (!validDate(month, day)) {
+            return null;
+        }
+        int year = yy < 40 ? 2000 + yy : 1900 + yy;
+        return new EpisodeMarker(at, year, String.format(Locale.ROOT, "%02d-%02d", month, day), year, false);
+    }
+
+    /** Month names in English and the languages posters name months in, to the month's number. */
+    private static final java.util.Map<String, Integer> MONTHS = months();
+
+    private static java.util.Map<String, Integer> months() {
+        String[][] names = {
+            {"jan", "january", "januar", "januari", "janvier", "enero", "gennaio", "janeiro"},
+            {"feb", "february", "februar", "februari", "fevrier", "février", "febrero", "febbraio", "fevereiro"},
+            {"mar", "march", "marz", "märz", "maerz", "maart", "mars", "marzo", "marco", "março"},
+            {"apr", "april", "avril", "abril", "aprile"},
+            {"may", "mai", "mei", "mayo", "maggio", "maio"},
+            {"jun", "june", "juni", "juin", "junio", "giugno", "junho"},
+            {"jul", "july", "juli", "juillet", "julio", "luglio", "julho"},
+            {"aug", "august", "augustus", "aout", "août", "agosto"},
+            {"sep", "sept", "september", "septembre", "septiembre", "settembre", "setembro"},
+            {"oct", "october", "oktober", "octobre", "octubre", "ottobre", "outubro"},
+            {"nov", "november", "novembre", "noviembre", "novembro"},
+            {"dec", "december", "dezember", "decembre", "décembre", "diciembre", "dicembre", "dezembro"}
+        };
+        java.util.Map<String, Integer> m = new java.util.HashMap<>();
+        for (int k = 0; k < names.length; k++) {
+            for (String name : names[k]) {
+                m.put(name, k + 1);
+            }
+        }
+        return java.util.Map.copyOf(m);
+    }
+
+    /** A day of the month, {@code 5}, {@code 05} or an ordinal {@code 5th}, {@code 22nd}; else -1. */
+    private static int dayOf(String w) {
+        int digits = 0;
+        while (digits < w.length() && digits < 2 && Character.isDigit(w.charAt(digits))) {
+            digits++;
+        }
+        if (digits == 0) {
+            return -1;
+        }
+        String rest = w.substring(digits);
+        if (!rest.isEmpty() && !Set.of("st", "nd", "rd", "th", "e", "er").contains(rest)) {
+            return -1;
+        }
+        int day = Integer.parseInt(w, 0, digits, 10);
+        return day >= 1 && day <= 31 ? day : -1;
+    }
+
+    /**
+     * {@code 5th Mar 2025}, {@code 10th.March.2026}, {@code March.8.2015}, {@code 8 of March 2015}:
+     * a day and a month name, either order, then an air year; the marker starts at the first word.
+     */
+    private static EpisodeMarker namedMonth(ReleaseTokens t, int i) {
+        int n = t.size();
+        if (i == 0 || i + 2 >= n) {
+            return null;
+        }
+        int k = i;
+        int day = dayOf(t.lower[k]);
+        Integer month;
+        if (day > 0) {
+            k++;
+            if (t.lower[k].equals("of") && k + 1 < n) {
+                k++;
+            }
+            month = MONTHS.get(t.lower[k]);
+        } else {
+            month = MONTHS.get(t.lower[k]);
+            if (month == null || k + 1 >= n) {
+                return null;
+            }
+            k++;
+            day = dayOf(t.lower[k]);
+        }
+        if (month == null || day < 0 || k + 1 >= n || !isAirYear(t.lower[k + 1]) || !validDate(month, day)) {
+            return null;
+        }
+        int year = Integer.parseInt(t.lower[k + 1]);
+        return new EpisodeMarker(i, year, String.format(Locale.ROOT, "%02d-%02d", month, day), year, false);
     }
 
     private static boolean validDate(int month, int day) {

@@ -18,7 +18,9 @@ package headway.category;
  *
  * <p>{@code tv} says the name has an episode, season or air-date marker; {@code anime} that it
  * has a fansub group tag or CRC and an absolute episode number; {@code hashed} that it looks
- * obfuscated (a hash, a UUID, random letters and digits). Category rules test these.
+ * obfuscated (a hash, a UUID, random letters and digits). Category rules test these. {@code kind}
+ * says what kind of episode a TV name holds ({@link EpisodeKind}), {@code lastEpisode} the last of a
+ * multi-episode release ({@code S02E06E07}: 7), else null.
  */
 public record ReleaseAttributes(
         String title,
@@ -28,7 +30,22 @@ public record ReleaseAttributes(
         String resolution,
         boolean tv,
         boolean anime,
-        boolean hashed) {
+        boolean hashed,
+        EpisodeKind kind,
+        Integer lastEpisode) {
+
+    /** As above, for a name with no episode marker. */
+    public ReleaseAttributes(
+            String title,
+            Integer season,
+            String episode,
+            Integer year,
+            String resolution,
+            boolean tv,
+            boolean anime,
+            boolean hashed) {
+        this(title, season, episode, year, resolution, tv, anime, hashed, EpisodeKind.NONE, null);
+    }
 
     /** The episode as a number, or null for none or for a daily show's {@code MM-DD}. */
     public Integer episodeNumber() {

@@ -220,7 +220,8 @@ public final class ReleaseNameParser {
                 }
             }
             boolean anime = tv.absolute() || (fansub && hasCrc(s));
-            return new ReleaseAttributes(title, tv.season(), tv.episode(), year, resolution, true, anime, false);
+            return new ReleaseAttributes(
+                    title, tv.season(), tv.episode(), year, resolution, true, anime, false, tv.kind(), tv.last());
         }
 
         int strong = n;

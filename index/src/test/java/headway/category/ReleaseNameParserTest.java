@@ -136,4 +136,55 @@ class ReleaseNameParserTest {
         assertThat(ReleaseNameParser.parse("").title()).isNull();
         assertThat(ReleaseNameParser.parse(null).resolution()).isNull();
     }
+
+    /** name, title, season, episode, kind, last episode: the shapes clients search by (issue 42). */
+    private static final String[][] SHAPES = {
+        {"Show.2015.0308.720p.HDTV.x264-GRP", "Show", "2015", "03-08", "DAILY", null},
+        {"Show.140722.720p.HDTV.x264-GRP", "Show", "2014", "07-22", "DAILY", null},
+        {"Show 5th Mar 2025 720p WEB h264-GRP", "Show", "2025", "03-05", "DAILY", null},
+        {"Show 10th Mar 2026 1080p WEB h264-GRP", "Show", "2026", "03-10", "DAILY", null},
+        {"Show 2015 02 09 WEBRIP x264-GRP", "Show", "2015", "02-09", "DAILY", null},
+        {"Show.15.03.08.720p.HDTV.x264-GRP", "Show", "2015", "03-08", "DAILY", null},
+        {"Show.March.8.2015.720p.HDTV.x264-GRP", "Show", "2015", "03-08", "DAILY", null},
+        {"Show.8.Maart.2015.720p.HDTV.x264-GRP", "Show", "2015", "03-08", "DAILY", null},
+        {"[Group] Show - 12 [720p]", "Show", null, "12", "ABSOLUTE", null},
+        {"Show.E1135.GERMAN.720p.WEB.x264-GRP", "Show", null, "1135", "ABSOLUTE", null},
+        {"Series.Title.S02E06E07.720p.HDTV.x264-GRP", "Series Title", "2", "6", "MULTI", "7"},
+        {"Series.Title.S02E06-E07.720p.HDTV.x264-GRP", "Series Title", "2", "6", "MULTI", "7"},
+        {"Series.Title.2x06-2x07.720p.HDTV.x264-GRP", "Series Title", "2", "6", "MULTI", "7"},
+        {"Series.Title.S01E01-03.720p.HDTV.x264-GRP", "Series Title", "1", "1", "MULTI", "3"},
+        {"Show - Road to X Part01 720p", "Show - Road to X", null, "1", "PART", null},
+        {"Show.Part.Two.720p.WEB.x264-GRP", "Show", null, "2", "PART", null},
+        {"Show.Pt.II.720p.WEB.x264-GRP", "Show", null, "2", "PART", null},
+        {"Series.Title.S01.1080p.BluRay.x264-GRP", "Series Title", "1", null, "PACK", null},
+        {"Series.Title.Season.1.1080p.BluRay.x264-GRP", "Series Title", "1", null, "PACK", null},
+        {"Series.Title.S00E05.720p.HDTV.x264-GRP", "Series Title", "0", "5", "SPECIAL", null},
+        {"Series.Title.S01E05.720p.HDTV.x264-GRP", "Series Title", "1", "5", "STANDARD", null},
+    };
+
+    @Test
+    void everyShapeAClientSearchesByIsReadWithItsKind() {
+        for (String[] row : SHAPES) {
+            ReleaseAttributes a = ReleaseNameParser.parse(row[0]);
+            assertThat(a.title()).as(row[0]).isEqualTo(row[1]);
+            assertThat(a.season()).as(row[0]).isEqualTo(row[2] == null ? null : Integer.valueOf(row[2]));
+            assertThat(a.episode()).as(row[0]).isEqualTo(row[3]);
+            assertThat(a.kind()).as(row[0]).isEqualTo(EpisodeKind.valueOf(row[4]));
+            assertThat(a.lastEpisode()).as(row[0]).isEqualTo(row[5] == null ? null : Integer.valueOf(row[5]));
+        }
+    }
+
+    @Test
+    void aFilmInPartsKeepsItsPartAndNoDateIsReadFromAnInvalidDay() {
+        ReleaseAttributes film = ReleaseNameParser.parse("Movie.Name.Part.2.2011.1080p.BluRay.x264-GRP");
+        assertThat(film.tv()).isFalse();
+        assertThat(film.title()).isEqualTo("Movie Name Part 2");
+        assertThat(film.kind()).isEqualTo(EpisodeKind.NONE);
+        assertThat(ReleaseNameParser.parse("Show.141322.720p.HDTV.x264-GRP").kind())
+                .as("month 13")
+                .isNotEqualTo(EpisodeKind.DAILY);
+        assertThat(ReleaseNameParser.parse("Show 32nd Mar 2025 720p WEB h264-GRP")
+                        .kind())
+                .isNotEqualTo(EpisodeKind.DAILY);
+    }
 }
