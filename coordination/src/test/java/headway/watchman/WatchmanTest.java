@@ -73,6 +73,57 @@ class WatchmanTest {
     }
 
     @Test
+    void anEventCommittedAfterAScanThatCameAfterItsIdIsStillCountedOnce() throws SQLException {
+        Watchman watchman = new Watchman(ds);
+        groups.add("alt.binaries.slow", 0);
+        String insert =
+                "insert into lease_events (group_name, kind, node_id, epoch) values ('alt.binaries.slow', 'takeover', ?, 2)";
+        try (java.sql.Connection slow = ds.getConnection()) {
+            slow.setAutoCommit(false);
+            try (var st = slow.prepareStatement(insert)) {
+                st.setString(1, "n-slow");
+                st.executeUpdate(); // draws the lower id, commits last
+            }
+            TestDatabase.execute(
+                    ds,
+                    "insert into lease_events (group_name, kind, node_id, epoch) values ('alt.binaries.slow', 'lease_lost', 'n-fast', 3)");
+            assertThat(watchman.scan(BOUNDS).conflicts())
+                    .as("the committed one")
+                    .isEqualTo(1);
+            slow.commit();
+        }
+        assertThat(watchman.scan(BOUNDS).conflicts())
+                .as("the one whose id is below the last counted, committed after that scan")
+                .isEqualTo(1);
+        assertThat(watchman.scan(BOUNDS).conflicts()).isZero();
+    }
+
+    @Test
+    void overlappingScansCountEachConflictOnce() throws Exception {
+        groups.add("alt.binaries.busy", 0);
+        for (int i = 0; i < 200; i++) {
+            TestDatabase.execute(
+                    ds,
+                    "insert into lease_events (group_name, kind, node_id, epoch) values ('alt.binaries.busy', 'takeover', 'n', "
+                            + i + ")");
+        }
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<Integer>> counts = new java.util.ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                counts.add(pool.submit(() -> new Watchman(ds).scan(BOUNDS).conflicts()));
+            }
+            int total = 0;
+            for (var f : counts) {
+                total += f.get();
+            }
+            assertThat(total).isEqualTo(200);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aLeasedRangeIsStuckOnceItsPulseRunsOut() {
         Leased r = leasedRange("alt.binaries.x");
         Watchman watchman = new Watchman(ds);
