@@ -27,6 +27,14 @@ public final class LeaseStore {
 
     private static final String ADVISORY_LOCK = "select pg_advisory_xact_lock(?)";
 
+    /**
+     * Whether lease row {@code l}'s holder has a registry row that expired (V24): its leases end
+     * with it, so its groups are free at once instead of after the lease TTL. A holder with no row
+     * (deregistered, pruned, or a row an older build wrote, without an expiry) frees nothing early.
+     */
+    private static final String NODE_EXPIRED =
+            "exists (select 1 from nodes n where n.id = l.holder_node and n.expires_at <= hw_now())";
+
     private static final String GROUP_ACTIVE = "select active from groups where name = ?";
 
     private static final String ENSURE_LEASE_ROW = """
@@ -35,10 +43,10 @@ public final class LeaseStore {
 
     private static final String LOCK_LEASE_FOR_TAKE = """
             select holder_node, epoch, snapshot_next,
-                   heartbeat_at > hw_now() - ? * interval '1 millisecond' as live,
+                   heartbeat_at > hw_now() - ? * interval '1 millisecond' and not %1$s as live,
                    greatest(0, extract(epoch from heartbeat_at + ? * interval '1 millisecond' - hw_now()) * 1000)::bigint as free_in
-            from group_leases where group_name = ? for update
-            """;
+            from group_leases l where group_name = ? for update of l
+            """.formatted(NODE_EXPIRED);
 
     private static final String WANT = "update group_leases set wanted_at = hw_now() where group_name = ?";
 
@@ -58,7 +66,8 @@ public final class LeaseStore {
                              and ((r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased')
                 join group_leases l on l.group_name = g.name
                 where g.active
-                  and (l.holder_node is null or l.heartbeat_at <= hw_now() - ? * interval '1 millisecond')
+                  and (l.holder_node is null or l.heartbeat_at <= hw_now() - ? * interval '1 millisecond'
+                       or %1$s)
                   and (g.name = ? or l.wanted_at > hw_now() - ? * interval '1 millisecond')
                 group by g.name, g.priority, l.holder_node, l.free_since, l.heartbeat_at
             ), ranked as (
@@ -72,10 +81,11 @@ public final class LeaseStore {
                    greatest(1,
                        coalesce((select sum(max_groups) from nodes
                                  where heartbeat_at > hw_now() - ? * interval '1 millisecond'), 0)
-                       - (select count(*) from group_leases
-                          where holder_node is not null and heartbeat_at > hw_now() - ? * interval '1 millisecond'))
+                       - (select count(*) from group_leases l
+                          where holder_node is not null and heartbeat_at > hw_now() - ? * interval '1 millisecond'
+                            and not %1$s))
             from ranked r where r.name = ?
-            """;
+            """.formatted(NODE_EXPIRED);
 
     private static final String TAKE = """
             update group_leases
@@ -97,13 +107,14 @@ public final class LeaseStore {
                          and ((r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased')
             left join group_leases l on l.group_name = g.name
             where g.active
-              and (l.holder_node is null or l.heartbeat_at <= hw_now() - ? * interval '1 millisecond')
+              and (l.holder_node is null or l.heartbeat_at <= hw_now() - ? * interval '1 millisecond'
+                   or %1$s)
             group by g.name, g.priority, l.holder_node, l.free_since, l.heartbeat_at
             order by urgency,
                      case when l.holder_node is null then l.free_since else l.heartbeat_at end asc nulls first,
                      g.priority, g.name
             limit ?
-            """;
+            """.formatted(NODE_EXPIRED);
 
     private static final String CLEAR_HOLDER = """
             update group_leases set holder_node = null, free_since = hw_now(), current_range_id = null, wanted_at = null

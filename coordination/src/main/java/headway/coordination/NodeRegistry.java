@@ -24,9 +24,11 @@ public final class NodeRegistry {
     private static final Logger log = LoggerFactory.getLogger(NodeRegistry.class);
 
     private static final String UPSERT = """
-            insert into nodes (id, address, started_at, heartbeat_at, max_groups, connections, max_connections, provider_limit)
-            values (?, ?, hw_now(), hw_now(), ?, ?, ?, ?)
+            insert into nodes (id, address, started_at, heartbeat_at, expires_at, max_groups, connections, max_connections,
+                               provider_limit)
+            values (?, ?, hw_now(), hw_now(), hw_now() + ? * interval '1 millisecond', ?, ?, ?, ?)
             on conflict (id) do update set address = excluded.address, heartbeat_at = excluded.heartbeat_at,
+                expires_at = excluded.expires_at,
                 max_groups = excluded.max_groups, connections = excluded.connections,
                 max_connections = excluded.max_connections, provider_limit = excluded.provider_limit
             """;
@@ -112,6 +114,7 @@ public final class NodeRegistry {
                         UPSERT,
                         nodeId,
                         address,
+                        ttl.toMillis(),
                         r.maxGroups(),
                         r.connections(),
                         r.maxConnections(),

@@ -45,6 +45,38 @@ class LeaseStoreTest {
     }
 
     @Test
+    void aHoldersLeasesEndWithItsRegistryRowNotAfterTheLeaseTtl() {
+        groups.add("alt.binaries.orphaned", 0);
+        groups.plan("alt.binaries.orphaned", 1, 100, 100, 1);
+        groups.add("alt.binaries.rowless", 0);
+        groups.plan("alt.binaries.rowless", 1, 100, 100, 1);
+        Duration nodeTtl = Duration.ofSeconds(15);
+        NodeRegistry dead = new NodeRegistry(ds, "dead", "10.0.0.9:9000", nodeTtl, java.time.Clock.systemUTC());
+        dead.heartbeat();
+        assertThat(leases.lease("alt.binaries.orphaned", "dead", TTL).granted()).isTrue();
+        assertThat(leases.lease("alt.binaries.rowless", "never-registered", TTL).granted())
+                .isTrue();
+
+        TestDatabase.setClockSkew(ds, Duration.ofSeconds(10));
+        assertThat(leases.lease("alt.binaries.orphaned", "heir", TTL).granted())
+                .as("its row is still live")
+                .isFalse();
+
+        TestDatabase.setClockSkew(ds, nodeTtl.plusSeconds(1)); // past the node TTL, well within the lease TTL
+        assertThat(leases.leasingOrder(TTL, 10))
+                .contains("alt.binaries.orphaned")
+                .doesNotContain("alt.binaries.rowless");
+        LeaseOutcome taken = leases.lease("alt.binaries.orphaned", "heir", TTL);
+        assertThat(taken.granted()).isTrue();
+        assertThat(taken.takeover()).as("fenced as any takeover").isTrue();
+        assertThat(taken.previousHolder()).isEqualTo("dead");
+        assertThat(leases.lease("alt.binaries.rowless", "heir", TTL).granted())
+                .as("a holder with no row frees nothing early")
+                .isFalse();
+        TestDatabase.setClockSkew(ds, Duration.ZERO);
+    }
+
+    @Test
     void catalogedToIsTheLastArticleOfAnyBinaryOfTheGroup() throws Exception {
         groups.add("alt.binaries.spanned", 0);
         groups.add("alt.binaries.bare", 0);
