@@ -122,7 +122,8 @@ public final class ArticleFetcher {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting for a body slot on " + pool.config().server());
+            throw new InterruptedIOException("interrupted while waiting for a body slot on "
+                    + pool.config().server());
         }
     }
 

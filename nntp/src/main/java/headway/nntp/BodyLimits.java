@@ -29,8 +29,7 @@ public record BodyLimits(long maxBytes, int lineBytes, Duration deadlinePerKib) 
 
     public BodyLimits {
         if (maxBytes < 1024 || maxBytes > MAX_BODY) {
-            throw new IllegalArgumentException(
-                    "maxBytes must be between 1024 and " + MAX_BODY + ", was " + maxBytes);
+            throw new IllegalArgumentException("maxBytes must be between 1024 and " + MAX_BODY + ", was " + maxBytes);
         }
         if (lineBytes < 64 || lineBytes > 16 << 20) {
             throw new IllegalArgumentException("lineBytes must be between 64 and " + (16 << 20) + ", was " + lineBytes);

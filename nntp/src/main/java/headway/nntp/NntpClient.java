@@ -380,7 +380,11 @@ public final class NntpClient implements Closeable {
     public long body(String messageId, long maxBytes, BodyLimits bounds, BodySink sink) throws IOException {
         Replies.checkMessageId(messageId);
         Objects.requireNonNull(sink, "sink");
-        long allowance = Math.min(MAX_BUDGET_NANOS, bounds.allowanceFor(maxBytes).toNanos());
+        if (maxBytes < 1 || maxBytes > BodyLimits.MAX_BODY) {
+            throw new IllegalArgumentException(
+                    "maxBytes must be between 1 and " + BodyLimits.MAX_BODY + ", was " + maxBytes);
+        }
+        long allowance = bounds.allowanceFor(maxBytes).toNanos();
         Reply r = command("BODY " + messageId, Math.min(MAX_BUDGET_NANOS, readTimeout.toNanos() + allowance));
         return switch (r.code) {
             case 222 -> new BodyReader(maxBytes, bounds.lineBytes(), in, replyLines).read(sink);

@@ -93,7 +93,8 @@ final class Replies {
                 || id.charAt(id.length() - 1) != '>'
                 || !id.chars().allMatch(ch -> ch > ' ' && ch < 127)) {
             throw new IllegalArgumentException(
-                    "message-id must be <...> of printable ASCII without spaces, at most 250 bytes, was '" + clip(String.valueOf(id)) + "'");
+                    "message-id must be <...> of printable ASCII without spaces, at most 250 bytes, was '"
+                            + clip(String.valueOf(id)) + "'");
         }
     }
 

@@ -57,8 +57,8 @@ class ArticleFetcherTest {
 
     @BeforeEach
     void openPool() {
-        pool = new NntpPool(new NntpPool.Config(
-                Simulators.server(sim), 2, T, T, T, Duration.ofMillis(50), Duration.ofMillis(200)));
+        pool = new NntpPool(
+                new NntpPool.Config(Simulators.server(sim), 2, T, T, T, Duration.ofMillis(50), Duration.ofMillis(200)));
         fetcher = new ArticleFetcher(pool, 1, 1000, BodyLimits.DEFAULT);
     }
 
@@ -74,7 +74,9 @@ class ArticleFetcherTest {
         int parts = 3;
         for (int p = 1; p <= parts; p++) {
             int from = (p - 1) * 100_000;
-            ids.add(post("<part" + p + ".multi@fetch.test>", YencWriter.part(file, "multi.bin", p, parts, from, from + 100_000)));
+            ids.add(post(
+                    "<part" + p + ".multi@fetch.test>",
+                    YencWriter.part(file, "multi.bin", p, parts, from, from + 100_000)));
         }
         byte[] whole = new byte[file.length];
         ArticleFetcher.Budget budget = fetcher.budget();
@@ -165,12 +167,14 @@ class ArticleFetcherTest {
         assertThat(sameConnection(first)).isTrue();
 
         long truncated = article(HostileBody.TRUNCATED);
-        assertThat(fetcher.fetch("<" + sim.messageId(HOSTILE, truncated) + ">", 0, ALL, fetcher.budget()).status())
+        assertThat(fetcher.fetch("<" + sim.messageId(HOSTILE, truncated) + ">", 0, ALL, fetcher.budget())
+                        .status())
                 .isEqualTo(FetchedPart.Status.DAMAGED);
         assertThat(sameConnection(first)).isTrue();
 
         long endless = article(HostileBody.ENDLESS);
-        assertThat(fetcher.fetch("<" + sim.messageId(HOSTILE, endless) + ">", 0, ALL, fetcher.budget()).status())
+        assertThat(fetcher.fetch("<" + sim.messageId(HOSTILE, endless) + ">", 0, ALL, fetcher.budget())
+                        .status())
                 .isEqualTo(FetchedPart.Status.REFUSED);
         assertThat(first.isBroken()).isTrue();
         assertThat(sameConnection(first)).isFalse();

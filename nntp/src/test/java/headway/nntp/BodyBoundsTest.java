@@ -53,7 +53,9 @@ class BodyBoundsTest {
         assertThat(p.status()).isEqualTo(FetchedPart.Status.REFUSED);
         assertThat(p.reason()).contains("broke the line length bound on BODY " + ID);
         assertThat(f.fetch(ID, 0, 100, f.budget()).status()).isEqualTo(FetchedPart.Status.REFUSED);
-        assertThat(server.connections.get()).as("a new connection after each breach").isEqualTo(2);
+        assertThat(server.connections.get())
+                .as("a new connection after each breach")
+                .isEqualTo(2);
     }
 
     @Test
@@ -73,11 +75,17 @@ class BodyBoundsTest {
     @Test
     void aTrickleIsCutAtTheDeadlineThoughNoReadTimesOut() throws Exception {
         byte[] body = YencWriter.single(ArticleFetcherTest.file(new Random(6), 4000), "slow.bin");
-        BodyServer.Reply trickle = new BodyServer.Reply(BodyServer.Reply.body(ID, stuffed(body)).bytes(), false, 20, 100);
+        BodyServer.Reply trickle =
+                new BodyServer.Reply(BodyServer.Reply.body(ID, stuffed(body)).bytes(), false, 20, 100);
         server = BodyServer.start(id -> trickle);
         pool = new NntpPool(new NntpPool.Config(
-                server.server(), 2, Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(5),
-                Duration.ofMillis(50), Duration.ofMillis(200)));
+                server.server(),
+                2,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(5),
+                Duration.ofMillis(50),
+                Duration.ofMillis(200)));
         ArticleFetcher f = new ArticleFetcher(pool, 1, 3, new BodyLimits(1 << 20, 16 * 1024, Duration.ZERO));
         long start = System.nanoTime();
         FetchedPart p = f.fetch(ID, 0, 100, f.budget());
@@ -95,18 +103,26 @@ class BodyBoundsTest {
                 Duration.ofSeconds(5),
                 3);
         Throwable t = catchThrowable(() -> f.fetch(ID, 0, 100, f.budget()));
-        assertThat(t).isInstanceOf(IOException.class).hasMessageContaining(server.server().toString());
+        assertThat(t)
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(server.server().toString());
         assertThat(pool.idleCount()).isZero();
     }
 
     @Test
     void bodiesWaitForTheirSlotWhileHeaderWorkGetsTheRestOfThePool() throws Exception {
         byte[] body = YencWriter.single(ArticleFetcherTest.file(new Random(8), 3000), "held.bin");
-        BodyServer.Reply slow = new BodyServer.Reply(BodyServer.Reply.body(ID, stuffed(body)).bytes(), false, 400, 150);
+        BodyServer.Reply slow =
+                new BodyServer.Reply(BodyServer.Reply.body(ID, stuffed(body)).bytes(), false, 400, 150);
         server = BodyServer.start(id -> slow);
         pool = new NntpPool(new NntpPool.Config(
-                server.server(), 2, Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofMillis(300),
-                Duration.ofMillis(50), Duration.ofMillis(200)));
+                server.server(),
+                2,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5),
+                Duration.ofMillis(300),
+                Duration.ofMillis(50),
+                Duration.ofMillis(200)));
         ArticleFetcher f = new ArticleFetcher(pool, 1, 3, BodyLimits.DEFAULT);
         CompletableFuture<FetchedPart> first = CompletableFuture.supplyAsync(() -> {
             try {
@@ -156,7 +172,8 @@ class BodyBoundsTest {
                 }
             };
             ByteArrayOutputStream reply = new ByteArrayOutputStream();
-            reply.writeBytes((r.nextInt(20) == 0 ? random(r, 8) : "222 0 <x@y>\r\n".getBytes(StandardCharsets.US_ASCII)));
+            reply.writeBytes(
+                    (r.nextInt(20) == 0 ? random(r, 8) : "222 0 <x@y>\r\n".getBytes(StandardCharsets.US_ASCII)));
             reply.writeBytes(r.nextBoolean() ? stuffed(data) : data);
             hangUp[0] = r.nextInt(4) == 0;
             if (!hangUp[0]) {
@@ -185,7 +202,12 @@ class BodyBoundsTest {
             throws IOException {
         server = BodyServer.start(script);
         pool = new NntpPool(new NntpPool.Config(
-                server.server(), 2, Duration.ofSeconds(2), read, Duration.ofSeconds(5), Duration.ofMillis(20),
+                server.server(),
+                2,
+                Duration.ofSeconds(2),
+                read,
+                Duration.ofSeconds(5),
+                Duration.ofMillis(20),
                 Duration.ofMillis(100)));
         return new ArticleFetcher(pool, 1, articles, BodyLimits.DEFAULT);
     }

@@ -64,15 +64,19 @@ class InnBodyTest {
                 assertThat(f.ok()).as("%s: %s", a.messageId(), f.reason()).isTrue();
                 assertThat(f.part().name()).isEqualTo(nonce + ".bin");
                 assertThat(f.bodyBytes()).isGreaterThanOrEqualTo(a.body().length);
-                System.arraycopy(f.part().data(), 0, whole, (int) f.part().begin() - 1, f.part().data().length);
+                System.arraycopy(
+                        f.part().data(),
+                        0,
+                        whole,
+                        (int) f.part().begin() - 1,
+                        f.part().data().length);
             }
             assertThat(whole).isEqualTo(file);
             assertThat(budget.left()).isZero();
 
             NntpClient before = pool.borrow();
             pool.release(before);
-            FetchedPart missing =
-                    fetcher.fetch("<" + nonce + ".never@bodies.test>", 0, 100, fetcher.budget());
+            FetchedPart missing = fetcher.fetch("<" + nonce + ".never@bodies.test>", 0, 100, fetcher.budget());
             assertThat(missing.status()).isEqualTo(FetchedPart.Status.NO_SUCH_ARTICLE);
             NntpClient after = pool.borrow();
             pool.release(after);

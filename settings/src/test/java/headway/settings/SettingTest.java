@@ -130,8 +130,8 @@ class SettingTest {
         assertThatThrownBy(() -> new Settings(Map.of(Setting.INSPECT_CONNECTIONS.key(), "64")).inspectConnections())
                 .hasMessage("HEADWAY_INSPECT_CONNECTIONS=64 is out of range: use 0..63");
         assertThat(new Settings(Map.of()).integer(Setting.INSPECT_ARTICLES)).isEqualTo(3);
-        assertThatThrownBy(() -> new Settings(Map.of(Setting.INSPECT_ARTICLES.key(), "0"))
-                        .integer(Setting.INSPECT_ARTICLES))
+        assertThatThrownBy(() ->
+                        new Settings(Map.of(Setting.INSPECT_ARTICLES.key(), "0")).integer(Setting.INSPECT_ARTICLES))
                 .hasMessage("HEADWAY_INSPECT_ARTICLES=0 is out of range: use 1..1000");
     }
 
