@@ -49,7 +49,9 @@ public final class MisbehavingServerException extends NntpException {
         super(
                 -1,
                 server + " broke the " + bound + " bound on " + command + ": " + detail
-                        + "; the connection is dropped and the range retried later");
+                        + (command.startsWith("BODY")
+                                ? "; the connection is dropped and the article left unread"
+                                : "; the connection is dropped and the range retried later"));
         this.server = server;
         this.command = command;
         this.bound = bound;

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One NNTP reader connection (RFC 3977 subset: CAPABILITIES, MODE READER, AUTHINFO USER/PASS, GROUP,
- * LIST OVERVIEW.FMT, OVER/XOVER, QUIT). Not thread-safe: one caller at a time, which the pool ensures.
+ * LIST OVERVIEW.FMT, OVER/XOVER, BODY by message-id, QUIT). Not thread-safe: one caller at a time, which the pool ensures.
  *
  * <p>Invariant: after every method returns or throws, either the connection is in sync (each reply
  * read to its end, multi-line ones to their terminating dot) or {@link #isBroken()} is true. Keeping it
@@ -368,6 +368,29 @@ public final class NntpClient implements Closeable {
                 throw new NntpException(412, "no newsgroup selected on " + server + ": call group(name) before over()");
             default -> throw unexpected((useXover ? "XOVER " : "OVER ") + range, r);
         }
+    }
+
+    /**
+     * BODY of the article {@code messageId} ({@code <local@domain>}), streamed into the sink line by
+     * line; returns its bytes as sent, or -1 when the server has no such article (430, or 423),
+     * which leaves the connection in sync. The body is bounded by {@code bounds} for {@code maxBytes}: a breach is a
+     * {@link MisbehavingServerException} that breaks the connection, the sink having seen only the
+     * lines before it.
+     */
+    public long body(String messageId, long maxBytes, BodyLimits bounds, BodySink sink) throws IOException {
+        Replies.checkMessageId(messageId);
+        Objects.requireNonNull(sink, "sink");
+        if (maxBytes < 1 || maxBytes > BodyLimits.MAX_BODY) {
+            throw new IllegalArgumentException(
+                    "maxBytes must be between 1 and " + BodyLimits.MAX_BODY + ", was " + maxBytes);
+        }
+        long allowance = bounds.allowanceFor(maxBytes).toNanos();
+        Reply r = command("BODY " + messageId, Math.min(MAX_BUDGET_NANOS, readTimeout.toNanos() + allowance));
+        return switch (r.code) {
+            case 222 -> new BodyReader(maxBytes, bounds.lineBytes(), in, replyLines).read(sink);
+            case 430, 423 -> -1L;
+            default -> throw unexpected("BODY " + messageId, r);
+        };
     }
 
     /** Sends QUIT when the connection is healthy and closes the socket; idempotent. */

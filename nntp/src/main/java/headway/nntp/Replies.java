@@ -84,6 +84,20 @@ final class Replies {
         return sb.toString();
     }
 
+    /** A message-id a command may carry: {@code <...>}, printable ASCII without spaces, at most 250 bytes (RFC 3977 3.6). */
+    static void checkMessageId(String id) {
+        if (id == null
+                || id.length() < 3
+                || id.length() > 250
+                || id.charAt(0) != '<'
+                || id.charAt(id.length() - 1) != '>'
+                || !id.chars().allMatch(ch -> ch > ' ' && ch < 127)) {
+            throw new IllegalArgumentException(
+                    "message-id must be <...> of printable ASCII without spaces, at most 250 bytes, was '"
+                            + clip(String.valueOf(id)) + "'");
+        }
+    }
+
     static long saturatedMultiply(long a, long b) {
         long hi = Math.multiplyHigh(a, b);
         long lo = a * b;

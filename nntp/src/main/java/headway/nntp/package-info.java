@@ -1,6 +1,6 @@
 /**
  * A lean NNTP reader client and a connection pool, for indexing the overview (OVER/XOVER) of
- * binary newsgroups.
+ * binary newsgroups and reading a few article bodies (BODY) of their releases.
  *
  * <p>Design: {@link headway.nntp.NntpClient} speaks RFC 3977 over one socket and streams overview
  * replies byte by byte (each field decoded as UTF-8 when valid, else Windows-1252: {@link headway.overview.HeaderText}) into an {@link headway.nntp.OverviewSink},
@@ -14,7 +14,11 @@
  * headway.overview.HeaderFault} is the one rule, used by every step a header goes through, for what a
  * single header may break and its group go on.
  * {@link headway.nntp.NntpPool} bounds the connections to one server and reconnects with exponential
- * backoff. The news simulator the tests and benchmarks read is in module rigs ({@code headway.simulator}).
+ * backoff. {@link headway.nntp.ArticleFetcher} reads article bodies for the deep index (BODY by
+ * message-id, bounded by {@link headway.nntp.BodyLimits}) through inspect's yEnc decoder, on fewer of
+ * the pool's connections than it holds, so header indexing always keeps one, and within a per-release
+ * article budget; what an article turns out to be is a {@link headway.nntp.FetchedPart.Status}, never
+ * an exception. The news simulator the tests and benchmarks read is in module rigs ({@code headway.simulator}).
  *
  * <p>Trade-off: no third-party NNTP library, so the protocol subset is ours to keep correct (only the
  * reader commands an overview indexer needs), in exchange for streaming without buffering whole

@@ -147,6 +147,23 @@ public enum Setting {
             null,
             "read timeout; a command's whole reply must also arrive within it, plus 5 ms per overview line"
                     + " asked for (a server that trickles is cut off)"),
+    INSPECT_CONNECTIONS(
+            Type.INTEGER,
+            "1",
+            null,
+            "0",
+            "63",
+            "connections of HEADWAY_NNTP_CONNECTIONS that may read article bodies for the deep index at once;"
+                    + " fewer than HEADWAY_NNTP_CONNECTIONS, so header indexing always keeps one (unset with"
+                    + " HEADWAY_NNTP_CONNECTIONS=1 it is 0); 0 = read no bodies"),
+    INSPECT_ARTICLES(
+            Type.INTEGER,
+            "3",
+            null,
+            "1",
+            "1000",
+            "articles the deep index may read per release (its PAR2 index, NFO, first archive volume) before it"
+                    + " gives up on naming it from inside"),
     SNAPSHOT_DIR(
             Type.TEXT,
             null,
@@ -419,6 +436,21 @@ public enum Setting {
             throw new IllegalArgumentException(key() + "=" + value + " is out of range: use " + min() + ".." + max());
         }
         return value;
+    }
+
+    /**
+     * HEADWAY_INSPECT_CONNECTIONS checked against HEADWAY_NNTP_CONNECTIONS: bodies may take fewer
+     * connections than the pool holds, because a pool all reading bodies would stop header indexing.
+     * {@code inspect} is in its own range already.
+     */
+    public static int inspectConnections(int inspect, int nntpConnections) {
+        if (inspect > 0 && inspect >= nntpConnections) {
+            throw new IllegalArgumentException(INSPECT_CONNECTIONS.key() + "=" + inspect + " leaves header indexing"
+                    + " no connection of " + NNTP_CONNECTIONS.key() + "=" + nntpConnections + ": set "
+                    + INSPECT_CONNECTIONS.key() + " to at most " + (nntpConnections - 1) + " (0 reads no bodies)"
+                    + " or raise " + NNTP_CONNECTIONS.key() + " to at least " + (inspect + 1));
+        }
+        return inspect;
     }
 
     /** One line of help: what it means, its variable and its default (when it has one). */

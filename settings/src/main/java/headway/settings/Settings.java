@@ -35,6 +35,20 @@ public final class Settings {
         return whole(s, s.longDefault());
     }
 
+    /**
+     * HEADWAY_INSPECT_CONNECTIONS, checked against HEADWAY_NNTP_CONNECTIONS ({@link
+     * Setting#inspectConnections}); unset, its default, but at most one less than the NNTP connections,
+     * so a worker with one connection reads no bodies instead of failing to start.
+     */
+    public int inspectConnections() {
+        int nntp = integer(Setting.NNTP_CONNECTIONS);
+        String v = env.get(Setting.INSPECT_CONNECTIONS.key());
+        if (v == null || v.isBlank()) {
+            return Math.min(Setting.INSPECT_CONNECTIONS.intDefault(), nntp - 1);
+        }
+        return Setting.inspectConnections(integer(Setting.INSPECT_CONNECTIONS), nntp);
+    }
+
     public boolean bool(Setting s) {
         String v = env.get(s.key());
         if (v == null || v.isBlank()) {

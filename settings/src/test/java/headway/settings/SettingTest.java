@@ -110,6 +110,32 @@ class SettingTest {
     }
 
     @Test
+    void bodiesLeaveHeaderIndexingAConnection() {
+        assertThat(new Settings(Map.of()).inspectConnections()).isEqualTo(1);
+        assertThat(new Settings(Map.of(Setting.NNTP_CONNECTIONS.key(), "1")).inspectConnections())
+                .as("unset with one NNTP connection: no bodies rather than no start")
+                .isZero();
+        assertThat(new Settings(Map.of(Setting.NNTP_CONNECTIONS.key(), "8", Setting.INSPECT_CONNECTIONS.key(), "7"))
+                        .inspectConnections())
+                .isEqualTo(7);
+        assertThat(new Settings(Map.of(Setting.NNTP_CONNECTIONS.key(), "1", Setting.INSPECT_CONNECTIONS.key(), "0"))
+                        .inspectConnections())
+                .isZero();
+        assertThatThrownBy(() -> new Settings(
+                                Map.of(Setting.NNTP_CONNECTIONS.key(), "2", Setting.INSPECT_CONNECTIONS.key(), "2"))
+                        .inspectConnections())
+                .hasMessage("HEADWAY_INSPECT_CONNECTIONS=2 leaves header indexing no connection of"
+                        + " HEADWAY_NNTP_CONNECTIONS=2: set HEADWAY_INSPECT_CONNECTIONS to at most 1 (0 reads no"
+                        + " bodies) or raise HEADWAY_NNTP_CONNECTIONS to at least 3");
+        assertThatThrownBy(() -> new Settings(Map.of(Setting.INSPECT_CONNECTIONS.key(), "64")).inspectConnections())
+                .hasMessage("HEADWAY_INSPECT_CONNECTIONS=64 is out of range: use 0..63");
+        assertThat(new Settings(Map.of()).integer(Setting.INSPECT_ARTICLES)).isEqualTo(3);
+        assertThatThrownBy(() ->
+                        new Settings(Map.of(Setting.INSPECT_ARTICLES.key(), "0")).integer(Setting.INSPECT_ARTICLES))
+                .hasMessage("HEADWAY_INSPECT_ARTICLES=0 is out of range: use 1..1000");
+    }
+
+    @Test
     void helpNamesTheVariableAndItsDefault() {
         assertThat(Setting.MAX_GROUPS.help())
                 .isEqualTo("groups one worker holds at once (env HEADWAY_MAX_GROUPS, default 8)");
