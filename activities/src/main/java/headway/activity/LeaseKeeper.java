@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * at its next header or write with that LeaseLost, within one renewal period of the refusal plus
  * what the fetch in flight takes to drain. A failed renewal for another reason (the database is
  * unreachable) is logged and tried again at the next tick, because the lease outlives it by two
- * periods.
+ * periods. One timer thread ticks for every group a worker holds, and each renewal runs on a
+ * thread of its own from a pool, so a renewal that blocks (a lock wait, a slow database) delays no
+ * other group's; a group whose renewal is still running skips its tick rather than queue a second.
  */
 public final class LeaseKeeper {
 
@@ -29,15 +31,30 @@ public final class LeaseKeeper {
     /** Renewals per TTL: three, so two may fail (a database blip) before the lease runs out. */
     static final int RENEWALS_PER_TTL = 3;
 
-    private final LeaseStore leases;
+    /** Renews one holder's lease through the fence: {@link LeaseStore#renew}. */
+    @FunctionalInterface
+    interface Renewer {
+        void renew(headway.store.Holder holder);
+    }
+
+    private final Renewer leases;
     private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1, r -> {
         Thread t = new Thread(r, "lease-keeper");
         t.setDaemon(true);
         return t;
     });
+    private final java.util.concurrent.ExecutorService renewals = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "lease-renewal");
+        t.setDaemon(true);
+        return t;
+    });
 
     public LeaseKeeper(LeaseStore leases) {
-        this.leases = Objects.requireNonNull(leases, "leases");
+        this(Objects.requireNonNull(leases, "leases")::renew);
+    }
+
+    LeaseKeeper(Renewer renewer) {
+        this.leases = Objects.requireNonNull(renewer, "renewer");
     }
 
     /** How often a lease of {@code ttl} is renewed while its group works: a third of it, at least 100 ms. */
@@ -53,28 +70,55 @@ public final class LeaseKeeper {
     public Renewal keep(Holdings.Held held, Runnable beat) {
         Objects.requireNonNull(beat, "beat");
         long every = period(held.ttl()).toMillis();
-        ScheduledFuture<?> task =
-                timer.scheduleAtFixedRate(() -> renew(held, beat), every, every, TimeUnit.MILLISECONDS);
-        return () -> task.cancel(false);
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        ScheduledFuture<?> task = timer.scheduleAtFixedRate(
+                () -> {
+                    if (stopped.get() || !running.compareAndSet(false, true)) {
+                        return; // stopped, or this group's last renewal still runs
+                    }
+                    try {
+                        renewals.execute(() -> {
+                            try {
+                                if (!stopped.get() && !renew(held, beat)) {
+                                    stopped.set(true);
+                                }
+                            } finally {
+                                running.set(false);
+                            }
+                        });
+                    } catch (java.util.concurrent.RejectedExecutionException e) {
+                        running.set(false);
+                    }
+                },
+                every,
+                every,
+                TimeUnit.MILLISECONDS);
+        return () -> {
+            stopped.set(true);
+            task.cancel(false);
+        };
     }
 
-    private void renew(Holdings.Held held, Runnable beat) {
+    /** Renews once; false when the lease was lost, which ends the renewals. */
+    private boolean renew(Holdings.Held held, Runnable beat) {
         try {
             leases.renew(held.holder());
             held.touch();
         } catch (LeaseLostException e) {
             log.warn("{}; stopping the work in flight", e.getMessage());
             held.lost(e);
-            throw e;
+            return false;
         } catch (StoreException e) {
             log.warn("renewing the lease of {} failed, trying again in one period: {}", held.holder(), e.getMessage());
-            return;
+            return true;
         }
         try {
             beat.run();
         } catch (RuntimeException e) {
             log.debug("heartbeat of {} failed: {}", held.holder(), e.toString());
         }
+        return true;
     }
 
     /** A running renewal; closing it stops the renewals (a renewal already running finishes). */

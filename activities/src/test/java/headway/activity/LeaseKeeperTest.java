@@ -68,6 +68,37 @@ class LeaseKeeperTest {
     }
 
     @Test
+    void aRenewalThatBlocksDelaysNoOtherGroupsRenewals() throws Exception {
+        groups.add("alt.binaries.stuck", 0);
+        groups.plan("alt.binaries.stuck", 1, 100, 100, -1);
+        Holdings.Held stuck = take("n1", "alt.binaries.stuck");
+        Holdings.Held free = take("n1");
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger stuckCalls = new AtomicInteger();
+        AtomicInteger freeBeats = new AtomicInteger();
+        LeaseKeeper keeper = new LeaseKeeper(holder -> {
+            if (holder.group().equals("alt.binaries.stuck")) {
+                stuckCalls.incrementAndGet();
+                try {
+                    release.await(); // a renewal waiting on a lock that is not released
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        try (LeaseKeeper.Renewal a = keeper.keep(stuck, () -> {});
+                LeaseKeeper.Renewal b = keeper.keep(free, freeBeats::incrementAndGet)) {
+            Thread.sleep(LeaseKeeper.period(TTL).toMillis() * 6);
+            assertThat(freeBeats.get()).as("the other group renews on time").isGreaterThanOrEqualTo(4);
+            assertThat(stuckCalls.get())
+                    .as("the blocked group's ticks do not queue up")
+                    .isEqualTo(1);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void aFetchLongerThanTheTtlKeepsItsLease() throws Exception {
         Holdings.Held held = take("n1");
         AtomicReference<LeaseOutcome> rival = new AtomicReference<>();
@@ -128,6 +159,10 @@ class LeaseKeeperTest {
     }
 
     private static Holdings.Held take(String node) {
+        return take(node, GROUP);
+    }
+
+    private static Holdings.Held take(String node, String group) {
         Holdings holdings = new Holdings(1);
         LeaseActivitiesImpl activities = new LeaseActivitiesImpl(
                 leases,
@@ -139,9 +174,9 @@ class LeaseKeeperTest {
                 Duration.ofSeconds(30),
                 1000,
                 IndexMetrics.discard(holdings));
-        LeaseGrant grant = activities.lease(GROUP, TTL);
+        LeaseGrant grant = activities.lease(group, TTL);
         assertThat(grant.granted()).isTrue();
-        Holdings.Held held = holdings.get(GROUP, grant.token().epoch()).orElseThrow();
+        Holdings.Held held = holdings.get(group, grant.token().epoch()).orElseThrow();
         assertThat(held.ttl()).as("the workflow's TTL, not the worker's").isEqualTo(TTL);
         return held;
     }
