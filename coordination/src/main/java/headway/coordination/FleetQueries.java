@@ -95,9 +95,12 @@ public final class FleetQueries {
         return new Connections(online, nodes.size(), open, mayOpen, limit);
     }
 
-    /** The groups waiting for a lease, in the leasing order (the catalog cap of {@code catalogCapBytes} applied; 0: none). */
-    public List<String> leasingOrder(Duration leaseTtl, long catalogCapBytes, int limit) {
-        return new LeaseStore(dataSource, catalogCapBytes).leasingOrder(leaseTtl, limit);
+    /**
+     * The groups asking for a lease in the order the lease source serves them, and the free slots
+     * (the catalog cap of {@code catalogCapBytes} applied; 0: none): {@link LeaseStore#asking}.
+     */
+    public LeaseStore.Asking asking(Duration leaseTtl, long catalogCapBytes, int limit) {
+        return new LeaseStore(dataSource, catalogCapBytes).asking(leaseTtl, limit);
     }
 
     private static NodeStatus node(ResultSet rs) throws SQLException {

@@ -57,7 +57,13 @@ public final class LeaseStore {
      * live nodes' capacities less the live leases, at least 1). No row: the group has no work
      * that the order counts.
      */
-    private static final String TURN = """
+    /**
+     * The groups that want a lease now, ranked as the lease source serves them: active, with
+     * planned or leased work, not held by a live holder, and asking (their workflow asked within
+     * the want window; {@code g.name = ?} counts the asking group itself). Parameters: catalog cap
+     * reached, lease TTL, the asking group (or null), the want window.
+     */
+    private static final String WAITING = """
             with waiting as (
                 select g.name, min(r.priority) as urgency, g.priority,
                        case when l.holder_node is null then l.free_since else l.heartbeat_at end as unheld_since
@@ -75,17 +81,32 @@ public final class LeaseStore {
                        row_number() over (order by urgency, unheld_since asc nulls first, priority, name) as place
                 from waiting
             )
+            """.formatted(NODE_EXPIRED);
+
+    /** The fleet's free slots: the live nodes' capacities less the live leases, at least 1. Parameters: lease TTL twice. */
+    private static final String FREE_SLOTS = """
+            greatest(1,
+                coalesce((select sum(max_groups) from nodes
+                          where heartbeat_at > hw_now() - ? * interval '1 millisecond'), 0)
+                - (select count(*) from group_leases l
+                   where holder_node is not null and heartbeat_at > hw_now() - ? * interval '1 millisecond'
+                     and not %1$s))
+            """.formatted(NODE_EXPIRED);
+
+    private static final String TURN = WAITING + """
             select r.place,
                    (select name from ranked where place = 1),
                    (select count(*) from ranked a where a.urgency < r.urgency),
-                   greatest(1,
-                       coalesce((select sum(max_groups) from nodes
-                                 where heartbeat_at > hw_now() - ? * interval '1 millisecond'), 0)
-                       - (select count(*) from group_leases l
-                          where holder_node is not null and heartbeat_at > hw_now() - ? * interval '1 millisecond'
-                            and not %1$s))
+            """ + FREE_SLOTS + """
             from ranked r where r.name = ?
-            """.formatted(NODE_EXPIRED);
+            """;
+
+    /** The asking groups in their places, with the free slots, for {@code status}. */
+    private static final String ASKING = WAITING + """
+            select r.name,
+            """ + FREE_SLOTS + """
+            from ranked r order by r.place limit ?
+            """;
 
     private static final String TAKE = """
             update group_leases
@@ -260,6 +281,40 @@ public final class LeaseStore {
     /** The groups that could be leased now, most urgent first (the order {@link #leaseNext} follows). */
     public List<String> leasingOrder(Duration ttl, int limit) {
         return Jdbc.inTransaction(dataSource, "reading the leasing order", c -> leasingOrder(c, ttl, limit));
+    }
+
+    /** The groups asking for a lease in the order the lease source serves them, and the fleet's free slots. */
+    public record Asking(List<String> order, long freeSlots) {}
+
+    /**
+     * What {@link #leaseInTurn} will apply, from its own query: the groups whose workflows asked
+     * for a lease within the want window (two TTLs), in their places, at most {@code limit}, and
+     * the free slots the first of them get. A paused, parked or backing-off group asks for nothing,
+     * so it is not in it.
+     */
+    public Asking asking(Duration ttl, int limit) {
+        return Jdbc.inTransaction(dataSource, "reading the groups asking for a lease", c -> {
+            long[] free = {-1};
+            List<String> order = Jdbc.list(
+                    c,
+                    ASKING,
+                    rs -> {
+                        free[0] = rs.getLong(2);
+                        return rs.getString(1);
+                    },
+                    cap.reached(c),
+                    ttl.toMillis(),
+                    null,
+                    ttl.multipliedBy(2).toMillis(),
+                    ttl.toMillis(),
+                    ttl.toMillis(),
+                    limit);
+            return new Asking(order, order.isEmpty() ? freeSlots(c, ttl) : free[0]);
+        });
+    }
+
+    private static long freeSlots(Connection c, Duration ttl) throws SQLException {
+        return Jdbc.one(c, "select " + FREE_SLOTS, rs -> rs.getLong(1), ttl.toMillis(), ttl.toMillis());
     }
 
     /**

@@ -1,6 +1,7 @@
 package headway.starter;
 
 import headway.coordination.FleetQueries;
+import headway.coordination.LeaseStore;
 import headway.coordination.StatusStore;
 import headway.settings.Setting;
 import headway.settings.Settings;
@@ -125,11 +126,15 @@ final class StatusCommand implements Runnable {
             FleetQueries fleet = connections.fleet();
             List<FleetQueries.NodeStatus> nodes = fleet.nodes(nodeTtl, leaseTtl);
             FleetQueries.Connections nntp = FleetQueries.connections(nodes);
-            List<String> order = fleet.leasingOrder(leaseTtl, s.longValue(Setting.CATALOG_CAP), ORDER_SHOWN);
+            LeaseStore.Asking asking = fleet.asking(leaseTtl, s.longValue(Setting.CATALOG_CAP), ORDER_SHOWN);
+            List<String> order = asking.order();
+            List<String> notAsking = notAsking(lines, order);
             if (json.wanted()) {
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("groups", lines);
                 doc.put("leaseOrder", order);
+                doc.put("freeSlots", asking.freeSlots());
+                doc.put("notAsking", notAsking);
                 doc.put("nodes", nodes);
                 doc.put("connections", nntp);
                 if (client != null) {
@@ -171,7 +176,10 @@ final class StatusCommand implements Runnable {
                         l.stuck() ? "yes" : "-",
                         l.rejected());
             }
-            out.println(leaseOrderLine(order));
+            out.println(leaseOrderLine(order, asking.freeSlots()));
+            if (!notAsking.isEmpty()) {
+                out.println("not asking for a lease: " + String.join(", ", notAsking));
+            }
             out.println();
             out.printf(
                     "%-40s %-24s %-8s %-24s %7s %7s %s%n",
@@ -205,16 +213,33 @@ final class StatusCommand implements Runnable {
     /** Groups of the leasing order that status prints. */
     static final int ORDER_SHOWN = 20;
 
-    /** The waiting groups in the order they get the next free slots, numbered. */
-    static String leaseOrderLine(List<String> order) {
+    /** The groups asking for a lease in the order they get the next free slots, numbered, and the free slots. */
+    static String leaseOrderLine(List<String> order, long freeSlots) {
         if (order.isEmpty()) {
-            return "lease order: no group waiting";
+            return "lease order: no group asking; free slots " + freeSlots;
         }
         StringBuilder line = new StringBuilder("lease order:");
         for (int i = 0; i < order.size(); i++) {
             line.append(' ').append(i + 1).append('.').append(order.get(i));
         }
-        return line.append(order.size() == ORDER_SHOWN ? " ..." : "").toString();
+        return line.append(order.size() == ORDER_SHOWN ? " ..." : "")
+                .append("; free slots ")
+                .append(freeSlots)
+                .toString();
+    }
+
+    /**
+     * Groups with work planned and no holder that are not asking for a lease, with their workflow's
+     * state (paused, parked, backing off, not started): they wait for something else than a slot.
+     */
+    static List<String> notAsking(List<GroupLine> lines, List<String> asking) {
+        List<String> out = new ArrayList<>();
+        for (GroupLine l : lines) {
+            if (l.holder() == null && l.planned() + l.leased() > 0 && !asking.contains(l.group())) {
+                out.add(l.group() + " (" + ("-".equals(l.state()) ? "no workflow" : l.state()) + ")");
+            }
+        }
+        return out;
     }
 
     /** The fleet's online nodes and NNTP connections against the provider's limit. */

@@ -478,6 +478,8 @@ class CliTest {
         cli.run("plan", "alt.binaries.cli.status", "--from", "1", "--to", "20000", "--size", "10000", "--no-signal");
         cli.run("groups", "add", "alt.binaries.cli.stolen");
         cli.run("plan", "alt.binaries.cli.stolen", "--from", "1", "--to", "100", "--size", "100", "--no-signal");
+        cli.run("groups", "add", "alt.binaries.cli.unasked");
+        cli.run("plan", "alt.binaries.cli.unasked", "--from", "1", "--to", "100", "--size", "100", "--no-signal");
         try (var ds = TestDatabase.pool(url, 2)) {
             new NodeRegistry(ds, "node-one", "one:9464", Duration.ofSeconds(15), Clock.systemUTC())
                     .reporting(() -> new NodeRegistry.Report(8, 3, 4, 6))
@@ -486,6 +488,7 @@ class CliTest {
                     .reporting(() -> new NodeRegistry.Report(8, 1, 4, 6))
                     .register();
             LeaseStore leases = new LeaseStore(ds, 0);
+            leases.want("alt.binaries.cli.status"); // its workflow asked for a lease; unasked did not
             Holder stale = leases.lease("alt.binaries.cli.stolen", "node-one", Duration.ofSeconds(30))
                     .holder();
             TestDatabase.setClockSkew(ds, Duration.ofSeconds(31));
@@ -501,8 +504,10 @@ class CliTest {
         assertThat(text.lines().get(1)).startsWith("alt.binaries.cli.status").contains(" - ");
         assertThat(text.out()).contains("\nNODE ").contains("\nSCHEDULE ");
         assertThat(text.out())
-                .as("the waiting group in the leasing order; the held one is not waiting")
-                .contains("\nlease order: 1.alt.binaries.cli.status\n");
+                .as("the asking group in the leasing order, with the free slots (16 of two nodes less one live lease);"
+                        + " the held one is not waiting, the one that did not ask is apart")
+                .contains("\nlease order: 1.alt.binaries.cli.status; free slots 15\n")
+                .contains("\nnot asking for a lease: alt.binaries.cli.unasked (no workflow)\n");
         assertThat(text.lines().stream().filter(l -> l.startsWith("node-one")))
                 .singleElement()
                 .asString()
@@ -523,6 +528,8 @@ class CliTest {
         assertThat(doc.get("nodes").isArray()).isTrue();
         assertThat(doc.get("schedules").isArray()).isTrue();
         assertThat(doc.has("temporal")).isFalse();
+        assertThat(doc.get("freeSlots").asLong()).isEqualTo(15);
+        assertThat(doc.get("notAsking").get(0).asText()).isEqualTo("alt.binaries.cli.unasked (no workflow)");
 
         Cli.Result conflicts = cli.run("status", "--conflicts");
         assertThat(conflicts.code()).isZero();
