@@ -59,7 +59,8 @@ public final class LeaseStore {
      */
     /**
      * The groups that want a lease now, ranked as the lease source serves them: active, with
-     * planned or leased work, not held by a live holder, and asking (their workflow asked within
+     * planned or leased work or ranges done past their snapshot (the redo a take replans, as the
+     * outlook counts it), not held by a live holder, and asking (their workflow asked within
      * the want window; {@code g.name = ?} counts the asking group itself). Parameters: catalog cap
      * reached, lease TTL, the asking group (or null), the want window.
      */
@@ -68,9 +69,10 @@ public final class LeaseStore {
                 select g.name, min(r.priority) as urgency, g.priority,
                        case when l.holder_node is null then l.free_since else l.heartbeat_at end as unheld_since
                 from groups g
-                join ranges r on r.group_name = g.name
-                             and ((r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased')
                 join group_leases l on l.group_name = g.name
+                join ranges r on r.group_name = g.name
+                             and ((r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased'
+                                  or (r.status = 'done' and r.end_article >= coalesce(l.snapshot_next, 0)))
                 where g.active
                   and (l.holder_node is null or l.heartbeat_at <= hw_now() - ? * interval '1 millisecond'
                        or %1$s)

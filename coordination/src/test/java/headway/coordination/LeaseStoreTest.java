@@ -348,6 +348,26 @@ class LeaseStoreTest {
     }
 
     @Test
+    void aGroupWhoseOnlyWorkIsRedoWaitsItsTurnLikeAnyOther() {
+        groups.add("alt.binaries.redo", 0);
+        groups.plan("alt.binaries.redo", 1, 200, 100, 5);
+        Holder dead = leases.lease("alt.binaries.redo", "n1", TTL).holder();
+        finishNextRange(dead);
+        finishNextRange(dead); // both done past its snapshot (none): its only work is redo
+        groups.add("alt.binaries.urgent", 0);
+        groups.plan("alt.binaries.urgent", 1, 100, 100, -1);
+        leases.want("alt.binaries.urgent");
+        TestDatabase.setClockSkew(ds, TTL.plusSeconds(1));
+
+        LeaseOutcome redo = leases.leaseInTurn("alt.binaries.redo", "n2", TTL);
+        assertThat(redo.granted()).as("the tail group asked and is more urgent").isFalse();
+        assertThat(leases.asking(TTL, 10).order()).containsExactly("alt.binaries.urgent", "alt.binaries.redo");
+        assertThat(leases.leaseInTurn("alt.binaries.urgent", "n2", TTL).granted())
+                .isTrue();
+        TestDatabase.setClockSkew(ds, Duration.ZERO);
+    }
+
+    @Test
     void rangesDoneWithoutAnySnapshotAreWork() {
         groups.add("alt.binaries.x", 0);
         groups.plan("alt.binaries.x", 1, 100, 100, -1);
