@@ -25,7 +25,73 @@ class WatchmanWorkflowTest {
     void start() {
         env = TestWorkflowEnvironment.newInstance();
         worker = env.newWorker(QUEUE);
-        worker.registerWorkflowImplementationTypes(WatchmanWorkflowImpl.class);
+        worker.registerWorkflowImplementationTypes(WatchmanWorkflowImpl.class, StuckRecorderImpl.class);
+    }
+
+    /** Stands in for a group workflow: records the {@code stuck} signals it gets. */
+    @io.temporal.workflow.WorkflowInterface
+    public interface StuckRecorder {
+        @io.temporal.workflow.WorkflowMethod
+        List<String> record(int signals);
+
+        @io.temporal.workflow.SignalMethod(name = "stuck")
+        void stuck(boolean stuck, Instant asOf);
+    }
+
+    public static final class StuckRecorderImpl implements StuckRecorder {
+        private final List<String> got = new java.util.ArrayList<>();
+
+        @Override
+        public List<String> record(int signals) {
+            io.temporal.workflow.Workflow.await(() -> got.size() >= signals);
+            return got;
+        }
+
+        @Override
+        public void stuck(boolean stuck, Instant asOf) {
+            got.add(stuck + "@" + asOf);
+        }
+    }
+
+    @Test
+    void newlyStuckAndUnstuckGroupsAreSignalledWithTheScansTimeAndAGroupWithoutAWorkflowIsSkipped() {
+        Instant at = Instant.parse("2026-12-07T10:00:00.5Z");
+        WatchmanSummary summary = new WatchmanSummary(
+                at,
+                1,
+                1,
+                1,
+                List.of("alt.binaries.b", "alt.binaries.gone"),
+                List.of("alt.binaries.b", "alt.binaries.gone"),
+                List.of("alt.binaries.c"),
+                0,
+                0,
+                0,
+                0);
+        worker.registerActivitiesImplementations(new FakeWatchman(summary, 0));
+        env.start();
+        WorkflowOptions b = WorkflowOptions.newBuilder()
+                .setTaskQueue(QUEUE)
+                .setWorkflowId(TaskQueues.workflowId("alt.binaries.b"))
+                .build();
+        WorkflowOptions c = b.toBuilder()
+                .setWorkflowId(TaskQueues.workflowId("alt.binaries.c"))
+                .build();
+        StuckRecorder stuck = env.getWorkflowClient().newWorkflowStub(StuckRecorder.class, b);
+        StuckRecorder unstuck = env.getWorkflowClient().newWorkflowStub(StuckRecorder.class, c);
+        io.temporal.client.WorkflowClient.start(stuck::record, 1);
+        io.temporal.client.WorkflowClient.start(unstuck::record, 1);
+
+        assertThat(workflow().scan()).isEqualTo(summary);
+
+        assertThat(env.getWorkflowClient()
+                        .newUntypedWorkflowStub(TaskQueues.workflowId("alt.binaries.b"))
+                        .getResult(List.class))
+                .containsExactly("true@" + at);
+        assertThat(env.getWorkflowClient()
+                        .newUntypedWorkflowStub(TaskQueues.workflowId("alt.binaries.c"))
+                        .getResult(List.class))
+                .containsExactly("false@" + at);
     }
 
     @AfterEach
