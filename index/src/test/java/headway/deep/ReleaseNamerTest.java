@@ -206,6 +206,16 @@ class ReleaseNamerTest {
     }
 
     @Test
+    void tiesAreBrokenByTheNamesNotByTheOrder() {
+        Naming a = obfuscated(of(List.of(), List.of(), List.of(listing(entry(SHOW + ".mkv", 9), entry(MOVIE + ".mkv", 9)))));
+        Naming b = obfuscated(of(List.of(), List.of(), List.of(listing(entry(MOVIE + ".mkv", 9), entry(SHOW + ".mkv", 9)))));
+        Naming c = obfuscated(of(List.of(), List.of(), List.of(listing(entry(MOVIE + ".mkv", 9)), listing(entry(SHOW + ".mkv", 9)))));
+        assertThat(a.name()).contains(MOVIE);
+        assertThat(b).isEqualTo(a);
+        assertThat(c).isEqualTo(a);
+    }
+
+    @Test
     void noEvidenceNamesNothing() {
         Naming n = obfuscated(Evidence.none());
         assertThat(n).isEqualTo(new Naming(Optional.empty(), java.util.Set.of(), 0, Optional.empty(), "not named"));
