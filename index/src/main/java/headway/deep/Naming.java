@@ -30,9 +30,7 @@ public record Naming(Optional<String> name, Set<Source> namedBy, int password, O
 
     public Naming {
         Objects.requireNonNull(name, "name");
-        namedBy = namedBy.isEmpty()
-                ? Collections.emptySet()
-                : Collections.unmodifiableSet(EnumSet.copyOf(namedBy));
+        namedBy = namedBy.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(namedBy));
         Objects.requireNonNull(imdbId, "imdbId");
         Objects.requireNonNull(reason, "reason");
         if (password < NOT_PASSWORDED || password > POSSIBLY_PASSWORDED) {

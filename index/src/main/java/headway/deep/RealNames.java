@@ -30,7 +30,8 @@ public final class RealNames {
         if (raw == null || raw.length() > 4 * MAX_CHARS) {
             return Optional.empty();
         }
-        String name = ReleaseNames.clean(HostileText.clean(raw, raw.length()).strip()).strip();
+        String name =
+                ReleaseNames.clean(HostileText.clean(raw, raw.length()).strip()).strip();
         if (name.isEmpty()
                 || name.length() > MAX_CHARS
                 || name.indexOf('\uFFFD') >= 0

@@ -59,7 +59,8 @@ public final class ReleaseNamer {
             if (contains(archive, nfo.get())) {
                 by.add(Source.ARCHIVE);
             }
-            why.add("the NFO's one release name is a file of the " + (by.contains(Source.PAR2) ? "PAR2 set" : "archive"));
+            why.add("the NFO's one release name is a file of the "
+                    + (by.contains(Source.PAR2) ? "PAR2 set" : "archive"));
         } else if (par2Main.name().isPresent()) {
             name = par2Main.name();
             by.add(Source.PAR2);
@@ -77,12 +78,21 @@ public final class ReleaseNamer {
             why.add("the NFO's one release name");
         }
         notes(why, par2Main, archiveMain, evidence.nfos(), nfo, name);
-        if (name.isPresent() && !obfuscated && !RealNames.key(currentName).isEmpty() && !agrees(name.get(), currentName)) {
-            why.add(0, "kept " + quote(currentName) + ": the subject names it and the evidence names " + quote(name.get()));
+        if (name.isPresent()
+                && !obfuscated
+                && !RealNames.key(currentName).isEmpty()
+                && !agrees(name.get(), currentName)) {
+            why.add(
+                    0,
+                    "kept " + quote(currentName) + ": the subject names it and the evidence names "
+                            + quote(name.get()));
             name = Optional.empty();
             by.clear();
         } else if (name.isPresent()) {
-            why.add(0, "named " + quote(name.get()) + " by " + String.join("+", by.stream().map(Source::name).toList()));
+            why.add(
+                    0,
+                    "named " + quote(name.get()) + " by "
+                            + String.join("+", by.stream().map(Source::name).toList()));
         } else {
             why.add(0, "not named");
         }

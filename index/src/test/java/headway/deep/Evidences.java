@@ -29,7 +29,8 @@ final class Evidences {
         for (Par2File f : files) {
             ids.add(f.id());
         }
-        return new Par2Set(hex("set"), 65536, ids, List.of(), List.of(files), 0, List.of(), "par2cmdline", files.length, 0, null);
+        return new Par2Set(
+                hex("set"), 65536, ids, List.of(), List.of(files), 0, List.of(), "par2cmdline", files.length, 0, null);
     }
 
     static Par2Set par2Named(String... namesAndSizes) {
@@ -47,7 +48,8 @@ final class Evidences {
             found.add(new ReleaseName(n, text.length()));
             text.append(n).append('\n');
         }
-        int distinct = (int) names.stream().map(s -> s.toLowerCase(Locale.ROOT)).distinct().count();
+        int distinct = (int)
+                names.stream().map(s -> s.toLowerCase(Locale.ROOT)).distinct().count();
         return new Nfo(text.toString(), "IBM437", false, found, distinct, imdb, List.of(), List.of(), List.of(), null);
     }
 
@@ -60,7 +62,8 @@ final class Evidences {
     }
 
     static Listing.Entry entry(String name, long size, boolean encrypted, boolean archive) {
-        return new Listing.Entry(name, OptionalLong.of(size), OptionalLong.of(size), false, encrypted, archive, false, false);
+        return new Listing.Entry(
+                name, OptionalLong.of(size), OptionalLong.of(size), false, encrypted, archive, false, false);
     }
 
     static Listing listing(Listing.Entry... entries) {

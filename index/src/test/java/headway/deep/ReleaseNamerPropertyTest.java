@@ -54,14 +54,20 @@ class ReleaseNamerPropertyTest {
             n.name().ifPresent(name -> {
                 assertThat(name).as(what).isNotBlank();
                 assertThat(name.length()).as(what).isLessThanOrEqualTo(RealNames.MAX_CHARS);
-                assertThat(Obfuscation.looksHashed(name)).as(what + " gave " + name).isFalse();
+                assertThat(Obfuscation.looksHashed(name))
+                        .as(what + " gave " + name)
+                        .isFalse();
                 assertThat(name).as(what).doesNotContain("\uFFFD");
-                assertThat(name.codePoints().noneMatch(Character::isISOControl)).as(what).isTrue();
+                assertThat(name.codePoints().noneMatch(Character::isISOControl))
+                        .as(what)
+                        .isTrue();
             });
             assertThat(n.namedBy().isEmpty()).as(what).isEqualTo(n.name().isEmpty());
             boolean passworded = e.listings().stream().anyMatch(Listing::passworded);
             assertThat(n.password() == Naming.PASSWORDED).as(what).isEqualTo(passworded);
-            assertThat(ReleaseNamer.decide(current, obfuscated, files, e)).as(what).isEqualTo(n);
+            assertThat(ReleaseNamer.decide(current, obfuscated, files, e))
+                    .as(what)
+                    .isEqualTo(n);
             Evidence shuffled = shuffled(e, r);
             List<PostedFile> files2 = new ArrayList<>(files);
             Collections.shuffle(files2, r);
@@ -70,7 +76,9 @@ class ReleaseNamerPropertyTest {
                     .isEqualTo(n);
             FetchPlan.plan(files, r.nextInt(6) - 1); // never throws either
         }
-        assertThat(named).as("%s: cases that named a release, so the checks above ran", replay).isGreaterThan(CASES / 10);
+        assertThat(named)
+                .as("%s: cases that named a release, so the checks above ran", replay)
+                .isGreaterThan(CASES / 10);
     }
 
     static long seed() {
@@ -103,18 +111,40 @@ class ReleaseNamerPropertyTest {
             for (int k = r.nextInt(3); k > 0; k--) {
                 imdb.add(r.nextBoolean() ? String.format("tt%07d", r.nextInt(3)) : any(r, 12));
             }
-            nfos.add(new Nfo(any(r, 40), "UTF-8", r.nextBoolean(), names, names.size(), imdb, List.of(), List.of(), List.of(), null));
+            nfos.add(new Nfo(
+                    any(r, 40),
+                    "UTF-8",
+                    r.nextBoolean(),
+                    names,
+                    names.size(),
+                    imdb,
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    null));
         }
         List<Listing> listings = new ArrayList<>();
         for (int l = r.nextInt(3); l > 0; l--) {
             List<Listing.Entry> entries = new ArrayList<>();
             for (int k = r.nextInt(4); k > 0; k--) {
                 OptionalLong size = r.nextInt(4) == 0 ? OptionalLong.empty() : OptionalLong.of(length(r));
-                entries.add(new Listing.Entry(fileName(r), size, OptionalLong.empty(), r.nextInt(5) == 0,
-                        r.nextInt(6) == 0, r.nextInt(6) == 0, false, false));
+                entries.add(new Listing.Entry(
+                        fileName(r),
+                        size,
+                        OptionalLong.empty(),
+                        r.nextInt(5) == 0,
+                        r.nextInt(6) == 0,
+                        r.nextInt(6) == 0,
+                        false,
+                        false));
             }
-            listings.add(new Listing(ArchiveFormat.values()[r.nextInt(4)], entries, r.nextInt(8) == 0,
-                    VolumeRole.values()[r.nextInt(VolumeRole.values().length)], OptionalInt.empty(), null));
+            listings.add(new Listing(
+                    ArchiveFormat.values()[r.nextInt(4)],
+                    entries,
+                    r.nextInt(8) == 0,
+                    VolumeRole.values()[r.nextInt(VolumeRole.values().length)],
+                    OptionalInt.empty(),
+                    null));
         }
         return new Evidence(sets, nfos, listings);
     }
@@ -139,8 +169,18 @@ class ReleaseNamerPropertyTest {
         for (Par2Set s : e.par2()) {
             List<Par2File> files = new ArrayList<>(s.files());
             Collections.shuffle(files, r);
-            sets.add(new Par2Set(s.setId(), s.sliceSize(), s.recoveryFileIds(), s.otherFileIds(), files,
-                    s.recoveryBlocks(), s.exponents(), s.creator(), s.packetsRead(), s.packetsSkipped(), s.reason()));
+            sets.add(new Par2Set(
+                    s.setId(),
+                    s.sliceSize(),
+                    s.recoveryFileIds(),
+                    s.otherFileIds(),
+                    files,
+                    s.recoveryBlocks(),
+                    s.exponents(),
+                    s.creator(),
+                    s.packetsRead(),
+                    s.packetsSkipped(),
+                    s.reason()));
         }
         Collections.shuffle(sets, r);
         List<Nfo> nfos = new ArrayList<>();
@@ -149,15 +189,25 @@ class ReleaseNamerPropertyTest {
             Collections.shuffle(names, r);
             List<String> ids = new ArrayList<>(n.imdbIds());
             Collections.shuffle(ids, r);
-            nfos.add(new Nfo(n.text(), n.charset(), n.cut(), names, n.distinctReleaseNames(), ids, n.tvdbIds(),
-                    n.tvdbSlugs(), n.tvmazeIds(), n.reason()));
+            nfos.add(new Nfo(
+                    n.text(),
+                    n.charset(),
+                    n.cut(),
+                    names,
+                    n.distinctReleaseNames(),
+                    ids,
+                    n.tvdbIds(),
+                    n.tvdbSlugs(),
+                    n.tvmazeIds(),
+                    n.reason()));
         }
         Collections.shuffle(nfos, r);
         List<Listing> listings = new ArrayList<>();
         for (Listing l : e.listings()) {
             List<Listing.Entry> entries = new ArrayList<>(l.entries());
             Collections.shuffle(entries, r);
-            listings.add(new Listing(l.format(), entries, l.headersEncrypted(), l.volume(), l.volumeNumber(), l.reason()));
+            listings.add(
+                    new Listing(l.format(), entries, l.headersEncrypted(), l.volume(), l.volumeNumber(), l.reason()));
         }
         Collections.shuffle(listings, r);
         return new Evidence(sets, nfos, listings);
