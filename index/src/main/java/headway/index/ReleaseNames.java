@@ -12,7 +12,7 @@ import java.util.Set;
  * {@code Show.sample.mkv} all give {@code Show} (or {@code show}: the window unifies case). Written
  * as scans from the end, without regexes, because file names come from hostile subjects.
  */
-final class ReleaseNames {
+public final class ReleaseNames {
 
     /** Extensions stripped after a volume suffix: those a split file keeps before its number ({@code .mkv.001}). */
     private static final Set<String> CONTAINERS = Set.of(
@@ -46,7 +46,7 @@ final class ReleaseNames {
     }
 
     /** The release a file belongs to when the subject names none (see the class comment). */
-    static String fromFileName(String fileName) {
+    public static String fromFileName(String fileName) {
         String name = fileName.strip();
         String lower = lower(name);
         int end = volumeSuffix(lower);
@@ -248,7 +248,7 @@ final class ReleaseNames {
      * A release name lower-cased with every run of {@code . _ -} and spaces made one space: two
      * names that fold alike are one release (the window unifies them, the corpus test compares so).
      */
-    static String fold(String release) {
+    public static String fold(String release) {
         StringBuilder sb = new StringBuilder(release.length());
         boolean gap = false;
         for (int i = 0; i < release.length(); i++) {
@@ -285,7 +285,7 @@ final class ReleaseNames {
     }
 
     /** Removes dashes and spaces around a captured release name, and brackets or quotes that enclose all of it. */
-    static String clean(String release) {
+    public static String clean(String release) {
         return ReleaseTextCleaner.clean(release);
     }
 

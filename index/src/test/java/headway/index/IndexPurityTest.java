@@ -27,7 +27,7 @@ class IndexPurityTest {
     void reachesNoDatabaseTemporalOrNetwork() {
         noClasses()
                 .that()
-                .resideInAnyPackage("headway.index..", "headway.category..", "headway.overview..")
+                .resideInAnyPackage("headway.index..", "headway.category..", "headway.overview..", "headway.deep..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
@@ -47,7 +47,7 @@ class IndexPurityTest {
     void reachesNoModuleAboveIt() {
         noClasses()
                 .that()
-                .resideInAnyPackage("headway.index..", "headway.category..", "headway.overview..")
+                .resideInAnyPackage("headway.index..", "headway.category..", "headway.overview..", "headway.deep..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
