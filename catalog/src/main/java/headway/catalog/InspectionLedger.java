@@ -40,7 +40,13 @@ public final class InspectionLedger {
 
     /** One release's row. {@code lastError} and {@code nextAttempt} may be null. */
     public record Entry(
-            String group, String poster, String name, State state, int attempts, String lastError, Instant nextAttempt) {}
+            String group,
+            String poster,
+            String name,
+            State state,
+            int attempts,
+            String lastError,
+            Instant nextAttempt) {}
 
     /** The longest reason kept; a longer one is cut. */
     public static final int MAX_ERROR = 1000;

@@ -77,7 +77,8 @@ public final class ReleaseEvidence {
                 }
             }
             if ((realName == null) != (namedBy == null)) {
-                throw new IllegalArgumentException("namedBy is given exactly when realName is (which evidence named it)");
+                throw new IllegalArgumentException(
+                        "namedBy is given exactly when realName is (which evidence named it)");
             }
             if (namedBy != null && !NAMED_BY.matcher(namedBy).matches()) {
                 throw new IllegalArgumentException("namedBy must be 1 to 64 of a-z 0-9 + _ -, was " + namedBy);
@@ -125,7 +126,8 @@ public final class ReleaseEvidence {
             int categoryVersion)
             throws SQLException {
         Objects.requireNonNull(evidence, "evidence");
-        Integer stored = Jdbc.first(c, LOCK, rs -> rs.getInt(1), group, poster, name).orElse(null);
+        Integer stored =
+                Jdbc.first(c, LOCK, rs -> rs.getInt(1), group, poster, name).orElse(null);
         if (stored == null) {
             return Outcome.NO_SUCH_RELEASE;
         }

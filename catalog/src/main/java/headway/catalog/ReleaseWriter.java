@@ -339,7 +339,12 @@ final class ReleaseWriter {
                 String realName = realNames.get(i);
                 Classification c = rules.classify(key.get(0), realName != null ? realName : key.get(2));
                 out.add(new Categorized(
-                        key.get(0), key.get(1), key.get(2), realName, c.category().id(), c.attributes()));
+                        key.get(0),
+                        key.get(1),
+                        key.get(2),
+                        realName,
+                        c.category().id(),
+                        c.attributes()));
             }
             return out;
         }

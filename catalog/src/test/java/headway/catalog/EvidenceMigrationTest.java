@@ -30,8 +30,8 @@ class EvidenceMigrationTest {
                            ('alt.binaries.old', 'p', '0f25d3b888aa', 1, 1, 10, now(), 100, true, 1, 8020, null,
                             null, 0);
                     """);
-            String guid = TestDatabase.queryString(
-                    ds, "select guid from releases where name = 'Some.Show.S01E05.720p-GRP'");
+            String guid =
+                    TestDatabase.queryString(ds, "select guid from releases where name = 'Some.Show.S01E05.720p-GRP'");
 
             Database.migrate(ds);
 
@@ -48,15 +48,22 @@ class EvidenceMigrationTest {
             assertThat(ReleaseGuids.of(old)).isEqualTo(guid);
 
             ReleaseEvidence.record(
-                    ds, "alt.binaries.old", "p", "0f25d3b888aa",
-                    new Evidence("Other.Show.S03E01.1080p-GRP", "nfo", 0, null), CategoryRules.defaults(), 0);
+                    ds,
+                    "alt.binaries.old",
+                    "p",
+                    "0f25d3b888aa",
+                    new Evidence("Other.Show.S03E01.1080p-GRP", "nfo", 0, null),
+                    CategoryRules.defaults(),
+                    0);
             assertThat(search.search(ReleaseSearch.Query.text("other show", 10)).releases())
                     .extracting(Release::name)
                     .containsExactly("0f25d3b888aa");
-            assertThat(search.search(ReleaseSearch.Query.text("0f25d3b888aa", 10)).releases())
+            assertThat(search.search(ReleaseSearch.Query.text("0f25d3b888aa", 10))
+                            .releases())
                     .extracting(Release::displayName)
                     .containsExactly("Other.Show.S03E01.1080p-GRP");
-            assertThat(TestDatabase.queryLong(ds, "select count(*) from release_inspections")).isZero();
+            assertThat(TestDatabase.queryLong(ds, "select count(*) from release_inspections"))
+                    .isZero();
         }
     }
 }

@@ -23,8 +23,26 @@ class ImdbIdsTest {
     @Test
     void whatIsNoIdIsRefused() {
         for (String sent : new String[] {
-            null, "", " ", "tt", "0", "tt0000000", "abc", "tt-1", "-1", "1e5", "tt 123", "123\u0000", "12345678901",
-            "\u0661\u0662\u0663", "tt\uff10\uff15\uff18", "58935.0", "+58935", "0x1f", "tt0058935tt", "ｔｔ0058935"
+            null,
+            "",
+            " ",
+            "tt",
+            "0",
+            "tt0000000",
+            "abc",
+            "tt-1",
+            "-1",
+            "1e5",
+            "tt 123",
+            "123\u0000",
+            "12345678901",
+            "\u0661\u0662\u0663",
+            "tt\uff10\uff15\uff18",
+            "58935.0",
+            "+58935",
+            "0x1f",
+            "tt0058935tt",
+            "ｔｔ0058935"
         }) {
             assertThat(ImdbIds.normalize(sent)).as(String.valueOf(sent)).isEmpty();
         }
@@ -36,7 +54,8 @@ class ImdbIdsTest {
         for (int i = 0; i < 5_000; i++) {
             String text = r.nextBoolean() ? HostileText.text(r, 12) : "tt" + HostileText.text(r, 8);
             Optional<String> id = ImdbIds.normalize(text);
-            id.ifPresent(v -> assertThat(ImdbIds.FORM.matcher(v).matches()).as(text).isTrue());
+            id.ifPresent(
+                    v -> assertThat(ImdbIds.FORM.matcher(v).matches()).as(text).isTrue());
         }
     }
 }

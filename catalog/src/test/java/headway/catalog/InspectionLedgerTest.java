@@ -39,20 +39,25 @@ class InspectionLedgerTest {
 
     @Test
     void attemptsAreCountedDueAgainAndKeptWhenGivenUp() throws Exception {
-        assertThat(attempted("no such release", State.FAILED, "x", Duration.ZERO)).isFalse();
+        assertThat(attempted("no such release", State.FAILED, "x", Duration.ZERO))
+                .isFalse();
         assertThat(db.count("release_inspections")).isZero();
 
-        assertThat(attempted("aa11", State.FAILED, "truncated yEnc part\u0000", Duration.ZERO)).isTrue();
-        assertThat(attempted("bb22", State.FAILED, "e".repeat(5000), Duration.ofHours(1))).isTrue();
+        assertThat(attempted("aa11", State.FAILED, "truncated yEnc part\u0000", Duration.ZERO))
+                .isTrue();
+        assertThat(attempted("bb22", State.FAILED, "e".repeat(5000), Duration.ofHours(1)))
+                .isTrue();
         assertThat(InspectionLedger.due(db.ds, 10)).extracting(Entry::name).containsExactly("aa11");
         Entry a = InspectionLedger.of(db.ds, G, POSTER, "aa11").orElseThrow();
         assertThat(a.attempts()).isEqualTo(1);
         assertThat(a.lastError()).isEqualTo("truncated yEnc part\ufffd");
         assertThat(a.state()).isEqualTo(State.FAILED);
-        assertThat(InspectionLedger.of(db.ds, G, POSTER, "bb22").orElseThrow().lastError()).hasSize(1000);
+        assertThat(InspectionLedger.of(db.ds, G, POSTER, "bb22").orElseThrow().lastError())
+                .hasSize(1000);
 
         assertThat(attempted("aa11", State.FAILED, "again", Duration.ZERO)).isTrue();
-        assertThat(attempted("aa11", State.GAVE_UP, "a PAR2 packet claiming 2^60 bytes", null)).isTrue();
+        assertThat(attempted("aa11", State.GAVE_UP, "a PAR2 packet claiming 2^60 bytes", null))
+                .isTrue();
         Entry gaveUp = InspectionLedger.of(db.ds, G, POSTER, "aa11").orElseThrow();
         assertThat(gaveUp.attempts()).isEqualTo(3);
         assertThat(gaveUp.state()).isEqualTo(State.GAVE_UP);

@@ -48,9 +48,8 @@ class ReleaseEvidenceTest {
     }
 
     private static List<String> found(ReleaseSearch.Query q) {
-        return new ReleaseSearch(db.ds, Clock.systemUTC()).search(q).releases().stream()
-                .map(Release::displayName)
-                .toList();
+        return new ReleaseSearch(db.ds, Clock.systemUTC())
+                .search(q).releases().stream().map(Release::displayName).toList();
     }
 
     private static List<String> found(String text) {
@@ -127,7 +126,8 @@ class ReleaseEvidenceTest {
                 .isEqualTo(Outcome.STALE_RULES);
         assertThat(db.dump()).isEqualTo(atSeven);
 
-        assertThat(record(TOKEN, new Evidence(MOVIE, "par2", 2, null), DEFAULTS, 7)).isEqualTo(Outcome.CHANGED);
+        assertThat(record(TOKEN, new Evidence(MOVIE, "par2", 2, null), DEFAULTS, 7))
+                .isEqualTo(Outcome.CHANGED);
         Release movie = release(TOKEN);
         assertThat(movie.realName()).isEqualTo(MOVIE);
         assertThat(movie.namedBy()).isEqualTo("par2");
@@ -147,7 +147,8 @@ class ReleaseEvidenceTest {
         assertThat(cleared.realName()).isNull();
         assertThat(cleared.namedBy()).isNull();
         assertThat(cleared.password()).isZero();
-        assertThat(cleared.category()).isEqualTo(DEFAULTS.classify(G, TOKEN).category().id());
+        assertThat(cleared.category())
+                .isEqualTo(DEFAULTS.classify(G, TOKEN).category().id());
         assertThat(cleared.year()).isNull();
         assertThat(found("quiet film")).isEmpty();
         assertThat(found(TOKEN)).containsExactly(TOKEN);
@@ -163,14 +164,17 @@ class ReleaseEvidenceTest {
         assertThatThrownBy(() -> new Evidence(" ", "par2", 0, null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Evidence("x".repeat(1025), "par2", 0, null))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Evidence("a\u0000b", "par2", 0, null)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Evidence("a\ud800b", "par2", 0, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Evidence("a\u0000b", "par2", 0, null))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Evidence("a\ud800b", "par2", 0, null))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Evidence("Name", null, 0, null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Evidence(null, "par2", 0, null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Evidence("Name", "NFO", 0, null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Evidence("Name", "nfo", 3, null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Evidence("Name", "nfo", -1, null)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Evidence("Name", "nfo", 0, "0058935")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Evidence("Name", "nfo", 0, "0058935"))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(new Evidence("x".repeat(1024), "nfo", 0, null).realName()).hasSize(1024);
         assertThat(new Evidence(null, null, 1, "tt12345678").imdb()).isEqualTo("tt12345678");
     }
@@ -190,7 +194,9 @@ class ReleaseEvidenceTest {
             } catch (IllegalArgumentException refused) {
                 continue;
             }
-            assertThat(record(name, e, DEFAULTS, 7)).as("seed 414, case %d", i).isIn(Outcome.CHANGED, Outcome.UNCHANGED);
+            assertThat(record(name, e, DEFAULTS, 7))
+                    .as("seed 414, case %d", i)
+                    .isIn(Outcome.CHANGED, Outcome.UNCHANGED);
             Release back = release(name);
             assertThat(back.realName()).as("seed 414, case %d", i).isEqualTo(text);
             assertThat(back.password()).isEqualTo(e.password());

@@ -132,7 +132,8 @@ final class SearchPage {
                 .append("</p>\n");
         boolean nzb = config.limits().pageNzb();
         h.append("<table><thead><tr><th>Name</th><th>Category</th><th>Size</th><th>Age</th><th>Complete</th>"
-                + "<th>Files</th><th>Password</th><th>Group</th>" + (nzb ? "<th>NZB</th>" : "") + "</tr></thead><tbody>\n");
+                + "<th>Files</th><th>Password</th><th>Group</th>" + (nzb ? "<th>NZB</th>" : "")
+                + "</tr></thead><tbody>\n");
         Instant now = Instant.now();
         for (Release r : found.releases()) {
             String guid = ReleaseGuids.of(r);
@@ -141,7 +142,10 @@ final class SearchPage {
                     .append("\">")
                     .append(esc(r.displayName()))
                     .append("</a>")
-                    .append(r.realName() == null ? "" : "<br><span class=\"muted\">posted as " + esc(r.name()) + "</span>")
+                    .append(
+                            r.realName() == null
+                                    ? ""
+                                    : "<br><span class=\"muted\">posted as " + esc(r.name()) + "</span>")
                     .append("</td><td>")
                     .append(esc(api.category(r).name()))
                     .append("</td><td class=\"num\">")

@@ -52,12 +52,22 @@ class NewznabEvidenceTest {
                         ServedCatalog.single(TOKEN, 4_000_000, ServedCatalog.POSTED.plusSeconds(3600)),
                         ServedCatalog.single(SHOW_TOKEN, 2_000_000, ServedCatalog.POSTED.plusSeconds(3700))));
         assertThat(ReleaseEvidence.record(
-                        served.stores.dataSource(), ServedCatalog.G, ServedCatalog.POSTER, TOKEN,
-                        new Evidence(FILM, "nfo+par2", 1, "tt0058935"), CategoryRules.defaults(), 0))
+                        served.stores.dataSource(),
+                        ServedCatalog.G,
+                        ServedCatalog.POSTER,
+                        TOKEN,
+                        new Evidence(FILM, "nfo+par2", 1, "tt0058935"),
+                        CategoryRules.defaults(),
+                        0))
                 .isEqualTo(ReleaseEvidence.Outcome.CHANGED);
         assertThat(ReleaseEvidence.record(
-                        served.stores.dataSource(), ServedCatalog.G, ServedCatalog.POSTER, SHOW_TOKEN,
-                        new Evidence(SHOW, "par2", 2, null), CategoryRules.defaults(), 0))
+                        served.stores.dataSource(),
+                        ServedCatalog.G,
+                        ServedCatalog.POSTER,
+                        SHOW_TOKEN,
+                        new Evidence(SHOW, "par2", 2, null),
+                        CategoryRules.defaults(),
+                        0))
                 .isEqualTo(ReleaseEvidence.Outcome.CHANGED);
         Release film = served.stores.releases().named(TOKEN).get(0);
         filmGuid = ReleaseGuids.of(film);
@@ -124,15 +134,22 @@ class NewznabEvidenceTest {
     @Test
     void passwordIsOnEveryItemAndImdbWhereKnown() throws Exception {
         for (String extended : new String[] {"", "&extended=1"}) {
-            Map<String, String> film = attrs(items(search("t=movie&q=named+film" + extended)).get(0));
+            Map<String, String> film =
+                    attrs(items(search("t=movie&q=named+film" + extended)).get(0));
             assertThat(film).containsEntry("password", "1").containsEntry("imdb", "0058935");
-            Map<String, String> show = attrs(items(search("t=search&q=hidden+show" + extended)).get(0));
+            Map<String, String> show =
+                    attrs(items(search("t=search&q=hidden+show" + extended)).get(0));
             assertThat(show).containsEntry("password", "2").doesNotContainKey("imdb");
-            Map<String, String> plain = attrs(items(search("t=search&q=some+show+s01e01" + extended)).get(0));
+            Map<String, String> plain = attrs(
+                    items(search("t=search&q=some+show+s01e01" + extended)).get(0));
             assertThat(plain).containsEntry("password", "0").doesNotContainKey("imdb");
         }
-        Map<String, String> details = attrs(items(search("t=details&id=" + filmGuid)).get(0));
-        assertThat(details).containsEntry("password", "1").containsEntry("imdb", "0058935").containsEntry("year", "1964");
+        Map<String, String> details =
+                attrs(items(search("t=details&id=" + filmGuid)).get(0));
+        assertThat(details)
+                .containsEntry("password", "1")
+                .containsEntry("imdb", "0058935")
+                .containsEntry("year", "1964");
     }
 
     @Test
@@ -144,20 +161,27 @@ class NewznabEvidenceTest {
         assertThat(titles(search("t=movie&imdbid=0058935&q=hidden"))).isEmpty();
         assertThat(titles(search("t=movie&imdbid=0058935&cat=5000"))).isEmpty();
         assertThat(titles(search("t=movie&imdbid=tt0058936"))).isEmpty();
-        assertThat(titles(search("t=movie&imdbid="))).as("an empty imdbid is no filter").contains(FILM);
+        assertThat(titles(search("t=movie&imdbid=")))
+                .as("an empty imdbid is no filter")
+                .contains(FILM);
     }
 
     @Test
     void jsonCarriesTheSame() throws Exception {
         HttpResponse<String> r = api("t=movie&imdbid=0058935&o=json");
         assertThat(r.statusCode()).isEqualTo(200);
-        JsonNode item = new ObjectMapper().readTree(r.body()).path("channel").path("item").get(0);
+        JsonNode item = new ObjectMapper()
+                .readTree(r.body())
+                .path("channel")
+                .path("item")
+                .get(0);
         assertThat(item.path("title").asText()).isEqualTo(FILM);
         Map<String, String> a = new TreeMap<>();
-        item.path("attr").forEach(n -> a.merge(
-                n.path("@attributes").path("name").asText(),
-                n.path("@attributes").path("value").asText(),
-                (x, y) -> x + "," + y));
+        item.path("attr")
+                .forEach(n -> a.merge(
+                        n.path("@attributes").path("name").asText(),
+                        n.path("@attributes").path("value").asText(),
+                        (x, y) -> x + "," + y));
         assertThat(a).containsEntry("password", "1").containsEntry("imdb", "0058935");
     }
 
@@ -173,9 +197,23 @@ class NewznabEvidenceTest {
     @Test
     void hostileImdbIdsAreTheSpecsError201() throws Exception {
         String[] bad = {
-            "tt", "abc", "tt-1", "0", "tt0000000", "12345678901", "\u0661\u0662\u0663", "\uff10\uff15\uff18",
-            "1e5", "tt0058935'--", "tt0058935 OR 1=1", "'", "tt0058935,tt0058936", "tt0058935\u202e", "%",
-            "x".repeat(1999), "\ud83d\ude00"
+            "tt",
+            "abc",
+            "tt-1",
+            "0",
+            "tt0000000",
+            "12345678901",
+            "\u0661\u0662\u0663",
+            "\uff10\uff15\uff18",
+            "1e5",
+            "tt0058935'--",
+            "tt0058935 OR 1=1",
+            "'",
+            "tt0058935,tt0058936",
+            "tt0058935\u202e",
+            "%",
+            "x".repeat(1999),
+            "\ud83d\ude00"
         };
         for (String id : bad) {
             HttpResponse<String> r = api("t=movie&imdbid=" + enc(id));
