@@ -102,7 +102,7 @@ public final class ReleaseEvidence {
             update releases
             set real_name = ?, named_by = ?, password = ?, imdb = ?, category = ?, title = ?, season = ?,
                 episode = ?, year = ?, resolution = ?, category_version = ?
-            where group_name = ? and poster = ? and name = ?
+            where group_name = ? and poster = ? and name = ? and category_version <= ?
               and (real_name, named_by, password, imdb, category, title, season, episode, year, resolution,
                    category_version)
                   is distinct from
@@ -157,11 +157,18 @@ public final class ReleaseEvidence {
             ps.setString(i++, group);
             ps.setString(i++, poster);
             ps.setString(i++, name);
+            ps.setInt(i++, categoryVersion);
             for (Object v : values) {
                 set(ps, i++, v);
             }
-            return ps.executeUpdate() == 1 ? Outcome.CHANGED : Outcome.UNCHANGED;
+            if (ps.executeUpdate() == 1) {
+                return Outcome.CHANGED;
+            }
         }
+        // under auto-commit the lock above ended with its statement: an import may have come between
+        Integer now =
+                Jdbc.first(c, LOCK, rs -> rs.getInt(1), group, poster, name).orElse(null);
+        return now == null ? Outcome.NO_SUCH_RELEASE : now > categoryVersion ? Outcome.STALE_RULES : Outcome.UNCHANGED;
     }
 
     /** As {@link #record(Connection, String, String, String, Evidence, CategoryRules, int)}, in a transaction of its own. */
