@@ -51,7 +51,8 @@ public final class ReleaseEvidence {
     /**
      * The evidence of a release. {@code realName} is null or 1 to 1,024 characters without control
      * characters; {@code namedBy} (which evidence named it, e.g. {@code nfo+par2}) is null exactly
-     * when {@code realName} is, else 1 to 64 of {@code a-z 0-9 + _ -}; {@code password} is newznab's
+     * when {@code realName} is, else 1 to 64 of {@code A-Z a-z 0-9 + _ -} ({@code headway.deep.Naming}'s
+     * label, {@code NFO+PAR2}, fits as it is); {@code password} is newznab's
      * 0 none, 1 passworded, 2 possibly (an archive inside the archive); {@code imdb} is null or in
      * {@link ImdbIds#FORM}.
      */
@@ -60,7 +61,7 @@ public final class ReleaseEvidence {
         /** No evidence: what clearing writes. */
         public static final Evidence NONE = new Evidence(null, null, 0, null);
 
-        private static final Pattern NAMED_BY = Pattern.compile("[a-z0-9+_-]{1,64}");
+        private static final Pattern NAMED_BY = Pattern.compile("[A-Za-z0-9+_-]{1,64}");
 
         public Evidence {
             if (realName != null) {
@@ -81,7 +82,7 @@ public final class ReleaseEvidence {
                         "namedBy is given exactly when realName is (which evidence named it)");
             }
             if (namedBy != null && !NAMED_BY.matcher(namedBy).matches()) {
-                throw new IllegalArgumentException("namedBy must be 1 to 64 of a-z 0-9 + _ -, was " + namedBy);
+                throw new IllegalArgumentException("namedBy must be 1 to 64 of A-Z a-z 0-9 + _ -, was " + namedBy);
             }
             if (password < 0 || password > 2) {
                 throw new IllegalArgumentException("password must be 0, 1 or 2 (newznab), was " + password);

@@ -170,7 +170,11 @@ class ReleaseEvidenceTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Evidence("Name", null, 0, null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Evidence(null, "par2", 0, null)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Evidence("Name", "NFO", 0, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Evidence("Name", "NFO PAR2", 0, null))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Evidence("Name", "n".repeat(65), 0, null))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(new Evidence("Name", "NFO+PAR2", 0, null).namedBy()).isEqualTo("NFO+PAR2");
         assertThatThrownBy(() -> new Evidence("Name", "nfo", 3, null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Evidence("Name", "nfo", -1, null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Evidence("Name", "nfo", 0, "0058935"))
