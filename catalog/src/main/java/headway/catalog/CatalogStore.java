@@ -134,16 +134,18 @@ public final class CatalogStore {
 
     private static final String SELECT_RELEASE = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
-                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution
+                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution,
+                   real_name, named_by, password, imdb
             from releases
             where group_name = ? and poster = ? and name = ?
             """;
 
     private static final String NAMED_RELEASES = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
-                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution
+                   completion_percent, complete, rule_version, category, title, season, episode, year, resolution,
+                   real_name, named_by, password, imdb
             from releases
-            where name ilike ? escape '\\'
+            where name ilike ? escape '\\' or real_name ilike ? escape '\\'
             order by posted desc nulls last, name, group_name, poster
             limit 1000
             """;
@@ -378,16 +380,19 @@ public final class CatalogStore {
     }
 
     /**
-     * The releases named exactly {@code name}, or when there are none, those whose name equals it
-     * but for case; newest first, at most 1,000.
+     * The releases named exactly {@code name} (by the subjects' name or the real name inspection
+     * found), or when there are none, those whose name equals it but for case; newest first, at
+     * most 1,000.
      */
     public List<Release> named(DataSource ds, String name) throws SQLException {
         String literal = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
         List<Release> found;
         try (Connection c = ds.getConnection()) {
-            found = Jdbc.list(c, NAMED_RELEASES, CatalogStore::release, literal);
+            found = Jdbc.list(c, NAMED_RELEASES, CatalogStore::release, literal, literal);
         }
-        List<Release> exact = found.stream().filter(r -> r.name().equals(name)).toList();
+        List<Release> exact = found.stream()
+                .filter(r -> r.name().equals(name) || name.equals(r.realName()))
+                .toList();
         return exact.isEmpty() ? found : exact;
     }
 
@@ -586,7 +591,11 @@ public final class CatalogStore {
                 (Integer) rs.getObject("season"),
                 rs.getString("episode"),
                 (Integer) rs.getObject("year"),
-                rs.getString("resolution"));
+                rs.getString("resolution"),
+                rs.getString("real_name"),
+                rs.getString("named_by"),
+                rs.getInt("password"),
+                rs.getString("imdb"));
     }
 
     private static CompletedBinary binary(ResultSet rs) throws SQLException {

@@ -34,9 +34,13 @@ import javax.sql.DataSource;
  * {@value #MAX_WORD} characters are cut to their first {@value #MAX_WORD}, as the index stores them. A category id that is a multiple of 1000 is a parent and
  * matches its whole range ({@code 5000} is every TV category 5000-5999), as newznab clients expect.
  *
+ * <p>A release that inspection named (V22) is found by the words of its real name and by those
+ * of the name its subjects gave (an obfuscated post's token): the index holds both.
+ *
  * <p>How it stays fast on millions of releases (V10): the words of every name are a generated
  * {@code tsvector} with a GIN index, beside words no name can hold for the category and its parent
- * ({@code #5040}, {@code #5000}), season and episode ({@code #s1}, {@code #e5}), so that words and
+ * ({@code #5040}, {@code #5000}), season and episode ({@code #s1}, {@code #e5}) and the IMDb id
+ * ({@code #tt0058935}), so that words and
  * filters are one GIN scan whose bitmap holds only the final matches; releases are also indexed
  * newest first. A search first counts its matches among the newest {@value #SAMPLE} releases,
  * which costs the same whatever it asks for. That density predicts which of two plans is
@@ -75,8 +79,9 @@ public final class ReleaseSearch {
 
     /**
      * What to look for. {@code text} may be empty (newest releases); {@code categories} empty means
-     * any; {@code season}, {@code episode}, {@code maxAge} and {@code group} are null when not
-     * asked for; {@code limit} is at least 1 and {@code offset} at least 0.
+     * any; {@code season}, {@code episode}, {@code maxAge}, {@code group} and {@code imdb} are null
+     * when not asked for; {@code imdb} is an id in {@link ImdbIds#FORM} (releases whose files gave
+     * it); {@code limit} is at least 1 and {@code offset} at least 0.
      */
     public record Query(
             String text,
@@ -86,16 +91,33 @@ public final class ReleaseSearch {
             Duration maxAge,
             String group,
             int limit,
-            int offset) {
+            int offset,
+            String imdb) {
         public Query {
             text = text == null ? "" : text;
             categories = categories == null ? List.of() : List.copyOf(categories);
+            if (imdb != null && !ImdbIds.FORM.matcher(imdb).matches()) {
+                throw new IllegalArgumentException("imdb must be tt and 7 to 10 digits, was " + imdb);
+            }
             if (limit < 1) {
                 throw new IllegalArgumentException("limit must be at least 1, was " + limit);
             }
             if (offset < 0) {
                 throw new IllegalArgumentException("offset must be at least 0, was " + offset);
             }
+        }
+
+        /** A query without an IMDb id. */
+        public Query(
+                String text,
+                List<Integer> categories,
+                Integer season,
+                String episode,
+                Duration maxAge,
+                String group,
+                int limit,
+                int offset) {
+            this(text, categories, season, episode, maxAge, group, limit, offset, null);
         }
 
         /** Releases whose name holds every term of {@code text}, newest first. */
@@ -133,7 +155,8 @@ public final class ReleaseSearch {
 
     private static final String COLUMNS = """
             group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
-            completion_percent, complete, rule_version, category, title, season, episode, year, resolution""";
+            completion_percent, complete, rule_version, category, title, season, episode, year, resolution,
+            real_name, named_by, password, imdb""";
 
     private static final String ORDER = "posted desc nulls last, name, group_name, poster";
 
@@ -328,6 +351,9 @@ public final class ReleaseSearch {
         }
         if (query.episode() != null) {
             lexemes.add("'#e" + query.episode().replace("\\", "\\\\").replace("'", "''") + "'");
+        }
+        if (query.imdb() != null) {
+            lexemes.add("'#" + query.imdb() + "'");
         }
         if (!lexemes.isEmpty()) {
             where.append(" and search_words @@ lower(?)::tsquery");

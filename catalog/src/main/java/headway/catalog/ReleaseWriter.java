@@ -34,24 +34,27 @@ final class ReleaseWriter {
     private ReleaseWriter() {}
 
     /**
+     * When a release write may set the category columns: the writer's rule set is as new as the
+     * one that categorized the release, and inspection has not named the release (a named release
+     * is categorized from its real name, by {@link ReleaseEvidence} and {@link #recategorize}, never
+     * from the name its subjects gave).
+     */
+    private static final String MAY_CATEGORIZE =
+            "excluded.category_version >= releases.category_version and releases.real_name is null";
+
+    /**
      * The {@code set} list of a release write for its category columns: a release categorized by a
-     * newer rule-set version than the writer's keeps its categories.
+     * newer rule-set version than the writer's, or named by inspection, keeps its categories.
      */
     private static final String SET_CATEGORIES = """
-                category = case when excluded.category_version >= releases.category_version
-                                then excluded.category else releases.category end,
-                title = case when excluded.category_version >= releases.category_version
-                             then excluded.title else releases.title end,
-                season = case when excluded.category_version >= releases.category_version
-                              then excluded.season else releases.season end,
-                episode = case when excluded.category_version >= releases.category_version
-                               then excluded.episode else releases.episode end,
-                year = case when excluded.category_version >= releases.category_version
-                            then excluded.year else releases.year end,
-                resolution = case when excluded.category_version >= releases.category_version
-                                  then excluded.resolution else releases.resolution end,
-                category_version = greatest(releases.category_version, excluded.category_version)
-            """;
+                category = case when %1$s then excluded.category else releases.category end,
+                title = case when %1$s then excluded.title else releases.title end,
+                season = case when %1$s then excluded.season else releases.season end,
+                episode = case when %1$s then excluded.episode else releases.episode end,
+                year = case when %1$s then excluded.year else releases.year end,
+                resolution = case when %1$s then excluded.resolution else releases.resolution end,
+                category_version = case when %1$s then excluded.category_version else releases.category_version end
+            """.formatted(MAY_CATEGORIZE);
 
     private static final String UPSERT_RELEASES = """
             insert into releases (group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
@@ -99,7 +102,7 @@ final class ReleaseWriter {
                   (excluded.files_expected, excluded.files_present, excluded.files_complete, excluded.bytes,
                    excluded.posted, excluded.completion_percent, excluded.complete, excluded.rule_version,
                    excluded.parts_present, excluded.total_parts)
-               or (excluded.category_version >= releases.category_version
+               or (""" + MAY_CATEGORIZE + """
                    and (releases.category, releases.title, releases.season, releases.episode, releases.year,
                         releases.resolution, releases.category_version)
                        is distinct from
@@ -155,7 +158,7 @@ final class ReleaseWriter {
             """ + SET_CATEGORIES;
 
     private static final String SELECT_STALE = """
-            select group_name, poster, name
+            select group_name, poster, name, real_name
             from releases
             where category_version < ? and (group_name, poster, name) > (?, ?, ?)
             order by group_name, poster, name
@@ -166,9 +169,11 @@ final class ReleaseWriter {
             update releases r
             set category = k.category, title = k.title, season = k.season, episode = k.episode, year = k.year,
                 resolution = k.resolution, category_version = ?
-            from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[])
-                 as k(g, p, n, category, title, season, episode, year, resolution)
+            from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[],
+                        ?::text[])
+                 as k(g, p, n, category, title, season, episode, year, resolution, real_name)
             where r.group_name = k.g and r.poster = k.p and r.name = k.n and r.category_version < ?
+              and r.real_name is not distinct from k.real_name
             """;
 
     /**
@@ -284,6 +289,7 @@ final class ReleaseWriter {
         try (Connection c = ds.getConnection()) {
             while (true) {
                 List<List<String>> keys = new ArrayList<>();
+                List<String> realNames = new ArrayList<>();
                 try (PreparedStatement ps = c.prepareStatement(SELECT_STALE)) {
                     ps.setInt(1, version);
                     ps.setString(2, after[0]);
@@ -293,6 +299,7 @@ final class ReleaseWriter {
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             keys.add(List.of(rs.getString(1), rs.getString(2), rs.getString(3)));
+                            realNames.add(rs.getString(4));
                         }
                     }
                 }
@@ -301,7 +308,7 @@ final class ReleaseWriter {
                 }
                 try (PreparedStatement ps = c.prepareStatement(UPDATE_CATEGORIES)) {
                     ps.setInt(1, version);
-                    int next = CATEGORIZED.bind(ps, 2, Categorized.of(keys, categories));
+                    int next = RECATEGORIZED.bind(ps, 2, Categorized.of(keys, realNames, categories));
                     ps.setInt(next, version);
                     changed += ps.executeUpdate();
                 }
@@ -311,15 +318,33 @@ final class ReleaseWriter {
         }
     }
 
-    /** A release key with its category and parsed attributes: a row of the statements that write categories. */
-    private record Categorized(String group, String poster, String name, int category, ReleaseAttributes attributes) {
+    /**
+     * A release key with its category and parsed attributes, computed from its real name when it
+     * has one (else from its key's name): a row of the statements that write categories.
+     */
+    private record Categorized(
+            String group, String poster, String name, String realName, int category, ReleaseAttributes attributes) {
 
+        /** Releases not named by inspection, as a write of their binaries sees them. */
         static List<Categorized> of(List<List<String>> keys, CategoryRules rules) {
+            List<String> unnamed = new ArrayList<>(keys.size());
+            keys.forEach(k -> unnamed.add(null));
+            return of(keys, unnamed, rules);
+        }
+
+        static List<Categorized> of(List<List<String>> keys, List<String> realNames, CategoryRules rules) {
             List<Categorized> out = new ArrayList<>(keys.size());
-            for (List<String> key : keys) {
-                Classification c = rules.classify(key.get(0), key.get(2));
+            for (int i = 0; i < keys.size(); i++) {
+                List<String> key = keys.get(i);
+                String realName = realNames.get(i);
+                Classification c = rules.classify(key.get(0), realName != null ? realName : key.get(2));
                 out.add(new Categorized(
-                        key.get(0), key.get(1), key.get(2), c.category().id(), c.attributes()));
+                        key.get(0),
+                        key.get(1),
+                        key.get(2),
+                        realName,
+                        c.category().id(),
+                        c.attributes()));
             }
             return out;
         }
@@ -335,4 +360,6 @@ final class ReleaseWriter {
             .text(k -> k.attributes().episode())
             .int4(k -> k.attributes().year())
             .text(k -> k.attributes().resolution());
+
+    private static final ColumnArrays<Categorized> RECATEGORIZED = CATEGORIZED.text(Categorized::realName);
 }

@@ -48,7 +48,7 @@ public final class Releases {
 
     /** Writes the release's NZB to {@code file} whole; see {@link #checkTarget} for what {@code force} allows. */
     public static Path writeNzb(ReleaseQueries catalog, Release release, Path file, boolean force) {
-        return write(file, force, out -> NzbWriter.write(out, release.name(), catalog.binaries(release)));
+        return write(file, force, out -> NzbWriter.write(out, release.displayName(), catalog.binaries(release)));
     }
 
     /** What writes a file's bytes. */
@@ -106,9 +106,9 @@ public final class Releases {
         }
     }
 
-    /** A file name for a release: see {@link #fileName(String)}. */
+    /** A file name for a release, from its real name when inspection found one: see {@link #fileName(String)}. */
     public static String fileName(Release release) {
-        return fileName(release.name());
+        return fileName(release.displayName());
     }
 
     /** A file name for a release name: {@link NzbFileNames#of}, the rule the API's downloads follow too. */

@@ -46,7 +46,7 @@ final class SearchCommand implements Runnable {
             for (Release r : found) {
                 out.printf(
                         "%-60s %-28s %3d/%-3s %12d %6.1f%n",
-                        r.name(),
+                        r.displayName(),
                         r.group(),
                         r.filesPresent(),
                         r.filesExpected() < 0 ? "?" : Integer.toString(r.filesExpected()),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import headway.catalog.ApiKeyStore;
 import headway.catalog.ApiKeyStore.ApiKey;
+import headway.catalog.ImdbIds;
 import headway.catalog.Release;
 import headway.catalog.ReleaseGuids;
 import headway.catalog.ReleaseSearch;
@@ -60,7 +61,7 @@ final class Newznab {
     static {
         SEARCHING.put("search", "q");
         SEARCHING.put("tv-search", "q,season,ep");
-        SEARCHING.put("movie-search", "q");
+        SEARCHING.put("movie-search", "q,imdbid");
         SEARCHING.put("audio-search", "q,artist,album");
         SEARCHING.put("book-search", "q,title,author");
     }
@@ -75,7 +76,10 @@ final class Newznab {
 
     static final List<String> BOOK_WORDS = List.of("title", "author");
 
-    /** Parameters of searches by external ids; not honoured, so a request with one is a 203, not wrong results. */
+    /**
+     * Parameters of searches by external ids; not honoured (but {@code imdbid} by {@code t=movie}),
+     * so a request with one is a 203, not wrong results.
+     */
     private static final List<String> ID_PARAMETERS =
             List.of("imdbid", "tvdbid", "rid", "tvmazeid", "tmdbid", "traktid", "tvrageid");
 
@@ -119,11 +123,11 @@ final class Newznab {
             String t = p.required("t").toLowerCase(Locale.ROOT);
             return switch (t) {
                 case "caps" -> caps(p.json(), base);
-                case "search" -> search(p, base, client, List.of(), false, List.of());
-                case "tvsearch" -> search(p, base, client, List.of(5000), true, List.of());
-                case "movie" -> search(p, base, client, List.of(2000), false, List.of());
-                case "music" -> search(p, base, client, List.of(3000), false, MUSIC_WORDS);
-                case "book" -> search(p, base, client, List.of(7000), false, BOOK_WORDS);
+                case "search" -> search(p, base, client, List.of(), false, List.of(), false);
+                case "tvsearch" -> search(p, base, client, List.of(5000), true, List.of(), false);
+                case "movie" -> search(p, base, client, List.of(2000), false, List.of(), true);
+                case "music" -> search(p, base, client, List.of(3000), false, MUSIC_WORDS, false);
+                case "book" -> search(p, base, client, List.of(7000), false, BOOK_WORDS, false);
                 case "get" -> get(p, client);
                 case "details" -> details(p, base, client);
                 default ->
@@ -286,17 +290,18 @@ final class Newznab {
             InetAddress client,
             List<Integer> defaultCategories,
             boolean tv,
-            List<String> wordParameters) {
+            List<String> wordParameters,
+            boolean byImdb) {
         Caller key = authenticate(p, client);
         for (String id : ID_PARAMETERS) {
-            if (p.text(id) != null) {
+            if (p.text(id) != null && !(byImdb && id.equals("imdbid"))) {
                 throw NewznabException.notAvailable(
                         id + " is not supported: search by q (t=caps lists supportedParams)");
             }
         }
         boolean json = p.json();
         boolean extended = p.extended();
-        ReleaseSearch.Query query = p.search(DEFAULT_LIMIT, MAX_LIMIT, defaultCategories, tv, wordParameters);
+        ReleaseSearch.Query query = p.search(DEFAULT_LIMIT, MAX_LIMIT, defaultCategories, tv, wordParameters, byImdb);
         if (query.offset() >= Params.MAX_DEPTH) {
             ApiKeyStore.Usage uncounted = new ApiKeyStore.Usage(
                     true, key.key().requestsToday(), key.key().grabsToday());
@@ -340,14 +345,14 @@ final class Newznab {
         }
         ByteArrayOutputStream nzb = new ByteArrayOutputStream(64 * 1024);
         try {
-            NzbWriter.write(nzb, r.name(), binaries);
+            NzbWriter.write(nzb, r.displayName(), binaries);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         Category c = category(r);
         Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("Content-Disposition", contentDisposition(r.name()));
-        headers.put("X-DNZB-Name", headerSafe(r.name()));
+        headers.put("Content-Disposition", contentDisposition(r.displayName()));
+        headers.put("X-DNZB-Name", headerSafe(r.displayName()));
         headers.put("X-DNZB-Category", c.name().replace("/", " > "));
         return new Reply(200, NZB_TYPE, headers, nzb.toByteArray());
     }
@@ -397,6 +402,7 @@ final class Newznab {
     /** One result item, rendered the same way as XML or JSON. */
     private record Item(
             String title,
+            String description,
             String guid,
             String link,
             String comments,
@@ -417,6 +423,11 @@ final class Newznab {
         }
         attrs.add(new String[] {"size", Long.toString(r.bytes())});
         attrs.add(new String[] {"guid", guid});
+        // not starred in the spec, but on every item: clients that skip passworded releases read it without extended=1
+        attrs.add(new String[] {"password", Integer.toString(r.password())});
+        if (r.imdb() != null) {
+            attrs.add(new String[] {"imdb", ImdbIds.digits(r.imdb())});
+        }
         if (extended) {
             attrs.add(new String[] {"files", Integer.toString(r.filesPresent())});
             attrs.add(new String[] {"poster", r.poster()});
@@ -440,7 +451,8 @@ final class Newznab {
             }
         }
         return new Item(
-                r.name(),
+                r.displayName(),
+                r.realName() == null ? r.name() : r.realName() + " (posted as " + r.name() + ")",
                 guid,
                 link,
                 config.page() ? base + "/release/" + guid + "#comments" : null,
@@ -500,7 +512,7 @@ final class Newznab {
                 }
                 o.put("pubDate", it.pubDate());
                 o.put("category", it.category());
-                o.put("description", it.title());
+                o.put("description", it.description());
                 attrs(o.putObject("enclosure"), "url", it.link(), "length", Long.toString(it.size()), "type", NZB_TYPE);
                 ArrayNode as = o.putArray("attr");
                 for (String[] a : it.attrs()) {
@@ -527,7 +539,7 @@ final class Newznab {
             }
             x.element("pubDate", it.pubDate());
             x.element("category", it.category());
-            x.element("description", it.title());
+            x.element("description", it.description());
             x.empty("enclosure", "url", it.link(), "length", Long.toString(it.size()), "type", NZB_TYPE);
             for (String[] a : it.attrs()) {
                 x.empty("newznab:attr", "name", a[0], "value", a[1]);

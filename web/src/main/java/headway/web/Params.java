@@ -1,5 +1,6 @@
 package headway.web;
 
+import headway.catalog.ImdbIds;
 import headway.catalog.ReleaseSearch;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -191,11 +192,17 @@ final class Params {
     /**
      * The search these parameters ask for, with {@code defaultCategories} when {@code cat} is
      * absent; the words of each of {@code wordParameters} ({@code title} and {@code author} of a
-     * book search, ...) must be in the name as those of {@code q} must. Its limit ends the page at
+     * book search, ...) must be in the name as those of {@code q} must; with {@code byImdb},
+     * {@code imdbid} ({@link #imdb}) is a filter too. Its limit ends the page at
      * {@link #MAX_DEPTH}; an offset at or past it is the caller's to answer with an empty page.
      */
     ReleaseSearch.Query search(
-            int defaultLimit, int maxLimit, List<Integer> defaultCategories, boolean tv, List<String> wordParameters) {
+            int defaultLimit,
+            int maxLimit,
+            List<Integer> defaultCategories,
+            boolean tv,
+            List<String> wordParameters,
+            boolean byImdb) {
         StringBuilder text = new StringBuilder(query());
         for (String name : wordParameters) {
             text.append(' ').append(words(name));
@@ -210,7 +217,21 @@ final class Params {
         Duration maxAge = maxAge();
         Integer season = tv ? season() : null;
         String episode = tv ? episode() : null;
+        String imdb = byImdb ? imdb() : null;
         return new ReleaseSearch.Query(
-                q, cats.isEmpty() ? defaultCategories : cats, season, episode, maxAge, null, limit, offset);
+                q, cats.isEmpty() ? defaultCategories : cats, season, episode, maxAge, null, limit, offset, imdb);
+    }
+
+    /**
+     * {@code imdbid}: an IMDb id with or without {@code tt} and leading zeros, as Radarr
+     * ({@code 0058935}) and others ({@code tt0058935}) send it; null when absent or blank.
+     */
+    String imdb() {
+        String v = text("imdbid");
+        if (v == null) {
+            return null;
+        }
+        return ImdbIds.normalize(v)
+                .orElseThrow(() -> NewznabException.bad("imdbid", "an IMDb id: tt and up to 10 digits, or the digits"));
     }
 }

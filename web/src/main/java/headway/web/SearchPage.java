@@ -132,15 +132,21 @@ final class SearchPage {
                 .append("</p>\n");
         boolean nzb = config.limits().pageNzb();
         h.append("<table><thead><tr><th>Name</th><th>Category</th><th>Size</th><th>Age</th><th>Complete</th>"
-                + "<th>Files</th><th>Group</th>" + (nzb ? "<th>NZB</th>" : "") + "</tr></thead><tbody>\n");
+                + "<th>Files</th><th>Password</th><th>Group</th>" + (nzb ? "<th>NZB</th>" : "")
+                + "</tr></thead><tbody>\n");
         Instant now = Instant.now();
         for (Release r : found.releases()) {
             String guid = ReleaseGuids.of(r);
             h.append("<tr><td class=\"name\"><a href=\"/release/")
                     .append(guid)
                     .append("\">")
-                    .append(esc(r.name()))
-                    .append("</a></td><td>")
+                    .append(esc(r.displayName()))
+                    .append("</a>")
+                    .append(
+                            r.realName() == null
+                                    ? ""
+                                    : "<br><span class=\"muted\">posted as " + esc(r.name()) + "</span>")
+                    .append("</td><td>")
                     .append(esc(api.category(r).name()))
                     .append("</td><td class=\"num\">")
                     .append(size(r.bytes()))
@@ -151,6 +157,8 @@ final class SearchPage {
                     .append("%</td><td class=\"num\">")
                     .append(r.filesPresent())
                     .append(r.filesExpected() < 0 ? "" : "/" + r.filesExpected())
+                    .append("</td><td>")
+                    .append(password(r.password()))
                     .append("</td><td>")
                     .append(esc(r.group()))
                     .append(nzb ? "</td><td><a href=\"/nzb/" + guid + "\">NZB</a>" : "")
@@ -178,6 +186,15 @@ final class SearchPage {
         ctx.contentType("text/html; charset=utf-8").result(h.toString());
     }
 
+    /** The newznab password flag in words. */
+    static String password(int flag) {
+        return switch (flag) {
+            case 1 -> "passworded";
+            case 2 -> "maybe (an archive inside)";
+            default -> "no";
+        };
+    }
+
     /** {@code GET /release/<guid>}. */
     void release(Context ctx, String guid) {
         Release r = stores.guids().find(guid).orElse(null);
@@ -187,10 +204,16 @@ final class SearchPage {
                     .result(head("not found") + "<p>No such release. <a href=\"/\">Search</a></p></body></html>");
             return;
         }
-        StringBuilder h = head("headway: " + r.name());
+        StringBuilder h = head("headway: " + r.displayName());
         h.append("<h1><a href=\"/\">headway</a></h1>\n<h2>")
-                .append(esc(r.name()))
+                .append(esc(r.displayName()))
                 .append("</h2>\n<table>");
+        if (r.realName() != null) {
+            row(h, "Posted as", r.name());
+            row(h, "Named by", r.namedBy());
+        }
+        row(h, "Password", password(r.password()));
+        row(h, "IMDb", r.imdb());
         row(h, "Category", api.category(r).name());
         row(h, "Size", size(r.bytes()));
         row(h, "Posted", r.posted() == null ? "unknown" : r.posted().toString());

@@ -169,7 +169,7 @@ class HostileRequestsTest {
         assertThat(requestsToday()).isEqualTo(before);
 
         Params near = new Params(QueryString.parse("offset=990&limit=100"));
-        assertThat(near.search(50, 100, List.of(), false, List.of()).limit())
+        assertThat(near.search(50, 100, List.of(), false, List.of(), false).limit())
                 .as("a page ends at the bound")
                 .isEqualTo(10);
         RawHttp.Response page = get("/?q=show&page=999999");

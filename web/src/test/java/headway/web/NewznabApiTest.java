@@ -115,7 +115,7 @@ class NewznabApiTest {
         assertThat(elements(d, "tv-search").get(0).getAttribute("supportedParams"))
                 .isEqualTo("q,season,ep");
         assertThat(elements(d, "movie-search").get(0).getAttribute("supportedParams"))
-                .doesNotContain("imdbid");
+                .isEqualTo("q,imdbid");
         assertThat(elements(d, "audio-search")).hasSize(1);
         assertThat(elements(d, "book-search")).hasSize(1);
         Element tv = elements(d, "category").stream()
@@ -300,7 +300,10 @@ class NewznabApiTest {
             {"t=search&q=" + longQ + "&apikey=" + key, 201, 400},
             {"t=tvsearch&season=x&apikey=" + key, 201, 400},
             {"t=tvsearch&ep=13/45&apikey=" + key, 201, 400},
-            {"t=movie&imdbid=0499549&apikey=" + key, 203, 501},
+            {"t=search&imdbid=0499549&apikey=" + key, 203, 501},
+            {"t=tvsearch&imdbid=0499549&apikey=" + key, 203, 501},
+            {"t=movie&tvdbid=1&apikey=" + key, 203, 501},
+            {"t=movie&imdbid=tt&apikey=" + key, 201, 400},
             {"t=get&apikey=" + key, 200, 400},
             {"t=get&id=00000000000000000000000000000000&apikey=" + key, 300, 404},
             {"t=get&id=../../etc/passwd&apikey=" + key, 300, 404},

@@ -65,7 +65,7 @@ class SearchPageTest {
                 .contains("Night.Shift.Diaries.S03E20.720p.WEB-DL.x264-GRP")
                 .contains("60 releases, showing 1-50")
                 .contains("<th>Name</th><th>Category</th><th>Size</th><th>Age</th><th>Complete</th><th>Files</th>"
-                        + "<th>Group</th><th>NZB</th>")
+                        + "<th>Password</th><th>Group</th><th>NZB</th>")
                 .contains("href=\"/nzb/")
                 .contains("older →");
         String second = run(chromium, "--dump-dom", served.base() + "/?q=WEB-DL&page=2");
