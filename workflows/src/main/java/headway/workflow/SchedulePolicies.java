@@ -48,6 +48,27 @@ final class SchedulePolicies {
         return scheduled(Duration.ofSeconds(30), retries(Duration.ofSeconds(2), 3));
     }
 
+    /**
+     * The inspect run's claim is one statement: ten seconds, three quick attempts; a longer outage
+     * leaves the releases to the next run.
+     */
+    static ActivityOptions inspectClaim() {
+        return scheduled(Duration.ofSeconds(10), retries(Duration.ofSeconds(2), 3));
+    }
+
+    /**
+     * One release's inspection fetches at most the article budget (three bodies by default, each
+     * bounded in bytes and time by the fetcher), so two minutes are ample; three attempts with
+     * backoff ride out a dropped connection, and the claim's attempt count decides when the catalog
+     * records that it gave up. It runs on the inspect queue, summarized for the Web UI.
+     */
+    static ActivityOptions inspectRelease(String taskQueue, String summary) {
+        return scheduled(Duration.ofMinutes(2), retries(Duration.ofSeconds(5), 3)).toBuilder()
+                .setTaskQueue(taskQueue)
+                .setSummary(summary)
+                .build();
+    }
+
     /** The retry policy of every scheduled activity: {@code attempts} in all, the first retry after {@code first}. */
     private static RetryOptions.Builder retries(Duration first, int attempts) {
         return RetryOptions.newBuilder()

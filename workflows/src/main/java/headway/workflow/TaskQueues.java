@@ -17,6 +17,14 @@ public final class TaskQueues {
         return sharedTaskQueue + "-lease";
     }
 
+    /**
+     * The inspect queue beside a shared queue: the deep index's reads of article bodies run there,
+     * in activity slots of their own, so they never take a slot header indexing needs.
+     */
+    public static String inspectQueue(String sharedTaskQueue) {
+        return sharedTaskQueue + "-inspect";
+    }
+
     private TaskQueues() {}
 
     /** The workflow id of a group, {@code group/<name>}: one workflow per group, readable in the Web UI. */

@@ -37,6 +37,21 @@ class SchedulePoliciesTest {
         assertThat(prune.getRetryOptions().getMaximumAttempts()).isEqualTo(3);
     }
 
+    @Test
+    void inspectionClaimsQuicklyAndReadsEachReleaseOnTheInspectQueueWithinTwoMinutes() {
+        ActivityOptions claim = SchedulePolicies.inspectClaim();
+        assertThat(claim.getStartToCloseTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(claim.getRetryOptions().getMaximumAttempts()).isEqualTo(3);
+        assertThat(claim.getTaskQueue()).isNull();
+        ActivityOptions one = SchedulePolicies.inspectRelease("headway-inspect", "inspect x");
+        assertThat(one.getStartToCloseTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(one.getRetryOptions().getInitialInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(one.getRetryOptions().getBackoffCoefficient()).isEqualTo(2.0);
+        assertThat(one.getRetryOptions().getMaximumAttempts()).isEqualTo(3);
+        assertThat(one.getTaskQueue()).isEqualTo("headway-inspect");
+        assertThat(one.getSummary()).isEqualTo("inspect x");
+    }
+
     /** The one policy: a few doubling retries, then the next scheduled run; on the workflow's own (shared) queue. */
     @Test
     void everyScheduledActivityGivesUpAndLeavesTheRestToTheNextRun() {
