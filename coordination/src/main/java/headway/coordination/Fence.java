@@ -21,12 +21,27 @@ import javax.sql.DataSource;
  */
 public final class Fence {
 
-    private static final String FENCE = "select holder_node, epoch from group_leases where group_name = ? for share";
+    /**
+     * The longest any one statement of a holder's transaction may run. A statement in progress
+     * holds the share lock on the lease row for as long as it runs, and
+     * {@code idle_in_transaction_session_timeout} does not end it: a holder frozen in the middle of
+     * a catalog COPY (its session active, waiting for rows that never come) blocked its group's
+     * takeover, and every {@code want} of its workflow, until it was thawed (StuckTest, 2026-12-07).
+     * A minute is far beyond what a batch's statements take (a COPY of 20,000 binaries is under a
+     * second) and what a lease survives (a renewal waits for the share lock), so only a stalled
+     * statement meets it.
+     */
+    static final java.time.Duration STATEMENT_TIMEOUT = java.time.Duration.ofMinutes(1);
+
+    private static final String FENCE = """
+            select holder_node, epoch, set_config('statement_timeout', '%d', true)
+            from group_leases where group_name = ? for share
+            """.formatted(STATEMENT_TIMEOUT.toMillis());
 
     private static final String FENCE_AND_TAG = """
-            select holder_node, epoch, set_config('headway.epoch', ?, true)
+            select holder_node, epoch, set_config('headway.epoch', ?, true), set_config('statement_timeout', '%d', true)
             from group_leases where group_name = ? for share
-            """;
+            """.formatted(STATEMENT_TIMEOUT.toMillis());
 
     private static final String RECORD_EVENT = """
             insert into lease_events (group_name, kind, node_id, epoch, other_node, other_epoch, detail)

@@ -41,6 +41,26 @@ class FenceTest {
     }
 
     @Test
+    void noStatementOfAHoldersTransactionMayOutliveTheStatementTimeout() {
+        groups.add("alt.binaries.timed", 0);
+        Holder h =
+                leases.lease("alt.binaries.timed", "n1", Duration.ofSeconds(30)).holder();
+        String inside = leases.fence().run(h, "reading the timeout", c -> {
+            try (var st = c.createStatement();
+                    var rs = st.executeQuery("show statement_timeout")) {
+                rs.next();
+                return rs.getString(1);
+            }
+        });
+        assertThat(inside)
+                .as("a frozen COPY would otherwise hold the lease row's share lock")
+                .isEqualTo("1min");
+        assertThat(TestDatabase.queryString(ds, "show statement_timeout"))
+                .as("set for the holder's transaction alone")
+                .isEqualTo("0");
+    }
+
+    @Test
     void staleEpochWritesAreRefusedNamingTheCurrentHolder() {
         groups.add("alt.binaries.x", 0);
         groups.plan("alt.binaries.x", 1, 300, 100, 1);
