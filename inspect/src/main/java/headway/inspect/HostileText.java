@@ -96,8 +96,8 @@ public final class HostileText {
                 || c == '\uFEFF';
     }
 
-    /** True when {@code b[from..end)} is well-formed UTF-8 (RFC 3629). */
-    static boolean isUtf8(byte[] b, int from, int end) {
+    /** True when {@code b[from..end)} is well-formed UTF-8 (RFC 3629: shortest forms, no surrogates, at most U+10FFFF). */
+    public static boolean isUtf8(byte[] b, int from, int end) {
         int i = from;
         while (i < end) {
             int c = b[i] & 0xff;
