@@ -5,10 +5,13 @@ import headway.store.LeaseLostException;
 import headway.store.StoreException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +46,7 @@ public final class LeaseKeeper {
         t.setDaemon(true);
         return t;
     });
-    private final java.util.concurrent.ExecutorService renewals = Executors.newCachedThreadPool(r -> {
+    private final ExecutorService renewals = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "lease-renewal");
         t.setDaemon(true);
         return t;
@@ -70,8 +73,8 @@ public final class LeaseKeeper {
     public Renewal keep(Holdings.Held held, Runnable beat) {
         Objects.requireNonNull(beat, "beat");
         long every = period(held.ttl()).toMillis();
-        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean();
-        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean running = new AtomicBoolean();
+        AtomicBoolean stopped = new AtomicBoolean();
         ScheduledFuture<?> task = timer.scheduleAtFixedRate(
                 () -> {
                     if (stopped.get() || !running.compareAndSet(false, true)) {
@@ -87,7 +90,7 @@ public final class LeaseKeeper {
                                 running.set(false);
                             }
                         });
-                    } catch (java.util.concurrent.RejectedExecutionException e) {
+                    } catch (RejectedExecutionException e) {
                         running.set(false);
                     }
                 },

@@ -4,7 +4,9 @@ import static headway.category.ReleaseNameParser.isNumber;
 import static headway.category.ReleaseNameParser.isStrong;
 import static headway.category.ReleaseNameParser.isYear;
 
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -310,27 +312,27 @@ record EpisodeMarker(
         return m;
     }
 
-    private static final java.util.Map<String, Integer> PART_NUMBERS = java.util.Map.ofEntries(
-            java.util.Map.entry("one", 1),
-            java.util.Map.entry("two", 2),
-            java.util.Map.entry("three", 3),
-            java.util.Map.entry("four", 4),
-            java.util.Map.entry("five", 5),
-            java.util.Map.entry("six", 6),
-            java.util.Map.entry("seven", 7),
-            java.util.Map.entry("eight", 8),
-            java.util.Map.entry("nine", 9),
-            java.util.Map.entry("ten", 10),
-            java.util.Map.entry("i", 1),
-            java.util.Map.entry("ii", 2),
-            java.util.Map.entry("iii", 3),
-            java.util.Map.entry("iv", 4),
-            java.util.Map.entry("v", 5),
-            java.util.Map.entry("vi", 6),
-            java.util.Map.entry("vii", 7),
-            java.util.Map.entry("viii", 8),
-            java.util.Map.entry("ix", 9),
-            java.util.Map.entry("x", 10));
+    private static final Map<String, Integer> PART_NUMBERS = Map.ofEntries(
+            Map.entry("one", 1),
+            Map.entry("two", 2),
+            Map.entry("three", 3),
+            Map.entry("four", 4),
+            Map.entry("five", 5),
+            Map.entry("six", 6),
+            Map.entry("seven", 7),
+            Map.entry("eight", 8),
+            Map.entry("nine", 9),
+            Map.entry("ten", 10),
+            Map.entry("i", 1),
+            Map.entry("ii", 2),
+            Map.entry("iii", 3),
+            Map.entry("iv", 4),
+            Map.entry("v", 5),
+            Map.entry("vi", 6),
+            Map.entry("vii", 7),
+            Map.entry("viii", 8),
+            Map.entry("ix", 9),
+            Map.entry("x", 10));
 
     /**
      * {@code Part01}, {@code Part.Two}, {@code Pt.II}, {@code Part 3}: a part of a miniseries, as
@@ -579,9 +581,9 @@ record EpisodeMarker(
     }
 
     /** Month names in English and the languages posters name months in, to the month's number. */
-    private static final java.util.Map<String, Integer> MONTHS = months();
+    private static final Map<String, Integer> MONTHS = months();
 
-    private static java.util.Map<String, Integer> months() {
+    private static Map<String, Integer> months() {
         String[][] names = {
             {"jan", "january", "januar", "januari", "janvier", "enero", "gennaio", "janeiro"},
             {"feb", "february", "februar", "februari", "fevrier", "février", "febrero", "febbraio", "fevereiro"},
@@ -596,13 +598,13 @@ record EpisodeMarker(
             {"nov", "november", "novembre", "noviembre", "novembro"},
             {"dec", "december", "dezember", "decembre", "décembre", "diciembre", "dicembre", "dezembro"}
         };
-        java.util.Map<String, Integer> m = new java.util.HashMap<>();
+        Map<String, Integer> m = new HashMap<>();
         for (int k = 0; k < names.length; k++) {
             for (String name : names[k]) {
                 m.put(name, k + 1);
             }
         }
-        return java.util.Map.copyOf(m);
+        return Map.copyOf(m);
     }
 
     /** A day of the month, {@code 5}, {@code 05} or an ordinal {@code 5th}, {@code 22nd}; else -1. */
