@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 
 /**
@@ -99,7 +100,8 @@ public final class CatalogRetention {
     }
 
     /** What one purge removed, and how many groups were too busy to wait for. */
-    public record Purged(Instant horizon, long releases, long binaries, long missingRuns, long rejected, int busy) {}
+    public record Purged(
+            Instant horizon, long releases, long binaries, long missingRuns, long rejected, int busy, boolean finished) {}
 
     /** The catalog's bytes ({@code catalog_bytes()}) and its oldest and newest release by posting time (null when empty). */
     public record Overview(long bytes, Instant oldest, Instant newest) {}
@@ -110,6 +112,14 @@ public final class CatalogRetention {
      * reach. Idempotent: a second run with the same horizon removes nothing.
      */
     public Purged purge(int days, long windowMaxAge, int batch) {
+        return purge(days, windowMaxAge, batch, () -> true);
+    }
+
+    /**
+     * As {@link #purge(int, long, int)}, asking {@code keepGoing} before each transaction and stopping
+     * when it says no ({@link Purged#finished()} false: the next run goes on, the purge is idempotent).
+     */
+    public Purged purge(int days, long windowMaxAge, int batch, BooleanSupplier keepGoing) {
         if (days < 1 || windowMaxAge < 1 || batch < 1) {
             throw new IllegalArgumentException("retention days, window max age and batch must be positive, were "
                     + days + ", " + windowMaxAge + ", " + batch);
@@ -123,9 +133,14 @@ public final class CatalogRetention {
         long runs = 0;
         long rejected = 0;
         int busy = 0;
+        boolean finished = true;
         for (String group : groups) {
             Long below = null;
             while (true) {
+                if (!keepGoing.getAsBoolean()) {
+                    finished = false;
+                    break;
+                }
                 Batch b = purgeBatch(group, horizon, windowMaxAge, batch);
                 if (b == null) {
                     busy++;
@@ -145,8 +160,11 @@ public final class CatalogRetention {
                 runs += misses[0];
                 rejected += misses[1];
             }
+            if (!finished) {
+                break;
+            }
         }
-        return new Purged(horizon, releases, binaries, runs, rejected, busy);
+        return new Purged(horizon, releases, binaries, runs, rejected, busy, finished);
     }
 
     /** The catalog's size and the span of its posting times. */

@@ -231,6 +231,14 @@ class CatalogRetentionTest {
     }
 
     @Test
+    void aRunOutOfBudgetStopsBeforeItsNextTransactionAndSaysSo() {
+        CatalogRetention.Purged purged = new CatalogRetention(db.ds).purge(30, MAX_AGE, 1, () -> false);
+        assertThat(purged.finished()).isFalse();
+        assertThat(purged.releases()).isZero();
+        assertThat(new CatalogRetention(db.ds).purge(30, MAX_AGE, 1).finished()).isTrue();
+    }
+
+    @Test
     void theOverviewStatesTheCatalogsBytesAndPostingSpan() {
         CatalogRetention.Overview o = new CatalogRetention(db.ds).overview();
         assertThat(o.bytes()).isPositive();
