@@ -38,7 +38,7 @@ class CatalogRetentionTest {
 
     @BeforeAll
     static void start() throws Exception {
-        db = CatalogTestDatabase.start("a.b.old", "a.b.straddle", "a.b.open", "a.b.window", "a.b.busy");
+        db = CatalogTestDatabase.start("a.b.old", "a.b.straddle", "a.b.open", "a.b.window", "a.b.busy", "a.b.many");
     }
 
     @AfterAll
@@ -177,6 +177,28 @@ class CatalogRetentionTest {
                 .containsExactly("Near");
         assertThat(db.rows("select name from releases where group_name = 'a.b.window'"))
                 .containsExactly("Held");
+    }
+
+    @Test
+    void smallBatchesGoOnPastTheReleasesTheyKeep() throws Exception {
+        String g = "a.b.many";
+        indexedTo(g, 1_000_000);
+        List<CompletedBinary> binaries = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            binaries.add(binary(g, "Many." + i, "many" + i + ".rar", OLD.plusSeconds(i), 1_000L * (i + 1)));
+        }
+        // posted among the others, but its second file is recent: kept whole, and passed over
+        binaries.add(binary(g, "Kept", "kept.part1.rar", OLD.plusSeconds(3), 50_000));
+        binaries.add(binary(g, "Kept", "kept.part2.rar", NEW, 50_010));
+        db.inTransaction(c -> store.writeBinaries(c, binaries));
+
+        CatalogRetention.Purged purged = new CatalogRetention(db.ds).purge(30, MAX_AGE, 2);
+
+        assertThat(purged.finished()).isTrue();
+        assertThat(db.rows("select name from releases where group_name = 'a.b.many'"))
+                .containsExactly("Kept");
+        assertThat(db.rows("select file_name from binaries where group_name = 'a.b.many' order by 1"))
+                .containsExactly("kept.part1.rar", "kept.part2.rar");
     }
 
     @Test
