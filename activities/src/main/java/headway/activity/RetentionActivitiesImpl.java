@@ -37,8 +37,7 @@ public final class RetentionActivitiesImpl implements RetentionActivities {
             return RetentionSummary.off();
         }
         long deadline = System.nanoTime() + BUDGET.toNanos();
-        CatalogRetention.Purged p =
-                retention.purge(days, windowMaxAge, BATCH, () -> System.nanoTime() - deadline < 0);
+        CatalogRetention.Purged p = retention.purge(days, windowMaxAge, BATCH, () -> System.nanoTime() - deadline < 0);
         return new RetentionSummary(
                 p.horizon(), p.releases(), p.binaries(), p.missingRuns(), p.rejected(), p.busy(), p.finished());
     }

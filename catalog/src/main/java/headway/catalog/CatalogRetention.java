@@ -119,7 +119,8 @@ public final class CatalogRetention {
 
     private static final String PURGE_RUNS = "delete from missing_runs where group_name = ? and to_article < ?";
 
-    private static final String PURGE_OLD_RUNS = "delete from missing_articles where group_name = ? and last_article < ?";
+    private static final String PURGE_OLD_RUNS =
+            "delete from missing_articles where group_name = ? and last_article < ?";
 
     private static final String PURGE_REJECTED = "delete from rejected_articles where group_name = ? and article < ?";
 
@@ -133,7 +134,13 @@ public final class CatalogRetention {
 
     /** What one purge removed, and how many groups were too busy to wait for. */
     public record Purged(
-            Instant horizon, long releases, long binaries, long missingRuns, long rejected, int busy, boolean finished) {}
+            Instant horizon,
+            long releases,
+            long binaries,
+            long missingRuns,
+            long rejected,
+            int busy,
+            boolean finished) {}
 
     /** The catalog's bytes ({@code catalog_bytes()}) and its oldest and newest release by posting time (null when empty). */
     public record Overview(long bytes, Instant oldest, Instant newest) {}
@@ -153,11 +160,13 @@ public final class CatalogRetention {
      */
     public Purged purge(int days, long windowMaxAge, int batch, BooleanSupplier keepGoing) {
         if (days < 1 || windowMaxAge < 1 || batch < 1) {
-            throw new IllegalArgumentException("retention days, window max age and batch must be positive, were "
-                    + days + ", " + windowMaxAge + ", " + batch);
+            throw new IllegalArgumentException("retention days, window max age and batch must be positive, were " + days
+                    + ", " + windowMaxAge + ", " + batch);
         }
         Instant horizon = Jdbc.inTransaction(
-                dataSource, "reading the retention horizon", c -> Jdbc.one(c, HORIZON, rs -> Jdbc.instant(rs, 1), days));
+                dataSource,
+                "reading the retention horizon",
+                c -> Jdbc.one(c, HORIZON, rs -> Jdbc.instant(rs, 1), days));
         Key after = null;
         Totals totals = new Totals();
         Set<String> busy = new TreeSet<>();
@@ -169,7 +178,9 @@ public final class CatalogRetention {
             }
             Key from = after;
             Key last = Jdbc.inTransaction(
-                    dataSource, "purging releases", c -> purgeBatch(c, horizon, from, batch, windowMaxAge, totals, busy));
+                    dataSource,
+                    "purging releases",
+                    c -> purgeBatch(c, horizon, from, batch, windowMaxAge, totals, busy));
             if (last == null) {
                 break;
             }
@@ -240,12 +251,17 @@ public final class CatalogRetention {
                 busy.add(group);
             }
         }
-        List<Key> mine = candidates.stream().filter(k -> locked.contains(k.group())).toList();
+        List<Key> mine =
+                candidates.stream().filter(k -> locked.contains(k.group())).toList();
         if (!mine.isEmpty()) {
             try (PreparedStatement s = c.prepareStatement(PURGE_RELEASES)) {
-                s.setArray(1, c.createArrayOf("text", mine.stream().map(Key::group).toArray()));
-                s.setArray(2, c.createArrayOf("text", mine.stream().map(Key::poster).toArray()));
-                s.setArray(3, c.createArrayOf("text", mine.stream().map(Key::name).toArray()));
+                s.setArray(
+                        1, c.createArrayOf("text", mine.stream().map(Key::group).toArray()));
+                s.setArray(
+                        2,
+                        c.createArrayOf("text", mine.stream().map(Key::poster).toArray()));
+                s.setArray(
+                        3, c.createArrayOf("text", mine.stream().map(Key::name).toArray()));
                 s.setLong(4, windowMaxAge);
                 s.setArray(5, c.createArrayOf("text", locked.toArray()));
                 s.setTimestamp(6, at);

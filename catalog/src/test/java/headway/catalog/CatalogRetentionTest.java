@@ -97,7 +97,8 @@ class CatalogRetentionTest {
                             new RejectedArticle(g, 899_700, "<z@y>", "poison", "raw")));
         });
         db.inTransaction(c -> {
-            try (var s = c.prepareStatement("insert into release_grabs (guid, grabs) select guid, 3 from releases where group_name = 'a.b.old'")) {
+            try (var s = c.prepareStatement(
+                    "insert into release_grabs (guid, grabs) select guid, 3 from releases where group_name = 'a.b.old'")) {
                 s.executeUpdate();
             }
         });

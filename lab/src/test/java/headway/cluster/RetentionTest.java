@@ -59,10 +59,11 @@ class RetentionTest {
                                         select 1 from binaries b where b.group_name = r.group_name
                                         and b.poster = r.poster and b.release_name = r.name
                                         and (b.posted is null or b.last_article >= ?))
-                                    """, GROUP, heldFrom)
-                            == 0);
+                                    """, GROUP, heldFrom) == 0);
             assertThat(cluster.queryLong(
-                            "select count(*) from binaries where group_name = ? and last_article >= ?", GROUP, heldFrom))
+                            "select count(*) from binaries where group_name = ? and last_article >= ?",
+                            GROUP,
+                            heldFrom))
                     .as("the binaries within the holder's reach stay")
                     .isPositive();
             assertThat(cluster.queryLong("""

@@ -229,7 +229,8 @@ final class StatusCommand implements Runnable {
         String line() {
             return "catalog: " + String.format(Locale.ROOT, "%,d", bytes) + " bytes, posts "
                     + (oldestPost == null ? "none" : oldestPost + " to " + newestPost) + "; retention "
-                    + (retentionDays == 0 ? "off (HEADWAY_RETENTION_DAYS=0)" : retentionDays + " days") + ", next purge "
+                    + (retentionDays == 0 ? "off (HEADWAY_RETENTION_DAYS=0)" : retentionDays + " days")
+                    + ", next purge "
                     + (nextPurge == null ? "not scheduled (headway schedules install)" : nextPurge.toString());
         }
     }

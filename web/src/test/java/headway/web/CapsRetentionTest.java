@@ -35,8 +35,9 @@ class CapsRetentionTest {
                         new SimpleMeterRegistry())) {
             HttpResponse<String> xml = caps(served, kept, "");
             assertThat(xml.statusCode()).isEqualTo(200);
-            Element retention = (Element)
-                    NewznabApiTest.xml(xml.body()).getElementsByTagName("retention").item(0);
+            Element retention = (Element) NewznabApiTest.xml(xml.body())
+                    .getElementsByTagName("retention")
+                    .item(0);
             assertThat(retention.getAttribute("days")).isEqualTo("1234");
             HttpResponse<String> json = caps(served, kept, "&o=json");
             assertThat(new ObjectMapper()
@@ -49,8 +50,10 @@ class CapsRetentionTest {
                     .isEqualTo("1234");
 
             String off = served.get("/api?t=caps").body();
-            Element oldest = (Element) NewznabApiTest.xml(off).getElementsByTagName("retention").item(0);
-            assertThat(oldest.getAttribute("days")).isEqualTo(Integer.toString(served.stores.guids().oldestDays()));
+            Element oldest = (Element)
+                    NewznabApiTest.xml(off).getElementsByTagName("retention").item(0);
+            assertThat(oldest.getAttribute("days"))
+                    .isEqualTo(Integer.toString(served.stores.guids().oldestDays()));
         }
     }
 
