@@ -47,7 +47,8 @@ public record WorkerConfig(
         long planMaxJump,
         Duration stuckRange,
         Duration stuckGroup,
-        Deployment deployment) {
+        Deployment deployment,
+        int retentionDays) {
 
     /**
      * How this worker takes part in a rolling deployment: whether it polls as a Worker Deployment
@@ -202,6 +203,7 @@ public record WorkerConfig(
         requirePositive(Setting.STUCK_RANGE, stuckRange);
         requirePositive(Setting.STUCK_GROUP, stuckGroup);
         Objects.requireNonNull(deployment, "deployment");
+        Setting.RETENTION_DAYS.check(retentionDays);
     }
 
     /** The task queue of this worker's own: the groups it holds run their window activities there. */
@@ -244,7 +246,8 @@ public record WorkerConfig(
                 s.longValue(Setting.PLAN_MAX_JUMP),
                 s.duration(Setting.STUCK_RANGE),
                 s.duration(Setting.STUCK_GROUP),
-                deploymentFromEnv(s));
+                deploymentFromEnv(s),
+                s.integer(Setting.RETENTION_DAYS));
     }
 
     /** The deployment settings from HEADWAY_VERSIONING, _DEPLOYMENT, _BUILD_ID (default: the jar's version) and _SHUTDOWN_GRACE. */
