@@ -37,7 +37,9 @@ class CorpusScoreTest {
         "release-names-sample3.tsv, 100, 0.93, 0.90",
         "release-names-sample4.tsv, 120, 0.95, 0.95",
         "release-names-sample5.tsv, 100, 0.97, 0.97",
-        "release-names-sample6.tsv, 110, 0.97, 0.90"
+        "release-names-sample6.tsv, 110, 0.97, 0.90",
+        "release-names-sample7.tsv, 45, 0.0, 0.0",
+        "release-names-sample8.tsv, 45, 0.0, 0.0"
     })
     void corpusMeetsTargets(String file, int minRows, double minAttributes, double minParent) throws IOException {
         Score s = score(file);
