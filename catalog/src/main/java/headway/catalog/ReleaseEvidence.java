@@ -15,7 +15,8 @@ import javax.sql.DataSource;
 /**
  * What inspection of a release's files found, written to its row: the real name, which evidence
  * named it, the password flag and the IMDb id (V22), and the categories and attributes (title,
- * season, episode, year, resolution) computed from the real name by the rule set's categories, as
+ * season, episode, year, resolution; V25's episode kind, last episode and air date) computed from
+ * the real name by the rule set's categories, as
  * {@link ReleaseWriter} computes them from a name. The release keeps its key and so its guid and
  * its NZB, and the words of its old name stay searchable beside those of the real name.
  *
@@ -102,12 +103,14 @@ public final class ReleaseEvidence {
     private static final String WRITE = """
             update releases
             set real_name = ?, named_by = ?, password = ?, imdb = ?, category = ?, title = ?, season = ?,
-                episode = ?, year = ?, resolution = ?, category_version = ?
+                episode = ?, year = ?, resolution = ?, episode_kind = ?, last_episode = ?, air_date = ?::date,
+                category_version = ?
             where group_name = ? and poster = ? and name = ? and category_version <= ?
               and (real_name, named_by, password, imdb, category, title, season, episode, year, resolution,
-                   category_version)
+                   episode_kind, last_episode, air_date, category_version)
                   is distinct from
-                  (?::text, ?::text, ?::smallint, ?::text, ?::int, ?::text, ?::int, ?::text, ?::int, ?::text, ?::int)
+                  (?::text, ?::text, ?::smallint, ?::text, ?::int, ?::text, ?::int, ?::text, ?::int, ?::text,
+                   ?::text, ?::int, ?::date, ?::int)
             """;
 
     private ReleaseEvidence() {}
@@ -148,6 +151,9 @@ public final class ReleaseEvidence {
             a.episode(),
             a.year(),
             a.resolution(),
+            EpisodeColumns.kind(a),
+            a.lastEpisode(),
+            EpisodeColumns.airDate(a),
             categoryVersion
         };
         try (PreparedStatement ps = c.prepareStatement(WRITE)) {

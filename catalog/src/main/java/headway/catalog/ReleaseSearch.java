@@ -156,7 +156,7 @@ public final class ReleaseSearch {
     private static final String COLUMNS = """
             group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
             completion_percent, complete, rule_version, category, title, season, episode, year, resolution,
-            real_name, named_by, password, imdb""";
+            real_name, named_by, password, imdb, episode_kind, last_episode, air_date""";
 
     private static final String ORDER = "posted desc nulls last, name, group_name, poster";
 

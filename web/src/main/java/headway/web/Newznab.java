@@ -441,7 +441,11 @@ final class Newznab {
                 attrs.add(new String[] {"season", Integer.toString(r.season())});
             }
             if (r.episode() != null) {
-                attrs.add(new String[] {"episode", r.episode()});
+                // a daily show's MM-DD as the clients write it in ep (MM/DD)
+                attrs.add(new String[] {"episode", r.episode().replace('-', '/')});
+            }
+            if (r.airDate() != null) {
+                attrs.add(new String[] {"tvairdate", RFC_822.format(r.airDate().atStartOfDay(ZoneOffset.UTC))});
             }
             if (r.year() != null) {
                 attrs.add(new String[] {"year", Integer.toString(r.year())});
