@@ -35,7 +35,21 @@ import javax.sql.DataSource;
  * matches its whole range ({@code 5000} is every TV category 5000-5999), as newznab clients expect.
  *
  * <p>A release that inspection named (V22) is found by the words of its real name and by those
- * of the name its subjects gave (an obfuscated post's token): the index holds both.
+ * of the name its subjects gave (an obfuscated post's token): the index holds both. A search by
+ * IMDb id finds the releases whose files gave the id and those with the title and year of one of
+ * them: Radarr asks by id first and by title only when the id finds nothing, so an id search that
+ * found only the few releases with an NFO would hide every other release of the film from it.
+ *
+ * <p>V25 adds filter words for what kind of episode a release holds: {@code #e<n>} for each
+ * episode of a multi-episode release ({@code S02E06E07} answers {@code ep=6} and {@code ep=7}),
+ * and an anime's absolute number as plain words in the widths clients write it ({@code 4},
+ * {@code 04}, {@code 004}: Sonarr sends {@code q=Title+04}). A season alone matches packs and
+ * every episode of the season, a daily show's year ({@code season=2026}) every dated episode of it.
+ *
+ * <p>The order is total: newest first ({@code posted}), then the release's key (name, group,
+ * poster), so the same search gives the same pages every time, and a release added while a
+ * client pages newest first moves later releases one place on: nothing is skipped, and the
+ * release at a page's end may come again at the top of the next (the clients drop it by guid).
  *
  * <p>How it stays fast on millions of releases (V10): the words of every name are a generated
  * {@code tsvector} with a GIN index, beside words no name can hold for the category and its parent
@@ -160,6 +174,13 @@ public final class ReleaseSearch {
 
     private static final String ORDER = "posted desc nulls last, name, group_name, poster";
 
+    /** The titles and years of the releases that carry an IMDb id: at most a few, found by the id's word. */
+    private static final String ID_TITLES = """
+            select distinct title, year from releases
+            where search_words @@ ?::tsquery and title is not null
+            limit 5
+            """;
+
     /** The statement timeout of the search's transaction; {@code set_config} takes it as a parameter, {@code SET} would not. */
     private static final String STATEMENT_TIMEOUT = "select set_config('statement_timeout', ?, true)";
 
@@ -241,17 +262,15 @@ public final class ReleaseSearch {
      * zero: none), which is then a {@link SearchTimeoutException}.
      */
     public Page search(Query query, Duration statementTimeout) {
-        List<Object> params = new ArrayList<>();
-        String where = where(query, params);
         boolean limited = statementTimeout != null && !statementTimeout.isZero();
         try (Connection c = dataSource.getConnection()) {
             if (!limited) {
-                return plan(c, where, params, query);
+                return run(c, query);
             }
             c.setAutoCommit(false);
             try {
                 Jdbc.one(c, STATEMENT_TIMEOUT, rs -> rs.getString(1), Math.max(1, statementTimeout.toMillis()) + "ms");
-                Page page = plan(c, where, params, query);
+                Page page = run(c, query);
                 c.commit();
                 return page;
             } catch (SQLException | RuntimeException e) {
@@ -268,6 +287,36 @@ public final class ReleaseSearch {
             }
             throw new StoreException("searching the catalog", e);
         }
+    }
+
+    /** The filter, with the titles an IMDb id stands for read first, and the page it gives. */
+    private Page run(Connection c, Query query) throws SQLException {
+        List<Object> params = new ArrayList<>();
+        String where = where(query, params, titlesOf(c, query));
+        return plan(c, where, params, query);
+    }
+
+    /**
+     * The titles and years of the releases whose files gave {@code query}'s IMDb id (none without
+     * one): a search by the id also finds the releases of that title and year that carry no id,
+     * because Radarr asks by id first and by title only when the id finds nothing at all.
+     */
+    private static List<List<String>> titlesOf(Connection c, Query query) throws SQLException {
+        if (query.imdb() == null) {
+            return List.of();
+        }
+        return Jdbc.list(
+                c,
+                ID_TITLES,
+                rs -> {
+                    List<String> words = new ArrayList<>(words(rs.getString("title").toLowerCase(Locale.ROOT)));
+                    int year = rs.getInt("year");
+                    if (!rs.wasNull()) {
+                        words.add(Integer.toString(year));
+                    }
+                    return words;
+                },
+                "'#" + query.imdb() + "'");
     }
 
     /** The page by the cheaper of the two plans, as the class comment says. */
@@ -333,9 +382,10 @@ public final class ReleaseSearch {
     /**
      * The filter as SQL with {@code ?} parameters, which it appends to {@code params}; never user
      * text in the SQL. Words, categories, season and episode become one tsquery on the index;
-     * terms without a word add nothing (see the class comment).
+     * terms without a word add nothing (see the class comment). An IMDb id is its word or the
+     * words of any of {@code idTitles} (title and year of the releases that carry it).
      */
-    private String where(Query query, List<Object> params) {
+    private String where(Query query, List<Object> params, List<List<String>> idTitles) {
         StringBuilder where = new StringBuilder("true");
         List<String> lexemes = new ArrayList<>();
         // words hold no quote or backslash (those separate words), so quoting them is enough
@@ -353,7 +403,14 @@ public final class ReleaseSearch {
             lexemes.add("'#e" + query.episode().replace("\\", "\\\\").replace("'", "''") + "'");
         }
         if (query.imdb() != null) {
-            lexemes.add("'#" + query.imdb() + "'");
+            List<String> either = new ArrayList<>();
+            either.add("'#" + query.imdb() + "'");
+            for (List<String> title : idTitles) {
+                if (!title.isEmpty()) {
+                    either.add(title.stream().map(w -> "'" + w + "'").collect(Collectors.joining(" & ", "(", ")")));
+                }
+            }
+            lexemes.add(either.stream().distinct().collect(Collectors.joining(" | ", "(", ")")));
         }
         if (!lexemes.isEmpty()) {
             where.append(" and search_words @@ lower(?)::tsquery");

@@ -139,7 +139,11 @@ class ReleaseEpisodeTest {
         assertThat(names(tv("other talk", 2025, "11-02"))).isEmpty();
     }
 
-    /** The new words are in the one GIN index, so the searches they serve use it: no sequential scan. */
+    /**
+     * The new words are in the one GIN index, so the searches they serve can use it: with
+     * sequential scans priced out (on a catalog this small a scan is rightly cheaper), the plan is
+     * a scan of that index; a predicate the index could not answer would still be a sequential scan.
+     */
     @Test
     void theNewFiltersAreOneScanOfTheSearchIndex() throws Exception {
         try (CatalogTestDatabase big = CatalogTestDatabase.start(G)) {
@@ -151,11 +155,12 @@ class ReleaseEpisodeTest {
                            || 'E' || (i % 20 + 2) || '.720p-GRP' || i,
                            1, 1, 1, timestamptz '2026-12-01 00:00:00+00' - i * interval '1 minute', 100, true, 1,
                            5040, 'Show', i % 9, (i % 20)::text, 'multi', i % 20 + 2
-                    from generate_series(1, 10000) as i;
+                    from generate_series(1, 2000) as i;
                     analyze releases;
                     """);
             String plan;
             try (Connection c = big.ds.getConnection()) {
+                Jdbc.one(c, "select set_config('enable_seqscan', 'off', false)", rs -> rs.getString(1));
                 plan = String.join("\n", Jdbc.list(
                         c,
                         // what ReleaseSearch's plan of every match runs (its other plan reads newest first)

@@ -52,6 +52,8 @@ class ClientSearchReplayTest {
     private static final String FILM = "A.Film.Title.2019.1080p.BluRay.x264-GRP";
     private static final String FILM_BY_ID = "The.Old.Picture.1965.720p.BluRay.x264-GRP";
     private static final String FILM_ID = "0058935";
+    /** Another release of the film whose files gave an IMDb id, without one of its own. */
+    private static final String FILM_BY_ID_ALSO = "The.Old.Picture.1965.1080p.BluRay.x264-OTHER";
 
     /** Newer releases per category than a page holds, so a search that filters nothing shows none of the above. */
     private static final int FILLERS = 110;
@@ -71,7 +73,7 @@ class ClientSearchReplayTest {
         List<CompletedBinary> binaries = new ArrayList<>();
         List<String> shapes = List.of(
                 STANDARD, MULTI, PACK, PACK_EPISODE, SPECIAL, DAILY_DOTTED, DAILY_SHORT, DAILY_WORDS, ANIME,
-                ANIME_PADDED, ANIME_LONG, FILM, FILM_BY_ID);
+                ANIME_PADDED, ANIME_LONG, FILM, FILM_BY_ID, FILM_BY_ID_ALSO);
         for (int i = 0; i < shapes.size(); i++) {
             binaries.add(ServedCatalog.single(shapes.get(i), 700_000_000, old.plusSeconds(i)));
         }
@@ -155,10 +157,13 @@ class ClientSearchReplayTest {
 
     // --- Radarr -------------------------------------------------------------------------------
 
-    /** Caps offers imdbid, so Radarr asks by id first and by title and year only when the id finds nothing. */
+    /**
+     * Caps offers imdbid, so Radarr asks by id first and by title and year only when the id finds
+     * nothing: the id finds the release whose files gave it and the film's other releases too.
+     */
     @Test
     void radarrFindsAFilmByItsImdbIdFirst() throws Exception {
-        assertThat(radarr(FILM_ID, "The%20Old%20Picture%201965")).containsExactly(FILM_BY_ID);
+        assertThat(radarr(FILM_ID, "The%20Old%20Picture%201965")).containsExactlyInAnyOrder(FILM_BY_ID, FILM_BY_ID_ALSO);
     }
 
     /** The film's files gave no id, so the id tier finds nothing and the title tier answers, with the year or without. */
@@ -179,7 +184,7 @@ class ClientSearchReplayTest {
         assertThat(prowlarr("tvsearch", SONARR_TV, "&q=Pack%2520Show&season=3"))
                 .containsExactlyInAnyOrder(PACK, PACK_EPISODE);
         assertThat(prowlarr("search", SONARR_ANIME, "&q=Anime%2520Title%252004")).containsExactly(ANIME_PADDED);
-        assertThat(prowlarr("movie", RADARR_MOVIES, "&imdbid=" + FILM_ID)).containsExactly(FILM_BY_ID);
+        assertThat(prowlarr("movie", RADARR_MOVIES, "&imdbid=" + FILM_ID)).containsExactlyInAnyOrder(FILM_BY_ID, FILM_BY_ID_ALSO);
         assertThat(prowlarr("search", RADARR_MOVIES, "&q=A%2520Film%2520Title%25202019")).containsExactly(FILM);
     }
 
@@ -192,7 +197,7 @@ class ClientSearchReplayTest {
         assertThat(hydra("tvsearch", "&q=Daily%20Talk&season=2026&ep=04/12", SONARR_TV)).containsExactly(DAILY_DOTTED);
         assertThat(hydra("tvsearch", "&q=Pack%20Show&season=3", SONARR_TV)).containsExactlyInAnyOrder(PACK, PACK_EPISODE);
         assertThat(hydra("search", "&q=Anime%20Title%20101", SONARR_ANIME)).containsExactly(ANIME_LONG);
-        assertThat(hydra("movie", "&imdbid=tt" + FILM_ID, "2000")).containsExactly(FILM_BY_ID);
+        assertThat(hydra("movie", "&imdbid=tt" + FILM_ID, "2000")).containsExactlyInAnyOrder(FILM_BY_ID, FILM_BY_ID_ALSO);
         assertThat(hydra("search", "&q=A%20Film%20Title%202019", "2000")).containsExactly(FILM);
     }
 
@@ -208,7 +213,7 @@ class ClientSearchReplayTest {
         assertThat(attr(multi, "season")).isEqualTo("2");
         assertThat(attr(multi, "episode")).isEqualTo("6");
         assertThat(attr(multi, "tvairdate")).isNull();
-        Element film = only(get("t=movie&imdbid=" + FILM_ID));
+        Element film = only(get("t=movie&q=Picture%20x264%20GRP&imdbid=" + FILM_ID));
         assertThat(attr(film, "imdb")).isEqualTo(FILM_ID);
     }
 
