@@ -136,7 +136,7 @@ public final class CatalogStore {
     private static final String SELECT_RELEASE = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                    completion_percent, complete, rule_version, category, title, season, episode, year, resolution,
-                   real_name, named_by, password, imdb, episode_kind, last_episode, air_date
+                   real_name, named_by, password, imdb, episode_kind, last_episode, air_date, tvdb, tvmaze
             from releases
             where group_name = ? and poster = ? and name = ?
             """;
@@ -144,7 +144,7 @@ public final class CatalogStore {
     private static final String NAMED_RELEASES = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                    completion_percent, complete, rule_version, category, title, season, episode, year, resolution,
-                   real_name, named_by, password, imdb, episode_kind, last_episode, air_date
+                   real_name, named_by, password, imdb, episode_kind, last_episode, air_date, tvdb, tvmaze
             from releases
             where name ilike ? escape '\\' or real_name ilike ? escape '\\'
             order by posted desc nulls last, name, group_name, poster
@@ -599,7 +599,9 @@ public final class CatalogStore {
                 rs.getString("imdb"),
                 rs.getString("episode_kind"),
                 (Integer) rs.getObject("last_episode"),
-                rs.getObject("air_date", LocalDate.class));
+                rs.getObject("air_date", LocalDate.class),
+                (Long) rs.getObject("tvdb"),
+                (Long) rs.getObject("tvmaze"));
     }
 
     private static CompletedBinary binary(ResultSet rs) throws SQLException {

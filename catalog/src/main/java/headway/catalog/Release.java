@@ -15,7 +15,8 @@ import java.time.LocalDate;
  * an archive inside the archive). {@code episodeKind} ({@code standard}, {@code multi}, {@code pack},
  * {@code daily}, {@code absolute}, {@code part}, {@code special}), {@code lastEpisode} (of a
  * multi-episode release) and {@code airDate} (of a daily show) are V25's, null where the name does
- * not say them or the row was written before V25. {@code name} stays the key (and the guid) either way.
+ * not say them or the row was written before V25; {@code tvdb} and {@code tvmaze} the series ids
+ * inspection found in its NFOs (V25), null when none. {@code name} stays the key (and the guid) either way.
  */
 public record Release(
         String group,
@@ -41,7 +42,9 @@ public record Release(
         String imdb,
         String episodeKind,
         Integer lastEpisode,
-        LocalDate airDate) {
+        LocalDate airDate,
+        Long tvdb,
+        Long tvmaze) {
 
     /** A release without the V25 episode columns (as rows written before V25 read). */
     public Release(
@@ -68,7 +71,7 @@ public record Release(
             String imdb) {
         this(group, poster, name, filesExpected, filesPresent, filesComplete, bytes, posted, completionPercent,
                 complete, ruleVersion, category, title, season, episode, year, resolution, realName, namedBy,
-                password, imdb, null, null, null);
+                password, imdb, null, null, null, null, null);
     }
 
     /** The name to show: the real name when inspection found one, else the name the subjects gave. */

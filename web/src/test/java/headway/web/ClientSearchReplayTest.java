@@ -55,6 +55,12 @@ class ClientSearchReplayTest {
     /** Another release of the film whose files gave an IMDb id, without one of its own. */
     private static final String FILM_BY_ID_ALSO = "The.Old.Picture.1965.1080p.BluRay.x264-OTHER";
 
+    /** An obfuscated post of the standard series that inspection named, with the TheTVDB id its NFO links. */
+    private static final String TOKEN = "5f0e3c1b9a7d4e2f8c6b0a1d3e5f7a9b";
+
+    private static final String TOKEN_NAME = "Some.Show.S01E06.720p.WEB-GRP";
+    private static final long TVDB = 81189;
+
     /** Newer releases per category than a page holds, so a search that filters nothing shows none of the above. */
     private static final int FILLERS = 110;
 
@@ -73,7 +79,7 @@ class ClientSearchReplayTest {
         List<CompletedBinary> binaries = new ArrayList<>();
         List<String> shapes = List.of(
                 STANDARD, MULTI, PACK, PACK_EPISODE, SPECIAL, DAILY_DOTTED, DAILY_SHORT, DAILY_WORDS, ANIME,
-                ANIME_PADDED, ANIME_LONG, FILM, FILM_BY_ID, FILM_BY_ID_ALSO);
+                ANIME_PADDED, ANIME_LONG, FILM, FILM_BY_ID, FILM_BY_ID_ALSO, TOKEN);
         for (int i = 0; i < shapes.size(); i++) {
             binaries.add(ServedCatalog.single(shapes.get(i), 700_000_000, old.plusSeconds(i)));
         }
@@ -99,6 +105,15 @@ class ClientSearchReplayTest {
                         CategoryRules.defaults(),
                         0))
                 .isEqualTo(ReleaseEvidence.Outcome.CHANGED);
+        assertThat(ReleaseEvidence.record(
+                        served.stores.dataSource(),
+                        ServedCatalog.G,
+                        ServedCatalog.POSTER,
+                        TOKEN,
+                        new ReleaseEvidence.Evidence(TOKEN_NAME, "nfo", 0, null, TVDB, 169L),
+                        CategoryRules.defaults(),
+                        0))
+                .isEqualTo(ReleaseEvidence.Outcome.CHANGED);
     }
 
     @AfterAll
@@ -111,6 +126,27 @@ class ClientSearchReplayTest {
     @Test
     void sonarrFindsAStandardEpisode() throws Exception {
         assertThat(sonarr("tvsearch", SONARR_TV, "&q=Some%20Show&season=1&ep=5")).contains(STANDARD);
+    }
+
+    /**
+     * Caps offers tvdbid, so Sonarr asks by id first (AddTvIdPageableRequests) and by title only
+     * when the id tier finds nothing: the id finds the release whose NFO linked it and the other
+     * releases of its title.
+     */
+    @Test
+    void sonarrFindsAnEpisodeByTheSeriesIdFirst() throws Exception {
+        assertThat(sonarrById("&tvdbid=" + TVDB + "&season=1&ep=6", "&q=Some%20Show&season=1&ep=6"))
+                .containsExactly(TOKEN_NAME);
+        assertThat(sonarrById("&tvdbid=" + TVDB + "&season=1&ep=5", "&q=Some%20Show&season=1&ep=5"))
+                .containsExactly(STANDARD);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&tvdbid=" + TVDB + "&season=1&ep=5")).containsExactly(STANDARD);
+        // the season of the series (ServedCatalog holds its episodes 1 and 2 as well)
+        assertThat(sonarr("tvsearch", SONARR_TV, "&tvmazeid=169&season=1"))
+                .contains(STANDARD, TOKEN_NAME)
+                .allMatch(t -> t.startsWith("Some.Show.S01E"));
+        // an id no release carries finds nothing, so the title tier answers
+        assertThat(sonarr("tvsearch", SONARR_TV, "&tvdbid=999999&season=1&ep=5")).isEmpty();
+        assertThat(sonarrById("&tvdbid=999999&season=1&ep=5", "&q=Some%20Show&season=1&ep=5")).containsExactly(STANDARD);
     }
 
     @Test
@@ -215,6 +251,9 @@ class ClientSearchReplayTest {
         assertThat(attr(multi, "tvairdate")).isNull();
         Element film = only(get("t=movie&q=Picture%20x264%20GRP&imdbid=" + FILM_ID));
         assertThat(attr(film, "imdb")).isEqualTo(FILM_ID);
+        Element named = only(get("t=tvsearch&tvdbid=" + TVDB + "&season=1&ep=6"));
+        assertThat(attr(named, "tvdbid")).isEqualTo(Long.toString(TVDB));
+        assertThat(attr(named, "tvmazeid")).isEqualTo("169");
     }
 
     // --- the clients' pagers ------------------------------------------------------------------
@@ -237,6 +276,12 @@ class ClientSearchReplayTest {
             }
         }
         return first;
+    }
+
+    /** Sonarr's chain for an episode when caps offers tvdbid: a tier by id, then a tier by title. */
+    private static List<String> sonarrById(String idParams, String titleParams) throws Exception {
+        List<String> byId = sonarr("tvsearch", SONARR_TV, idParams);
+        return !byId.isEmpty() ? byId : sonarr("tvsearch", SONARR_TV, titleParams);
     }
 
     /**
