@@ -18,7 +18,9 @@ final class EpisodeColumns {
 
     /** The kind as the column holds it, or null for a name with no episode marker. */
     static String kind(ReleaseAttributes a) {
-        return a.kind() == null || a.kind() == EpisodeKind.NONE ? null : a.kind().name().toLowerCase(Locale.ROOT);
+        return a.kind() == null || a.kind() == EpisodeKind.NONE
+                ? null
+                : a.kind().name().toLowerCase(Locale.ROOT);
     }
 
     /**
@@ -34,9 +36,7 @@ final class EpisodeColumns {
         int dash = e.indexOf('-');
         try {
             return LocalDate.of(
-                            a.season(),
-                            Integer.parseInt(e.substring(0, dash)),
-                            Integer.parseInt(e.substring(dash + 1)))
+                            a.season(), Integer.parseInt(e.substring(0, dash)), Integer.parseInt(e.substring(dash + 1)))
                     .toString();
         } catch (DateTimeException | NumberFormatException bad) {
             return null;

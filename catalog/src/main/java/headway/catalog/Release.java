@@ -69,9 +69,33 @@ public record Release(
             String namedBy,
             int password,
             String imdb) {
-        this(group, poster, name, filesExpected, filesPresent, filesComplete, bytes, posted, completionPercent,
-                complete, ruleVersion, category, title, season, episode, year, resolution, realName, namedBy,
-                password, imdb, null, null, null, null, null);
+        this(
+                group,
+                poster,
+                name,
+                filesExpected,
+                filesPresent,
+                filesComplete,
+                bytes,
+                posted,
+                completionPercent,
+                complete,
+                ruleVersion,
+                category,
+                title,
+                season,
+                episode,
+                year,
+                resolution,
+                realName,
+                namedBy,
+                password,
+                imdb,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     /** The name to show: the real name when inspection found one, else the name the subjects gave. */

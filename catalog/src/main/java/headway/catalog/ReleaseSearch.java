@@ -339,7 +339,8 @@ public final class ReleaseSearch {
                 c,
                 ID_TITLES,
                 rs -> {
-                    List<String> words = new ArrayList<>(words(rs.getString("title").toLowerCase(Locale.ROOT)));
+                    List<String> words =
+                            new ArrayList<>(words(rs.getString("title").toLowerCase(Locale.ROOT)));
                     int year = rs.getInt("year");
                     if (withYear && !rs.wasNull() && !words.isEmpty()) {
                         words.add(Integer.toString(year));

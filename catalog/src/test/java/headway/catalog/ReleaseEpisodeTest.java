@@ -27,6 +27,7 @@ class ReleaseEpisodeTest {
     private static final String G = "alt.binaries.test";
     /** The poster of {@link CatalogStoreTest#binary}. */
     private static final String POSTER = "Joe <joe@example.com>";
+
     private static final String MULTI = "Series.Title.S02E06E07.720p.HDTV.x264-GRP";
     private static final String DAILY = "Daily Talk 10th Mar 2026 720p WEB-GRP";
     private static final String ANIME = "Anime Title - 004 [480p][48CE2D0F]";
@@ -64,8 +65,7 @@ class ReleaseEpisodeTest {
             return Jdbc.one(
                     c,
                     "select episode_kind, last_episode, air_date from releases where name = ?",
-                    rs -> new Row(
-                            rs.getString(1), (Integer) rs.getObject(2), rs.getObject(3, LocalDate.class)),
+                    rs -> new Row(rs.getString(1), (Integer) rs.getObject(2), rs.getObject(3, LocalDate.class)),
                     name);
         }
     }
@@ -125,12 +125,19 @@ class ReleaseEpisodeTest {
         CategoryRules rules = CategoryRules.defaults();
         assertThat(row(TOKEN)).isEqualTo(new Row(null, null, null));
         ReleaseEvidence.record(
-                db.ds, G, POSTER, TOKEN, new ReleaseEvidence.Evidence("Other.Talk.2025.11.02.720p.WEB-GRP", "nfo", 0, null),
-                rules, 0);
+                db.ds,
+                G,
+                POSTER,
+                TOKEN,
+                new ReleaseEvidence.Evidence("Other.Talk.2025.11.02.720p.WEB-GRP", "nfo", 0, null),
+                rules,
+                0);
         assertThat(row(TOKEN)).isEqualTo(new Row("daily", null, LocalDate.of(2025, 11, 2)));
         assertThat(names(tv("other talk", 2025, "11-02"))).containsExactly(TOKEN);
-        TestDatabase.execute(db.ds, "update releases set episode_kind = null, last_episode = null, air_date = null,"
-                + " category_version = -1 where name in ('" + TOKEN + "', '" + MULTI + "')");
+        TestDatabase.execute(
+                db.ds,
+                "update releases set episode_kind = null, last_episode = null, air_date = null,"
+                        + " category_version = -1 where name in ('" + TOKEN + "', '" + MULTI + "')");
         ReleaseWriter.recategorize(db.ds, rules, 0, 1);
         assertThat(row(TOKEN)).isEqualTo(new Row("daily", null, LocalDate.of(2025, 11, 2)));
         assertThat(row(MULTI)).isEqualTo(new Row("multi", 7, null));
@@ -161,12 +168,14 @@ class ReleaseEpisodeTest {
             String plan;
             try (Connection c = big.ds.getConnection()) {
                 Jdbc.one(c, "select set_config('enable_seqscan', 'off', false)", rs -> rs.getString(1));
-                plan = String.join("\n", Jdbc.list(
-                        c,
-                        // what ReleaseSearch's plan of every match runs (its other plan reads newest first)
-                        "explain select name from releases where search_words @@ lower(?)::tsquery",
-                        rs -> rs.getString(1),
-                        "'show' & '42' & '#s3' & '#e13'"));
+                plan = String.join(
+                        "\n",
+                        Jdbc.list(
+                                c,
+                                // what ReleaseSearch's plan of every match runs (its other plan reads newest first)
+                                "explain select name from releases where search_words @@ lower(?)::tsquery",
+                                rs -> rs.getString(1),
+                                "'show' & '42' & '#s3' & '#e13'"));
             }
             assertThat(plan).contains("releases_search_words").doesNotContain("Seq Scan");
         }

@@ -274,8 +274,8 @@ public final class ReleaseNamer {
 
     /** The one series id of a kind the NFOs link (ids from 1 to 10 digits), none when they link several. */
     private static Optional<Long> only(String kind, Stream<Long> ids, List<String> why) {
-        TreeSet<Long> distinct = ids.filter(id -> id > 0 && id <= 9_999_999_999L)
-                .collect(Collectors.toCollection(TreeSet::new));
+        TreeSet<Long> distinct =
+                ids.filter(id -> id > 0 && id <= 9_999_999_999L).collect(Collectors.toCollection(TreeSet::new));
         if (distinct.size() == 1) {
             why.add(kind + " " + distinct.first());
             return Optional.of(distinct.first());

@@ -1,7 +1,5 @@
 package headway.deep;
 
-import headway.inspect.nfo.Nfo;
-
 import static headway.deep.Evidences.encryptedHeaders;
 import static headway.deep.Evidences.entry;
 import static headway.deep.Evidences.listing;
@@ -10,6 +8,7 @@ import static headway.deep.Evidences.of;
 import static headway.deep.Evidences.par2Named;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import headway.inspect.nfo.Nfo;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -78,8 +78,21 @@ class ClientSearchReplayTest {
         Instant old = ServedCatalog.POSTED.minusSeconds(30L * 86_400);
         List<CompletedBinary> binaries = new ArrayList<>();
         List<String> shapes = List.of(
-                STANDARD, MULTI, PACK, PACK_EPISODE, SPECIAL, DAILY_DOTTED, DAILY_SHORT, DAILY_WORDS, ANIME,
-                ANIME_PADDED, ANIME_LONG, FILM, FILM_BY_ID, FILM_BY_ID_ALSO, TOKEN);
+                STANDARD,
+                MULTI,
+                PACK,
+                PACK_EPISODE,
+                SPECIAL,
+                DAILY_DOTTED,
+                DAILY_SHORT,
+                DAILY_WORDS,
+                ANIME,
+                ANIME_PADDED,
+                ANIME_LONG,
+                FILM,
+                FILM_BY_ID,
+                FILM_BY_ID_ALSO,
+                TOKEN);
         for (int i = 0; i < shapes.size(); i++) {
             binaries.add(ServedCatalog.single(shapes.get(i), 700_000_000, old.plusSeconds(i)));
         }
@@ -125,7 +138,8 @@ class ClientSearchReplayTest {
 
     @Test
     void sonarrFindsAStandardEpisode() throws Exception {
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Some%20Show&season=1&ep=5")).contains(STANDARD);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Some%20Show&season=1&ep=5"))
+                .contains(STANDARD);
     }
 
     /**
@@ -139,41 +153,53 @@ class ClientSearchReplayTest {
                 .containsExactly(TOKEN_NAME);
         assertThat(sonarrById("&tvdbid=" + TVDB + "&season=1&ep=5", "&q=Some%20Show&season=1&ep=5"))
                 .containsExactly(STANDARD);
-        assertThat(sonarr("tvsearch", SONARR_TV, "&tvdbid=" + TVDB + "&season=1&ep=5")).containsExactly(STANDARD);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&tvdbid=" + TVDB + "&season=1&ep=5"))
+                .containsExactly(STANDARD);
         // the season of the series (ServedCatalog holds its episodes 1 and 2 as well)
         assertThat(sonarr("tvsearch", SONARR_TV, "&tvmazeid=169&season=1"))
                 .contains(STANDARD, TOKEN_NAME)
                 .allMatch(t -> t.startsWith("Some.Show.S01E"));
         // an id no release carries finds nothing, so the title tier answers
-        assertThat(sonarr("tvsearch", SONARR_TV, "&tvdbid=999999&season=1&ep=5")).isEmpty();
-        assertThat(sonarrById("&tvdbid=999999&season=1&ep=5", "&q=Some%20Show&season=1&ep=5")).containsExactly(STANDARD);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&tvdbid=999999&season=1&ep=5"))
+                .isEmpty();
+        assertThat(sonarrById("&tvdbid=999999&season=1&ep=5", "&q=Some%20Show&season=1&ep=5"))
+                .containsExactly(STANDARD);
     }
 
     @Test
     void sonarrFindsAMultiEpisodeReleaseByEachEpisodeItHolds() throws Exception {
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Series%20Title&season=2&ep=6")).containsExactly(MULTI);
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Series%20Title&season=2&ep=7")).containsExactly(MULTI);
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Series%20Title&season=2&ep=8")).isEmpty();
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Series%20Title&season=2&ep=5")).isEmpty();
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Series%20Title&season=2&ep=6"))
+                .containsExactly(MULTI);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Series%20Title&season=2&ep=7"))
+                .containsExactly(MULTI);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Series%20Title&season=2&ep=8"))
+                .isEmpty();
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Series%20Title&season=2&ep=5"))
+                .isEmpty();
     }
 
     @Test
     void sonarrFindsASeasonPackAndTheSeasonsEpisodesBySeasonAlone() throws Exception {
         assertThat(sonarr("tvsearch", SONARR_TV, "&q=Pack%20Show&season=3"))
                 .containsExactlyInAnyOrder(PACK, PACK_EPISODE);
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Pack%20Show&season=3&ep=4")).containsExactly(PACK_EPISODE);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Pack%20Show&season=3&ep=4"))
+                .containsExactly(PACK_EPISODE);
     }
 
     @Test
     void sonarrFindsASpecialBySeasonZeroWrittenAsTwoZeros() throws Exception {
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Some%20Show&season=00&ep=2")).containsExactly(SPECIAL);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Some%20Show&season=00&ep=2"))
+                .containsExactly(SPECIAL);
     }
 
     @Test
     void sonarrFindsADailyEpisodeByItsAirDateInEachNameForm() throws Exception {
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=04/12")).containsExactly(DAILY_DOTTED);
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=04/13")).containsExactly(DAILY_SHORT);
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=03/10")).containsExactly(DAILY_WORDS);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=04/12"))
+                .containsExactly(DAILY_DOTTED);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=04/13"))
+                .containsExactly(DAILY_SHORT);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=03/10"))
+                .containsExactly(DAILY_WORDS);
     }
 
     @Test
@@ -199,7 +225,8 @@ class ClientSearchReplayTest {
      */
     @Test
     void radarrFindsAFilmByItsImdbIdFirst() throws Exception {
-        assertThat(radarr(FILM_ID, "The%20Old%20Picture%201965")).containsExactlyInAnyOrder(FILM_BY_ID, FILM_BY_ID_ALSO);
+        assertThat(radarr(FILM_ID, "The%20Old%20Picture%201965"))
+                .containsExactlyInAnyOrder(FILM_BY_ID, FILM_BY_ID_ALSO);
     }
 
     /** The film's files gave no id, so the id tier finds nothing and the title tier answers, with the year or without. */
@@ -214,14 +241,18 @@ class ClientSearchReplayTest {
 
     @Test
     void prowlarrPassesTheAppsSearchesOn() throws Exception {
-        assertThat(prowlarr("tvsearch", SONARR_TV, "&q=Series%20Title&season=2&ep=7")).containsExactly(MULTI);
+        assertThat(prowlarr("tvsearch", SONARR_TV, "&q=Series%20Title&season=2&ep=7"))
+                .containsExactly(MULTI);
         assertThat(prowlarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=04%2F12"))
                 .containsExactly(DAILY_DOTTED);
         assertThat(prowlarr("tvsearch", SONARR_TV, "&q=Pack%2520Show&season=3"))
                 .containsExactlyInAnyOrder(PACK, PACK_EPISODE);
-        assertThat(prowlarr("search", SONARR_ANIME, "&q=Anime%2520Title%252004")).containsExactly(ANIME_PADDED);
-        assertThat(prowlarr("movie", RADARR_MOVIES, "&imdbid=" + FILM_ID)).containsExactlyInAnyOrder(FILM_BY_ID, FILM_BY_ID_ALSO);
-        assertThat(prowlarr("search", RADARR_MOVIES, "&q=A%2520Film%2520Title%25202019")).containsExactly(FILM);
+        assertThat(prowlarr("search", SONARR_ANIME, "&q=Anime%2520Title%252004"))
+                .containsExactly(ANIME_PADDED);
+        assertThat(prowlarr("movie", RADARR_MOVIES, "&imdbid=" + FILM_ID))
+                .containsExactlyInAnyOrder(FILM_BY_ID, FILM_BY_ID_ALSO);
+        assertThat(prowlarr("search", RADARR_MOVIES, "&q=A%2520Film%2520Title%25202019"))
+                .containsExactly(FILM);
     }
 
     // --- NZBHydra2 ----------------------------------------------------------------------------
@@ -229,11 +260,15 @@ class ClientSearchReplayTest {
     @Test
     void nzbhydraFindsEachShapeWithItsParameterOrder() throws Exception {
         assertThat(hydra("tvsearch", "&q=Some%20Show&season=1&ep=5", SONARR_TV)).containsExactly(STANDARD);
-        assertThat(hydra("tvsearch", "&q=Series%20Title&season=2&ep=7", SONARR_TV)).containsExactly(MULTI);
-        assertThat(hydra("tvsearch", "&q=Daily%20Talk&season=2026&ep=04/12", SONARR_TV)).containsExactly(DAILY_DOTTED);
-        assertThat(hydra("tvsearch", "&q=Pack%20Show&season=3", SONARR_TV)).containsExactlyInAnyOrder(PACK, PACK_EPISODE);
+        assertThat(hydra("tvsearch", "&q=Series%20Title&season=2&ep=7", SONARR_TV))
+                .containsExactly(MULTI);
+        assertThat(hydra("tvsearch", "&q=Daily%20Talk&season=2026&ep=04/12", SONARR_TV))
+                .containsExactly(DAILY_DOTTED);
+        assertThat(hydra("tvsearch", "&q=Pack%20Show&season=3", SONARR_TV))
+                .containsExactlyInAnyOrder(PACK, PACK_EPISODE);
         assertThat(hydra("search", "&q=Anime%20Title%20101", SONARR_ANIME)).containsExactly(ANIME_LONG);
-        assertThat(hydra("movie", "&imdbid=tt" + FILM_ID, "2000")).containsExactlyInAnyOrder(FILM_BY_ID, FILM_BY_ID_ALSO);
+        assertThat(hydra("movie", "&imdbid=tt" + FILM_ID, "2000"))
+                .containsExactlyInAnyOrder(FILM_BY_ID, FILM_BY_ID_ALSO);
         assertThat(hydra("search", "&q=A%20Film%20Title%202019", "2000")).containsExactly(FILM);
     }
 
@@ -309,7 +344,8 @@ class ClientSearchReplayTest {
             if (first == null) {
                 first = titles;
             }
-            Element response = (Element) d.getElementsByTagNameNS(Newznab.NEWZNAB_NS, "response").item(0);
+            Element response = (Element)
+                    d.getElementsByTagNameNS(Newznab.NEWZNAB_NS, "response").item(0);
             offset += titles.size();
             if (titles.isEmpty() || offset >= Integer.parseInt(response.getAttribute("total"))) {
                 return first;

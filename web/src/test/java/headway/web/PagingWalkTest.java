@@ -68,7 +68,12 @@ class PagingWalkTest {
         List<String> season = sonarrWalk("&q=Walk%20Show&season=3", null);
         assertThat(season).hasSize(SAME_SECOND).isEqualTo(sonarrWalk("&q=Walk%20Show&season=3", null));
         // newest first; within a second by name: the order the releases' key gives
-        assertThat(first.stream().filter(t -> !t.equals(FRESH)).limit(SAME_SECOND).toList()).isSorted().allMatch(t -> t.startsWith("Walk.Show.S07"));
+        assertThat(first.stream()
+                        .filter(t -> !t.equals(FRESH))
+                        .limit(SAME_SECOND)
+                        .toList())
+                .isSorted()
+                .allMatch(t -> t.startsWith("Walk.Show.S07"));
     }
 
     /**
@@ -125,7 +130,8 @@ class PagingWalkTest {
                 between.run();
             }
             offset += titles.size();
-            Element response = (Element) d.getElementsByTagNameNS(Newznab.NEWZNAB_NS, "response").item(0);
+            Element response = (Element)
+                    d.getElementsByTagNameNS(Newznab.NEWZNAB_NS, "response").item(0);
             if (titles.isEmpty() || offset >= Integer.parseInt(response.getAttribute("total"))) {
                 return all;
             }
