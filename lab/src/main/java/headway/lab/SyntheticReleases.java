@@ -544,7 +544,11 @@ final class SyntheticReleases {
         field(sb, a.year()).append('\t');
         field(sb, a.resolution()).append("\t0\t");
         // as the catalog writer stores them (V25), so the search words are those of written releases
-        field(sb, a.kind() == null || a.kind() == EpisodeKind.NONE ? null : a.kind().name().toLowerCase(Locale.ROOT))
+        field(
+                        sb,
+                        a.kind() == null || a.kind() == EpisodeKind.NONE
+                                ? null
+                                : a.kind().name().toLowerCase(Locale.ROOT))
                 .append('\t');
         field(sb, a.lastEpisode()).append('\n');
     }
