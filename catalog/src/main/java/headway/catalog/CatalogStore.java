@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -135,7 +136,7 @@ public final class CatalogStore {
     private static final String SELECT_RELEASE = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                    completion_percent, complete, rule_version, category, title, season, episode, year, resolution,
-                   real_name, named_by, password, imdb
+                   real_name, named_by, password, imdb, episode_kind, last_episode, air_date, tvdb, tvmaze
             from releases
             where group_name = ? and poster = ? and name = ?
             """;
@@ -143,7 +144,7 @@ public final class CatalogStore {
     private static final String NAMED_RELEASES = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                    completion_percent, complete, rule_version, category, title, season, episode, year, resolution,
-                   real_name, named_by, password, imdb
+                   real_name, named_by, password, imdb, episode_kind, last_episode, air_date, tvdb, tvmaze
             from releases
             where name ilike ? escape '\\' or real_name ilike ? escape '\\'
             order by posted desc nulls last, name, group_name, poster
@@ -595,7 +596,12 @@ public final class CatalogStore {
                 rs.getString("real_name"),
                 rs.getString("named_by"),
                 rs.getInt("password"),
-                rs.getString("imdb"));
+                rs.getString("imdb"),
+                rs.getString("episode_kind"),
+                (Integer) rs.getObject("last_episode"),
+                rs.getObject("air_date", LocalDate.class),
+                (Long) rs.getObject("tvdb"),
+                (Long) rs.getObject("tvmaze"));
     }
 
     private static CompletedBinary binary(ResultSet rs) throws SQLException {

@@ -2,6 +2,7 @@ package headway.catalog;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.LocalDate;
 
 /**
  * A release row: the binaries of one post by one poster under one release name, aggregated.
@@ -11,7 +12,11 @@ import java.time.Instant;
  * computed from {@code realName} once the release has one. {@code realName}, {@code namedBy} and
  * {@code imdb} ({@code tt} and 7 to 10 digits) are what inspection of its files found, null when
  * nothing was found; {@code password} is the newznab attribute (0 none, 1 passworded, 2 possibly:
- * an archive inside the archive). {@code name} stays the key (and the guid) either way.
+ * an archive inside the archive). {@code episodeKind} ({@code standard}, {@code multi}, {@code pack},
+ * {@code daily}, {@code absolute}, {@code part}, {@code special}), {@code lastEpisode} (of a
+ * multi-episode release) and {@code airDate} (of a daily show) are V25's, null where the name does
+ * not say them or the row was written before V25; {@code tvdb} and {@code tvmaze} the series ids
+ * inspection found in its NFOs (V25), null when none. {@code name} stays the key (and the guid) either way.
  */
 public record Release(
         String group,
@@ -34,7 +39,64 @@ public record Release(
         String realName,
         String namedBy,
         int password,
-        String imdb) {
+        String imdb,
+        String episodeKind,
+        Integer lastEpisode,
+        LocalDate airDate,
+        Long tvdb,
+        Long tvmaze) {
+
+    /** A release without the V25 episode columns (as rows written before V25 read). */
+    public Release(
+            String group,
+            String poster,
+            String name,
+            int filesExpected,
+            int filesPresent,
+            int filesComplete,
+            long bytes,
+            Instant posted,
+            BigDecimal completionPercent,
+            boolean complete,
+            int ruleVersion,
+            Integer category,
+            String title,
+            Integer season,
+            String episode,
+            Integer year,
+            String resolution,
+            String realName,
+            String namedBy,
+            int password,
+            String imdb) {
+        this(
+                group,
+                poster,
+                name,
+                filesExpected,
+                filesPresent,
+                filesComplete,
+                bytes,
+                posted,
+                completionPercent,
+                complete,
+                ruleVersion,
+                category,
+                title,
+                season,
+                episode,
+                year,
+                resolution,
+                realName,
+                namedBy,
+                password,
+                imdb,
+                null,
+                null,
+                null,
+                null,
+                null);
+    }
 
     /** The name to show: the real name when inspection found one, else the name the subjects gave. */
     public String displayName() {

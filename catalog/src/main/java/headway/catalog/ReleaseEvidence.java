@@ -14,8 +14,9 @@ import javax.sql.DataSource;
 
 /**
  * What inspection of a release's files found, written to its row: the real name, which evidence
- * named it, the password flag and the IMDb id (V22), and the categories and attributes (title,
- * season, episode, year, resolution) computed from the real name by the rule set's categories, as
+ * named it, the password flag and the IMDb id (V22), the TheTVDB and TVmaze ids (V25), and the categories and attributes (title,
+ * season, episode, year, resolution; V25's episode kind, last episode and air date) computed from
+ * the real name by the rule set's categories, as
  * {@link ReleaseWriter} computes them from a name. The release keeps its key and so its guid and
  * its NZB, and the words of its old name stay searchable beside those of the real name.
  *
@@ -54,12 +55,18 @@ public final class ReleaseEvidence {
      * when {@code realName} is, else 1 to 64 of {@code A-Z a-z 0-9 + _ -} ({@code headway.deep.Naming}'s
      * label, {@code NFO+PAR2}, fits as it is); {@code password} is newznab's
      * 0 none, 1 passworded, 2 possibly (an archive inside the archive); {@code imdb} is null or in
-     * {@link ImdbIds#FORM}.
+     * {@link ImdbIds#FORM}; {@code tvdb} and {@code tvmaze} (V25) are null or a series id from 1
+     * to 9,999,999,999.
      */
-    public record Evidence(String realName, String namedBy, int password, String imdb) {
+    public record Evidence(String realName, String namedBy, int password, String imdb, Long tvdb, Long tvmaze) {
 
         /** No evidence: what clearing writes. */
         public static final Evidence NONE = new Evidence(null, null, 0, null);
+
+        /** Evidence without series ids. */
+        public Evidence(String realName, String namedBy, int password, String imdb) {
+            this(realName, namedBy, password, imdb, null, null);
+        }
 
         private static final Pattern NAMED_BY = Pattern.compile("[A-Za-z0-9+_-]{1,64}");
 
@@ -90,6 +97,12 @@ public final class ReleaseEvidence {
             if (imdb != null && !ImdbIds.FORM.matcher(imdb).matches()) {
                 throw new IllegalArgumentException("imdb must be tt and 7 to 10 digits, was " + imdb);
             }
+            if (tvdb != null && (tvdb < 1 || tvdb > 9_999_999_999L)) {
+                throw new IllegalArgumentException("tvdb must be from 1 to 9999999999, was " + tvdb);
+            }
+            if (tvmaze != null && (tvmaze < 1 || tvmaze > 9_999_999_999L)) {
+                throw new IllegalArgumentException("tvmaze must be from 1 to 9999999999, was " + tvmaze);
+            }
         }
     }
 
@@ -101,13 +114,16 @@ public final class ReleaseEvidence {
 
     private static final String WRITE = """
             update releases
-            set real_name = ?, named_by = ?, password = ?, imdb = ?, category = ?, title = ?, season = ?,
-                episode = ?, year = ?, resolution = ?, category_version = ?
+            set real_name = ?, named_by = ?, password = ?, imdb = ?, tvdb = ?, tvmaze = ?, category = ?, title = ?,
+                season = ?,
+                episode = ?, year = ?, resolution = ?, episode_kind = ?, last_episode = ?, air_date = ?::date,
+                category_version = ?
             where group_name = ? and poster = ? and name = ? and category_version <= ?
-              and (real_name, named_by, password, imdb, category, title, season, episode, year, resolution,
-                   category_version)
+              and (real_name, named_by, password, imdb, tvdb, tvmaze, category, title, season, episode, year,
+                   resolution, episode_kind, last_episode, air_date, category_version)
                   is distinct from
-                  (?::text, ?::text, ?::smallint, ?::text, ?::int, ?::text, ?::int, ?::text, ?::int, ?::text, ?::int)
+                  (?::text, ?::text, ?::smallint, ?::text, ?::bigint, ?::bigint, ?::int, ?::text, ?::int, ?::text,
+                   ?::int, ?::text, ?::text, ?::int, ?::date, ?::int)
             """;
 
     private ReleaseEvidence() {}
@@ -142,12 +158,17 @@ public final class ReleaseEvidence {
             evidence.namedBy(),
             evidence.password(),
             evidence.imdb(),
+            evidence.tvdb(),
+            evidence.tvmaze(),
             k.category().id(),
             a.title(),
             a.season(),
             a.episode(),
             a.year(),
             a.resolution(),
+            EpisodeColumns.kind(a),
+            a.lastEpisode(),
+            EpisodeColumns.airDate(a),
             categoryVersion
         };
         try (PreparedStatement ps = c.prepareStatement(WRITE)) {
@@ -200,6 +221,8 @@ public final class ReleaseEvidence {
             ps.setNull(i, Types.OTHER);
         } else if (v instanceof Integer n) {
             ps.setInt(i, n);
+        } else if (v instanceof Long n) {
+            ps.setLong(i, n);
         } else {
             ps.setString(i, (String) v);
         }

@@ -35,7 +35,21 @@ import javax.sql.DataSource;
  * matches its whole range ({@code 5000} is every TV category 5000-5999), as newznab clients expect.
  *
  * <p>A release that inspection named (V22) is found by the words of its real name and by those
- * of the name its subjects gave (an obfuscated post's token): the index holds both.
+ * of the name its subjects gave (an obfuscated post's token): the index holds both. A search by
+ * IMDb id finds the releases whose files gave the id and those with the title and year of one of
+ * them (by TheTVDB or TVmaze id, V25, the same with the title alone): Radarr asks by id first and by title only when the id finds nothing, so an id search that
+ * found only the few releases with an NFO would hide every other release of the film from it.
+ *
+ * <p>V25 adds filter words for what kind of episode a release holds: {@code #e<n>} for each
+ * episode of a multi-episode release ({@code S02E06E07} answers {@code ep=6} and {@code ep=7}),
+ * and an anime's absolute number as plain words in the widths clients write it ({@code 4},
+ * {@code 04}, {@code 004}: Sonarr sends {@code q=Title+04}). A season alone matches packs and
+ * every episode of the season, a daily show's year ({@code season=2026}) every dated episode of it.
+ *
+ * <p>The order is total: newest first ({@code posted}), then the release's key (name, group,
+ * poster), so the same search gives the same pages every time, and a release added while a
+ * client pages newest first moves later releases one place on: nothing is skipped, and the
+ * release at a page's end may come again at the top of the next (the clients drop it by guid).
  *
  * <p>How it stays fast on millions of releases (V10): the words of every name are a generated
  * {@code tsvector} with a GIN index, beside words no name can hold for the category and its parent
@@ -81,7 +95,8 @@ public final class ReleaseSearch {
      * What to look for. {@code text} may be empty (newest releases); {@code categories} empty means
      * any; {@code season}, {@code episode}, {@code maxAge}, {@code group} and {@code imdb} are null
      * when not asked for; {@code imdb} is an id in {@link ImdbIds#FORM} (releases whose files gave
-     * it); {@code limit} is at least 1 and {@code offset} at least 0.
+     * it), {@code tvdb} and {@code tvmaze} series ids from 1 (V25); {@code limit} is at least 1 and
+     * {@code offset} at least 0.
      */
     public record Query(
             String text,
@@ -92,7 +107,9 @@ public final class ReleaseSearch {
             String group,
             int limit,
             int offset,
-            String imdb) {
+            String imdb,
+            Long tvdb,
+            Long tvmaze) {
         public Query {
             text = text == null ? "" : text;
             categories = categories == null ? List.of() : List.copyOf(categories);
@@ -105,6 +122,23 @@ public final class ReleaseSearch {
             if (offset < 0) {
                 throw new IllegalArgumentException("offset must be at least 0, was " + offset);
             }
+            if ((tvdb != null && tvdb < 1) || (tvmaze != null && tvmaze < 1)) {
+                throw new IllegalArgumentException("series ids are from 1, were tvdb " + tvdb + ", tvmaze " + tvmaze);
+            }
+        }
+
+        /** A query without series ids. */
+        public Query(
+                String text,
+                List<Integer> categories,
+                Integer season,
+                String episode,
+                Duration maxAge,
+                String group,
+                int limit,
+                int offset,
+                String imdb) {
+            this(text, categories, season, episode, maxAge, group, limit, offset, imdb, null, null);
         }
 
         /** A query without an IMDb id. */
@@ -117,7 +151,7 @@ public final class ReleaseSearch {
                 String group,
                 int limit,
                 int offset) {
-            this(text, categories, season, episode, maxAge, group, limit, offset, null);
+            this(text, categories, season, episode, maxAge, group, limit, offset, null, null, null);
         }
 
         /** Releases whose name holds every term of {@code text}, newest first. */
@@ -156,9 +190,16 @@ public final class ReleaseSearch {
     private static final String COLUMNS = """
             group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
             completion_percent, complete, rule_version, category, title, season, episode, year, resolution,
-            real_name, named_by, password, imdb""";
+            real_name, named_by, password, imdb, episode_kind, last_episode, air_date, tvdb, tvmaze""";
 
     private static final String ORDER = "posted desc nulls last, name, group_name, poster";
+
+    /** The titles and years of the releases that carry an IMDb id: at most a few, found by the id's word. */
+    private static final String ID_TITLES = """
+            select distinct title, year from releases
+            where search_words @@ ?::tsquery and title is not null
+            limit 5
+            """;
 
     /** The statement timeout of the search's transaction; {@code set_config} takes it as a parameter, {@code SET} would not. */
     private static final String STATEMENT_TIMEOUT = "select set_config('statement_timeout', ?, true)";
@@ -241,17 +282,15 @@ public final class ReleaseSearch {
      * zero: none), which is then a {@link SearchTimeoutException}.
      */
     public Page search(Query query, Duration statementTimeout) {
-        List<Object> params = new ArrayList<>();
-        String where = where(query, params);
         boolean limited = statementTimeout != null && !statementTimeout.isZero();
         try (Connection c = dataSource.getConnection()) {
             if (!limited) {
-                return plan(c, where, params, query);
+                return run(c, query);
             }
             c.setAutoCommit(false);
             try {
                 Jdbc.one(c, STATEMENT_TIMEOUT, rs -> rs.getString(1), Math.max(1, statementTimeout.toMillis()) + "ms");
-                Page page = plan(c, where, params, query);
+                Page page = run(c, query);
                 c.commit();
                 return page;
             } catch (SQLException | RuntimeException e) {
@@ -268,6 +307,53 @@ public final class ReleaseSearch {
             }
             throw new StoreException("searching the catalog", e);
         }
+    }
+
+    /** The filter, with the titles each external id stands for read first, and the page it gives. */
+    private Page run(Connection c, Query query) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        if (query.imdb() != null) {
+            ids.add(either(c, "#" + query.imdb(), true));
+        }
+        if (query.tvdb() != null) {
+            ids.add(either(c, "#tvdb" + query.tvdb(), false));
+        }
+        if (query.tvmaze() != null) {
+            ids.add(either(c, "#tvmaze" + query.tvmaze(), false));
+        }
+        List<Object> params = new ArrayList<>();
+        String where = where(query, params, ids);
+        return plan(c, where, params, query);
+    }
+
+    /**
+     * An external id as a tsquery: its word, or the words of the title (and, for a film, the year)
+     * of any release whose files gave it. So a search by id also finds the releases of that title
+     * that carry no id, because Sonarr and Radarr ask by id first and by title only when the id
+     * finds nothing at all.
+     */
+    private static String either(Connection c, String idWord, boolean withYear) throws SQLException {
+        List<String> either = new ArrayList<>();
+        either.add("'" + idWord + "'");
+        List<List<String>> titles = Jdbc.list(
+                c,
+                ID_TITLES,
+                rs -> {
+                    List<String> words =
+                            new ArrayList<>(words(rs.getString("title").toLowerCase(Locale.ROOT)));
+                    int year = rs.getInt("year");
+                    if (withYear && !rs.wasNull() && !words.isEmpty()) {
+                        words.add(Integer.toString(year));
+                    }
+                    return words;
+                },
+                "'" + idWord + "'");
+        for (List<String> title : titles) {
+            if (!title.isEmpty()) {
+                either.add(title.stream().map(w -> "'" + w + "'").collect(Collectors.joining(" & ", "(", ")")));
+            }
+        }
+        return either.stream().distinct().collect(Collectors.joining(" | ", "(", ")"));
     }
 
     /** The page by the cheaper of the two plans, as the class comment says. */
@@ -333,9 +419,10 @@ public final class ReleaseSearch {
     /**
      * The filter as SQL with {@code ?} parameters, which it appends to {@code params}; never user
      * text in the SQL. Words, categories, season and episode become one tsquery on the index;
-     * terms without a word add nothing (see the class comment).
+     * terms without a word add nothing (see the class comment). Each of {@code ids} is an
+     * external id's tsquery (its word or the titles of the releases that carry it).
      */
-    private String where(Query query, List<Object> params) {
+    private String where(Query query, List<Object> params, List<String> ids) {
         StringBuilder where = new StringBuilder("true");
         List<String> lexemes = new ArrayList<>();
         // words hold no quote or backslash (those separate words), so quoting them is enough
@@ -352,9 +439,7 @@ public final class ReleaseSearch {
         if (query.episode() != null) {
             lexemes.add("'#e" + query.episode().replace("\\", "\\\\").replace("'", "''") + "'");
         }
-        if (query.imdb() != null) {
-            lexemes.add("'#" + query.imdb() + "'");
-        }
+        lexemes.addAll(ids);
         if (!lexemes.isEmpty()) {
             where.append(" and search_words @@ lower(?)::tsquery");
             params.add(String.join(" & ", lexemes));

@@ -53,23 +53,29 @@ final class ReleaseWriter {
                 episode = case when %1$s then excluded.episode else releases.episode end,
                 year = case when %1$s then excluded.year else releases.year end,
                 resolution = case when %1$s then excluded.resolution else releases.resolution end,
+                episode_kind = case when %1$s then excluded.episode_kind else releases.episode_kind end,
+                last_episode = case when %1$s then excluded.last_episode else releases.last_episode end,
+                air_date = case when %1$s then excluded.air_date else releases.air_date end,
                 category_version = case when %1$s then excluded.category_version else releases.category_version end
             """.formatted(MAY_CATEGORIZE);
 
     private static final String UPSERT_RELEASES = """
             insert into releases (group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                                   completion_percent, complete, rule_version, category, title, season, episode, year,
-                                  resolution, category_version, parts_present, total_parts)
+                                  resolution, episode_kind, last_episode, air_date, category_version, parts_present,
+                                  total_parts)
             select k.g, k.p, k.n, a.files_expected, a.files_present, a.files_complete, a.bytes, a.posted,
                    round(100.0 * a.parts_present / a.total_parts
                          * least(1.0, a.files_present::numeric / coalesce(a.files_expected, a.files_present)), 2),
                    a.complete and a.files_present >= coalesce(a.files_expected, 0),
                    a.rule_version,
-                   k.category, k.title, k.season, k.episode, k.year, k.resolution, k.category_version,
+                   k.category, k.title, k.season, k.episode, k.year, k.resolution, k.episode_kind, k.last_episode,
+                   k.air_date, k.category_version,
                    a.parts_present, a.total_parts
             from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[],
-                        ?::int[])
-                 as k(g, p, n, category, title, season, episode, year, resolution, category_version)
+                        ?::text[], ?::int[], ?::date[], ?::int[])
+                 as k(g, p, n, category, title, season, episode, year, resolution, episode_kind, last_episode,
+                      air_date, category_version)
             cross join lateral (
                 select nullif(max(b.file_total), -1) as files_expected,
                        count(*) as files_present,
@@ -104,10 +110,12 @@ final class ReleaseWriter {
                    excluded.parts_present, excluded.total_parts)
                or (""" + MAY_CATEGORIZE + """
                    and (releases.category, releases.title, releases.season, releases.episode, releases.year,
-                        releases.resolution, releases.category_version)
+                        releases.resolution, releases.episode_kind, releases.last_episode, releases.air_date,
+                        releases.category_version)
                        is distinct from
                        (excluded.category, excluded.title, excluded.season, excluded.episode, excluded.year,
-                        excluded.resolution, excluded.category_version))
+                        excluded.resolution, excluded.episode_kind, excluded.last_episode, excluded.air_date,
+                        excluded.category_version))
             """;
 
     /**
@@ -121,18 +129,21 @@ final class ReleaseWriter {
     private static final String ADD_TO_RELEASES = """
             insert into releases (group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                                   completion_percent, complete, rule_version, category, title, season, episode, year,
-                                  resolution, category_version, parts_present, total_parts)
+                                  resolution, episode_kind, last_episode, air_date, category_version, parts_present,
+                                  total_parts)
             select k.g, k.p, k.n, nullif(k.file_total, -1), k.files, k.files_complete, k.bytes, k.posted,
                    round(100.0 * k.parts_present / k.total_parts
                          * least(1.0, k.files::numeric / coalesce(nullif(k.file_total, -1), k.files)), 2),
                    k.files_complete = k.files and k.files >= coalesce(nullif(k.file_total, -1), 0),
                    k.rule_version,
-                   k.category, k.title, k.season, k.episode, k.year, k.resolution, k.category_version,
+                   k.category, k.title, k.season, k.episode, k.year, k.resolution, k.episode_kind, k.last_episode,
+                   k.air_date, k.category_version,
                    k.parts_present, k.total_parts
             from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[],
-                        ?::int[], ?::int[], ?::int[], ?::int[], ?::bigint[], ?::timestamptz[], ?::bigint[],
-                        ?::bigint[], ?::int[])
-                 as k(g, p, n, category, title, season, episode, year, resolution, category_version,
+                        ?::text[], ?::int[], ?::date[], ?::int[], ?::int[], ?::int[], ?::int[], ?::bigint[],
+                        ?::timestamptz[], ?::bigint[], ?::bigint[], ?::int[])
+                 as k(g, p, n, category, title, season, episode, year, resolution, episode_kind, last_episode,
+                      air_date, category_version,
                       file_total, files, files_complete, bytes, posted, parts_present, total_parts, rule_version)
             on conflict (group_name, poster, name) do update set
                 files_expected = nullif(greatest(coalesce(releases.files_expected, -1),
@@ -168,10 +179,12 @@ final class ReleaseWriter {
     private static final String UPDATE_CATEGORIES = """
             update releases r
             set category = k.category, title = k.title, season = k.season, episode = k.episode, year = k.year,
-                resolution = k.resolution, category_version = ?
+                resolution = k.resolution, episode_kind = k.episode_kind, last_episode = k.last_episode,
+                air_date = k.air_date, category_version = ?
             from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[],
-                        ?::text[])
-                 as k(g, p, n, category, title, season, episode, year, resolution, real_name)
+                        ?::text[], ?::int[], ?::date[], ?::text[])
+                 as k(g, p, n, category, title, season, episode, year, resolution, episode_kind, last_episode,
+                      air_date, real_name)
             where r.group_name = k.g and r.poster = k.p and r.name = k.n and r.category_version < ?
               and r.real_name is not distinct from k.real_name
             """;
@@ -359,7 +372,10 @@ final class ReleaseWriter {
             .int4(k -> k.attributes().season())
             .text(k -> k.attributes().episode())
             .int4(k -> k.attributes().year())
-            .text(k -> k.attributes().resolution());
+            .text(k -> k.attributes().resolution())
+            .text(k -> EpisodeColumns.kind(k.attributes()))
+            .int4(k -> k.attributes().lastEpisode())
+            .text(k -> EpisodeColumns.airDate(k.attributes()));
 
     private static final ColumnArrays<Categorized> RECATEGORIZED = CATEGORIZED.text(Categorized::realName);
 }

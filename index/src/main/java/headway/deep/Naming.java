@@ -16,8 +16,22 @@ import java.util.stream.Collectors;
  *     2 possibly (an archive inside the archive)
  * @param imdbId the IMDb title id ({@code tt} and 7 or 8 digits) when the NFOs carry exactly one
  * @param reason what was decided and why, for people ({@code headway inspect}, the ledger)
+ * @param tvdbId the TheTVDB series id when the NFOs link exactly one
+ * @param tvmazeId the TVmaze show id when the NFOs link exactly one
  */
-public record Naming(Optional<String> name, Set<Source> namedBy, int password, Optional<String> imdbId, String reason) {
+public record Naming(
+        Optional<String> name,
+        Set<Source> namedBy,
+        int password,
+        Optional<String> imdbId,
+        String reason,
+        Optional<Long> tvdbId,
+        Optional<Long> tvmazeId) {
+
+    /** A naming without series ids. */
+    public Naming(Optional<String> name, Set<Source> namedBy, int password, Optional<String> imdbId, String reason) {
+        this(name, namedBy, password, imdbId, reason, Optional.empty(), Optional.empty());
+    }
 
     /** newznab's {@code password}: no archive, or nothing in it is encrypted or archived again. */
     public static final int NOT_PASSWORDED = 0;
@@ -33,6 +47,8 @@ public record Naming(Optional<String> name, Set<Source> namedBy, int password, O
         namedBy = namedBy.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(namedBy));
         Objects.requireNonNull(imdbId, "imdbId");
         Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(tvdbId, "tvdbId");
+        Objects.requireNonNull(tvmazeId, "tvmazeId");
         if (password < NOT_PASSWORDED || password > POSSIBLY_PASSWORDED) {
             throw new IllegalArgumentException("password must be 0, 1 or 2, was " + password);
         }

@@ -14,6 +14,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Decides a release's real name, its newznab password and its IMDb id from the evidence read out
@@ -98,7 +100,9 @@ public final class ReleaseNamer {
         }
         int password = password(evidence.listings(), why);
         Optional<String> imdb = imdb(evidence.nfos(), why);
-        return new Naming(name, by, password, imdb, String.join("; ", why));
+        Optional<Long> tvdb = only("tvdb", evidence.nfos().stream().flatMap(n -> n.tvdbIds().stream()), why);
+        Optional<Long> tvmaze = only("tvmaze", evidence.nfos().stream().flatMap(n -> n.tvmazeIds().stream()), why);
+        return new Naming(name, by, password, imdb, String.join("; ", why), tvdb, tvmaze);
     }
 
     /** Whether {@code evidence} names the release {@code subject} names: the same words, or more after them. */
@@ -264,6 +268,20 @@ public final class ReleaseNamer {
         }
         if (ids.size() > 1) {
             why.add("the NFO carries " + ids.size() + " IMDb ids, so none");
+        }
+        return Optional.empty();
+    }
+
+    /** The one series id of a kind the NFOs link (ids from 1 to 10 digits), none when they link several. */
+    private static Optional<Long> only(String kind, Stream<Long> ids, List<String> why) {
+        TreeSet<Long> distinct =
+                ids.filter(id -> id > 0 && id <= 9_999_999_999L).collect(Collectors.toCollection(TreeSet::new));
+        if (distinct.size() == 1) {
+            why.add(kind + " " + distinct.first());
+            return Optional.of(distinct.first());
+        }
+        if (distinct.size() > 1) {
+            why.add("the NFO links " + distinct.size() + " " + kind + " ids, so none");
         }
         return Optional.empty();
     }

@@ -8,6 +8,7 @@ import static headway.deep.Evidences.of;
 import static headway.deep.Evidences.par2Named;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import headway.inspect.nfo.Nfo;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -265,6 +266,28 @@ class ReleaseNamerTest {
                     .as(bad)
                     .isEmpty();
         }
+    }
+
+    @Test
+    void seriesIdsWhenTheNfosLinkExactlyOneOfEachKind() {
+        Naming one = obfuscated(of(List.of(), List.of(seriesNfo(List.of(81189L, 81189L), List.of(169L))), List.of()));
+        assertThat(one.tvdbId()).contains(81189L);
+        assertThat(one.tvmazeId()).contains(169L);
+        assertThat(one.reason()).contains("tvdb 81189").contains("tvmaze 169");
+        Naming two = obfuscated(of(
+                List.of(),
+                List.of(seriesNfo(List.of(81189L), List.of()), seriesNfo(List.of(121361L), List.of(169L))),
+                List.of()));
+        assertThat(two.tvdbId()).isEmpty();
+        assertThat(two.tvmazeId()).contains(169L);
+        assertThat(two.reason()).contains("2 tvdb ids, so none");
+        Naming none = obfuscated(of(List.of(), List.of(seriesNfo(List.of(0L), List.of())), List.of()));
+        assertThat(none.tvdbId()).isEmpty();
+        assertThat(none.tvmazeId()).isEmpty();
+    }
+
+    private static Nfo seriesNfo(List<Long> tvdb, List<Long> tvmaze) {
+        return new Nfo("links", "IBM437", false, List.of(), 0, List.of(), tvdb, List.of(), tvmaze, null);
     }
 
     @Test

@@ -2,6 +2,7 @@ package headway.lab;
 
 import headway.category.CategoryRules;
 import headway.category.Classification;
+import headway.category.EpisodeKind;
 import headway.category.ReleaseAttributes;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -346,7 +347,7 @@ final class SyntheticReleases {
             CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn("""
                             copy releases (group_name, poster, name, files_expected, files_present, files_complete, bytes,
                                            posted, completion_percent, complete, rule_version, category, title, season,
-                                           episode, year, resolution, category_version)
+                                           episode, year, resolution, category_version, episode_kind, last_episode)
                             from stdin""");
             try {
                 StringBuilder sb = new StringBuilder(1 << 20);
@@ -541,7 +542,15 @@ final class SyntheticReleases {
         field(sb, a.season()).append('\t');
         field(sb, a.episode()).append('\t');
         field(sb, a.year()).append('\t');
-        field(sb, a.resolution()).append("\t0\n");
+        field(sb, a.resolution()).append("\t0\t");
+        // as the catalog writer stores them (V25), so the search words are those of written releases
+        field(
+                        sb,
+                        a.kind() == null || a.kind() == EpisodeKind.NONE
+                                ? null
+                                : a.kind().name().toLowerCase(Locale.ROOT))
+                .append('\t');
+        field(sb, a.lastEpisode()).append('\n');
     }
 
     private static StringBuilder field(StringBuilder sb, Object value) {

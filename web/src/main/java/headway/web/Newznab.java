@@ -60,7 +60,7 @@ final class Newznab {
 
     static {
         SEARCHING.put("search", "q");
-        SEARCHING.put("tv-search", "q,season,ep");
+        SEARCHING.put("tv-search", "q,season,ep,tvdbid,tvmazeid");
         SEARCHING.put("movie-search", "q,imdbid");
         SEARCHING.put("audio-search", "q,artist,album");
         SEARCHING.put("book-search", "q,title,author");
@@ -77,8 +77,9 @@ final class Newznab {
     static final List<String> BOOK_WORDS = List.of("title", "author");
 
     /**
-     * Parameters of searches by external ids; not honoured (but {@code imdbid} by {@code t=movie}),
-     * so a request with one is a 203, not wrong results.
+     * Parameters of searches by external ids; not honoured (but {@code imdbid} by {@code t=movie},
+     * {@code tvdbid} and {@code tvmazeid} by {@code t=tvsearch}), so a request with one is a 203,
+     * not wrong results.
      */
     private static final List<String> ID_PARAMETERS =
             List.of("imdbid", "tvdbid", "rid", "tvmazeid", "tmdbid", "traktid", "tvrageid");
@@ -296,7 +297,9 @@ final class Newznab {
             boolean byImdb) {
         Caller key = authenticate(p, client);
         for (String id : ID_PARAMETERS) {
-            if (p.text(id) != null && !(byImdb && id.equals("imdbid"))) {
+            if (p.text(id) != null
+                    && !(byImdb && id.equals("imdbid"))
+                    && !(tv && (id.equals("tvdbid") || id.equals("tvmazeid")))) {
                 throw NewznabException.notAvailable(
                         id + " is not supported: search by q (t=caps lists supportedParams)");
             }
@@ -430,6 +433,12 @@ final class Newznab {
         if (r.imdb() != null) {
             attrs.add(new String[] {"imdb", ImdbIds.digits(r.imdb())});
         }
+        if (r.tvdb() != null) {
+            attrs.add(new String[] {"tvdbid", Long.toString(r.tvdb())});
+        }
+        if (r.tvmaze() != null) {
+            attrs.add(new String[] {"tvmazeid", Long.toString(r.tvmaze())});
+        }
         if (extended) {
             attrs.add(new String[] {"files", Integer.toString(r.filesPresent())});
             attrs.add(new String[] {"poster", r.poster()});
@@ -443,7 +452,11 @@ final class Newznab {
                 attrs.add(new String[] {"season", Integer.toString(r.season())});
             }
             if (r.episode() != null) {
-                attrs.add(new String[] {"episode", r.episode()});
+                // a daily show's MM-DD as the clients write it in ep (MM/DD)
+                attrs.add(new String[] {"episode", r.episode().replace('-', '/')});
+            }
+            if (r.airDate() != null) {
+                attrs.add(new String[] {"tvairdate", RFC_822.format(r.airDate().atStartOfDay(ZoneOffset.UTC))});
             }
             if (r.year() != null) {
                 attrs.add(new String[] {"year", Integer.toString(r.year())});

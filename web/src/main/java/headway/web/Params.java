@@ -193,7 +193,8 @@ final class Params {
      * The search these parameters ask for, with {@code defaultCategories} when {@code cat} is
      * absent; the words of each of {@code wordParameters} ({@code title} and {@code author} of a
      * book search, ...) must be in the name as those of {@code q} must; with {@code byImdb},
-     * {@code imdbid} ({@link #imdb}) is a filter too. Its limit ends the page at
+     * {@code imdbid} ({@link #imdb}) is a filter too, and with {@code tv} {@code season},
+     * {@code ep}, {@code tvdbid} and {@code tvmazeid}. Its limit ends the page at
      * {@link #MAX_DEPTH}; an offset at or past it is the caller's to answer with an empty page.
      */
     ReleaseSearch.Query search(
@@ -218,8 +219,38 @@ final class Params {
         Integer season = tv ? season() : null;
         String episode = tv ? episode() : null;
         String imdb = byImdb ? imdb() : null;
+        Long tvdb = tv ? seriesId("tvdbid") : null;
+        Long tvmaze = tv ? seriesId("tvmazeid") : null;
         return new ReleaseSearch.Query(
-                q, cats.isEmpty() ? defaultCategories : cats, season, episode, maxAge, null, limit, offset, imdb);
+                q,
+                cats.isEmpty() ? defaultCategories : cats,
+                season,
+                episode,
+                maxAge,
+                null,
+                limit,
+                offset,
+                imdb,
+                tvdb,
+                tvmaze);
+    }
+
+    /**
+     * A series id ({@code tvdbid}, {@code tvmazeid}): 1 to 10 ASCII digits, not 0; null when absent
+     * or blank.
+     */
+    Long seriesId(String name) {
+        String v = text(name);
+        if (v == null) {
+            return null;
+        }
+        if (v.matches("[0-9]{1,10}")) {
+            long id = Long.parseLong(v);
+            if (id > 0) {
+                return id;
+            }
+        }
+        throw NewznabException.bad(name, "a series id: 1 to 10 digits, not 0");
     }
 
     /**

@@ -113,7 +113,7 @@ class NewznabApiTest {
         assertThat(search.getAttribute("available")).isEqualTo("yes");
         assertThat(search.getAttribute("supportedParams")).isEqualTo("q");
         assertThat(elements(d, "tv-search").get(0).getAttribute("supportedParams"))
-                .isEqualTo("q,season,ep");
+                .isEqualTo("q,season,ep,tvdbid,tvmazeid");
         assertThat(elements(d, "movie-search").get(0).getAttribute("supportedParams"))
                 .isEqualTo("q,imdbid");
         assertThat(elements(d, "audio-search")).hasSize(1);
@@ -303,6 +303,11 @@ class NewznabApiTest {
             {"t=search&imdbid=0499549&apikey=" + key, 203, 501},
             {"t=tvsearch&imdbid=0499549&apikey=" + key, 203, 501},
             {"t=movie&tvdbid=1&apikey=" + key, 203, 501},
+            {"t=search&tvmazeid=1&apikey=" + key, 203, 501},
+            {"t=tvsearch&rid=1&apikey=" + key, 203, 501},
+            {"t=tvsearch&tvdbid=0&apikey=" + key, 201, 400},
+            {"t=tvsearch&tvdbid=tt1&apikey=" + key, 201, 400},
+            {"t=tvsearch&tvmazeid=12345678901&apikey=" + key, 201, 400},
             {"t=movie&imdbid=tt&apikey=" + key, 201, 400},
             {"t=get&apikey=" + key, 200, 400},
             {"t=get&id=00000000000000000000000000000000&apikey=" + key, 300, 404},
