@@ -41,10 +41,19 @@ public final class LeaseStore {
             insert into group_leases (group_name) values (?) on conflict (group_name) do nothing
             """;
 
+    /**
+     * The lease row, locked for the take, with whether its holder is live and when it will be free:
+     * its lease's expiry or its node row's (V24), whichever comes first ({@code least} ignores a
+     * holder with no row), so a group refused to a taker is asked for again once its frozen
+     * holder's row has expired, not a lease TTL later.
+     */
     private static final String LOCK_LEASE_FOR_TAKE = """
             select holder_node, epoch, snapshot_next,
                    heartbeat_at > hw_now() - ? * interval '1 millisecond' and not %1$s as live,
-                   greatest(0, extract(epoch from heartbeat_at + ? * interval '1 millisecond' - hw_now()) * 1000)::bigint as free_in
+                   greatest(0, extract(epoch from least(
+                           heartbeat_at + ? * interval '1 millisecond',
+                           (select n.expires_at from nodes n where n.id = l.holder_node)) - hw_now()) * 1000)::bigint
+                       as free_in
             from group_leases l where group_name = ? for update of l
             """.formatted(NODE_EXPIRED);
 

@@ -58,9 +58,11 @@ class LeaseStoreTest {
                 .isTrue();
 
         TestDatabase.setClockSkew(ds, Duration.ofSeconds(10));
-        assertThat(leases.lease("alt.binaries.orphaned", "heir", TTL).granted())
-                .as("its row is still live")
-                .isFalse();
+        LeaseOutcome early = leases.lease("alt.binaries.orphaned", "heir", TTL);
+        assertThat(early.granted()).as("its row is still live").isFalse();
+        assertThat(early.freeIn())
+                .as("free when its row expires, in about 5 s, not when its lease does, in about 20 s")
+                .isBetween(Duration.ofSeconds(4), Duration.ofSeconds(5));
 
         TestDatabase.setClockSkew(ds, nodeTtl.plusSeconds(1)); // past the node TTL, well within the lease TTL
         assertThat(leases.leasingOrder(TTL, 10))

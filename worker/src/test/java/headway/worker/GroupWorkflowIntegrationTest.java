@@ -463,7 +463,8 @@ class GroupWorkflowIntegrationTest {
                 Duration.ofDays(7),
                 3,
                 GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET,
-                TaskQueues.SHARED);
+                TaskQueues.SHARED,
+                null);
         GroupWorkflow workflow = client.newWorkflowStub(
                 GroupWorkflow.class,
                 WorkflowOptions.newBuilder()

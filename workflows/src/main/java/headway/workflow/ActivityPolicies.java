@@ -108,7 +108,7 @@ final class ActivityPolicies {
 
     /**
      * indexRange: heartbeats every few seconds, so a heartbeat timeout finds a dead or stuck worker.
-     * It is half a lease TTL because the server checks heartbeat timeouts lazily (measured on the
+     * It is half a TTL (the shorter of the lease and node TTLs: {@link #heartbeatTimeout}) because the server checks heartbeat timeouts lazily (measured on the
      * dev server: a killed worker's timeout fired 10 s after the kill with a 5 s timeout), so a
      * dead holder is found within one TTL; the database lease still expires only after a full TTL.
      * That timeout is not retried, because the retry would go to the same holder's queue and, its
@@ -129,9 +129,15 @@ final class ActivityPolicies {
         return heartbeating(holder(config, taskQueue, PUT_SNAPSHOT, summary), config);
     }
 
-    /** The heartbeat timeout of a holder activity that works long: half a lease TTL, at least 1 s (see indexRange). */
+    /**
+     * The heartbeat timeout of a holder activity that works long: half the shorter of the lease TTL
+     * and the node TTL, at least 1 s (see indexRange). The node TTL, because a holder's leases end
+     * with its node row (V24): a frozen or killed holder's group is free once its row has expired,
+     * so the workflow should have given up on its activity by then, not a lease TTL later.
+     */
     static Duration heartbeatTimeout(GroupConfig config) {
-        Duration half = config.leaseTtl().dividedBy(2);
+        Duration shorter = config.nodeTtl().compareTo(config.leaseTtl()) < 0 ? config.nodeTtl() : config.leaseTtl();
+        Duration half = shorter.dividedBy(2);
         return half.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : half;
     }
 

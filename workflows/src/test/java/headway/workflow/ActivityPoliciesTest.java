@@ -44,6 +44,18 @@ class ActivityPoliciesTest {
     }
 
     @Test
+    void theHeartbeatTimeoutFollowsTheNodeTtlWhenItIsTheShorter() {
+        assertThat(ActivityPolicies.heartbeatTimeout(CONFIG.withNodeTtl(Duration.ofSeconds(15))))
+                .isEqualTo(Duration.ofMillis(7_500));
+        assertThat(ActivityPolicies.indexRange(CONFIG.withNodeTtl(Duration.ofSeconds(15)), "q/node/n1", "index")
+                        .getHeartbeatTimeout())
+                .isEqualTo(Duration.ofMillis(7_500));
+        assertThat(ActivityPolicies.heartbeatTimeout(CONFIG.withNodeTtl(Duration.ofMinutes(2))))
+                .as("a node TTL longer than the lease TTL changes nothing")
+                .isEqualTo(Duration.ofSeconds(15));
+    }
+
+    @Test
     void theHeartbeatTimeoutIsAtLeastOneSecond() {
         GroupConfig shortTtl = GroupConfig.of("alt.test", Duration.ofSeconds(1), 2, Duration.ofMinutes(5), "headway");
         assertThat(ActivityPolicies.heartbeatTimeout(shortTtl)).isEqualTo(Duration.ofSeconds(1));

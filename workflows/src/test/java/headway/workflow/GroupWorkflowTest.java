@@ -51,7 +51,7 @@ class GroupWorkflowTest {
     private final List<WorkflowExecution> started = new ArrayList<>();
 
     private static GroupConfig config(int snapshotEvery, long historyEventBudget) {
-        return new GroupConfig(GROUP, TTL, snapshotEvery, Duration.ofDays(7), 3, historyEventBudget, TaskQueues.SHARED);
+        return new GroupConfig(GROUP, TTL, snapshotEvery, Duration.ofDays(7), 3, historyEventBudget, TaskQueues.SHARED, null);
     }
 
     private static GroupConfig config() {
