@@ -153,8 +153,6 @@ public final class LeaseStore {
             where group_name = ?
             """;
 
-    private static final String RENEW = "update group_leases set heartbeat_at = hw_now() where group_name = ?";
-
     private static final String RECORD_SNAPSHOT = """
             update group_leases set snapshot_next = ?, snapshot_at = hw_now() where group_name = ?
             """;
@@ -340,12 +338,12 @@ public final class LeaseStore {
     }
 
     /**
-     * Renews the holder's lease (its heartbeat) in a fenced transaction, so a holder busy in a slow
+     * Renews the holder's lease (its heartbeat) through the fence ({@link Fence#renew}), so a holder busy in a slow
      * fetch or a long snapshot keeps its group; a stale holder gets {@link LeaseLostException},
      * recorded as a refused write like any other.
      */
     public void renew(Holder holder) {
-        fence.run(holder, "renewing the lease of " + holder.group(), c -> Jdbc.update(c, RENEW, holder.group()));
+        fence.renew(holder, "renewing the lease of " + holder.group());
     }
 
     /**
