@@ -59,8 +59,30 @@ final class ActivityPolicies {
      * group; the typed failures that say the request is wrong are not retried.
      */
     static ActivityOptions lease(GroupConfig config, int priorityKey) {
+        return lease(config, priorityKey, false);
+    }
+
+    /**
+     * How long a history lease waits for a worker that serves history: two lease TTLs. Then it
+     * times out and the workflow looks at its outlook again, because tail work planned meanwhile
+     * goes to the tail's lease queue, and a fleet without history workers must not hold a group's
+     * tail back behind a history lease nobody takes.
+     */
+    static Duration historyLeaseWait(GroupConfig config) {
+        return config.leaseTtl().multipliedBy(2);
+    }
+
+    /**
+     * The lease of a group whose most urgent work is history ({@code history}) goes to the history
+     * lease queue with a schedule-to-start timeout of {@link #historyLeaseWait}; any other to the
+     * lease queue, as before roles.
+     */
+    static ActivityOptions lease(GroupConfig config, int priorityKey, boolean history) {
         ActivityOptions.Builder options = ActivityOptions.newBuilder()
-                .setTaskQueue(TaskQueues.leaseQueue(config.sharedTaskQueue()))
+                .setTaskQueue(
+                        history
+                                ? TaskQueues.historyLeaseQueue(config.sharedTaskQueue())
+                                : TaskQueues.leaseQueue(config.sharedTaskQueue()))
                 .setStartToCloseTimeout(SHARED_STORE_CALL)
                 .setRetryOptions(RetryOptions.newBuilder()
                         .setInitialInterval(FIRST_RETRY)
@@ -69,6 +91,9 @@ final class ActivityPolicies {
                         .setDoNotRetry(Failures.BAD_INPUT, Failures.LEASE_LOST, Failures.WINDOW_LOST)
                         .build())
                 .setSummary("lease " + config.group() + " (priority " + priorityKey + ")");
+        if (history) {
+            options.setScheduleToStartTimeout(historyLeaseWait(config));
+        }
         if (priorityKey > 0) {
             options.setPriority(
                     Priority.newBuilder().setPriorityKey(priorityKey).build());

@@ -56,6 +56,19 @@ class ActivityPoliciesTest {
     }
 
     @Test
+    void aHistoryLeaseGoesToTheHistoryLeaseQueueAndWaitsTwoTtlsForAWorker() {
+        ActivityOptions history = ActivityPolicies.lease(CONFIG, 3, true);
+        assertThat(history.getTaskQueue()).isEqualTo("headway-lease-history");
+        assertThat(history.getScheduleToStartTimeout()).isEqualTo(TTL.multipliedBy(2));
+        assertThat(history.getPriority().getPriorityKey()).isEqualTo(3);
+        ActivityOptions tail = ActivityPolicies.lease(CONFIG, 1, false);
+        assertThat(tail.getTaskQueue()).isEqualTo("headway-lease");
+        assertThat(tail.getScheduleToStartTimeout())
+                .as("a tail lease waits on the server, ordered by priority, as before roles")
+                .isNull();
+    }
+
+    @Test
     void theHeartbeatTimeoutIsAtLeastOneSecond() {
         GroupConfig shortTtl = GroupConfig.of("alt.test", Duration.ofSeconds(1), 2, Duration.ofMinutes(5), "headway");
         assertThat(ActivityPolicies.heartbeatTimeout(shortTtl)).isEqualTo(Duration.ofSeconds(1));
