@@ -203,7 +203,9 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                 log.warn("group {} parked after {} failed holding cycles in a row", config.group(), failedCycles);
                 parked = true;
             }
-            if (end == CycleEnd.CAUGHT_UP && !planned) {
+            // with roles a holder is caught up with its band only (a tail worker leaves the history
+            // behind, a history worker hands back to the tail): with articles left the outlook decides
+            if (end == CycleEnd.CAUGHT_UP && !planned && (lag == 0 || !leasesByBand())) {
                 idle();
             }
         }
