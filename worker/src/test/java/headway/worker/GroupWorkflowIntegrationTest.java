@@ -167,6 +167,8 @@ class GroupWorkflowIntegrationTest {
         shared.registerActivitiesImplementations(leaseActivities);
         env.newWorker(TaskQueues.leaseQueue(TaskQueues.SHARED), options)
                 .registerActivitiesImplementations(leaseActivities);
+        env.newWorker(TaskQueues.historyLeaseQueue(TaskQueues.SHARED), options)
+                .registerActivitiesImplementations(leaseActivities);
         Worker own = env.newWorker(OWN_QUEUE, options);
         own.registerActivitiesImplementations(
                 new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
