@@ -214,8 +214,8 @@ public final class GroupActivitiesImpl implements GroupActivities {
             ActivityExecutionContext context,
             boolean snapshotAfter) {
         return fenced(token, () -> {
-            try (LeaseKeeper.Renewal renewal = keeper.keep(
-                    held, context.getInfo().getHeartbeatTimeout(), () -> context.heartbeat(latest.get()))) {
+            try (LeaseKeeper.Renewal renewal =
+                    keeper.keep(held, context.getInfo().getHeartbeatTimeout(), () -> context.heartbeat(latest.get()))) {
                 RangeIndexer.Outcome outcome = indexer.index(
                         held,
                         row,
@@ -282,7 +282,8 @@ public final class GroupActivitiesImpl implements GroupActivities {
         Holdings.Held held = held(token);
         ActivityExecutionContext context = Activity.getExecutionContext();
         return fenced(token, () -> {
-            try (LeaseKeeper.Renewal renewal = keeper.keep(held, context.getInfo().getHeartbeatTimeout(), () -> context.heartbeat(null))) {
+            try (LeaseKeeper.Renewal renewal =
+                    keeper.keep(held, context.getInfo().getHeartbeatTimeout(), () -> context.heartbeat(null))) {
                 return snapshot(held);
             } catch (RuntimeException e) {
                 confirmLease(held, e);

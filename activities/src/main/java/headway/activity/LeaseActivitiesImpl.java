@@ -1,7 +1,7 @@
 package headway.activity;
 
-import headway.coordination.LeaseOutcome;
 import headway.coordination.Band;
+import headway.coordination.LeaseOutcome;
 import headway.coordination.LeaseStore;
 import headway.coordination.Outlook;
 import headway.coordination.SnapshotStore;

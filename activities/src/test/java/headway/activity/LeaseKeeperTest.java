@@ -72,8 +72,10 @@ class LeaseKeeperTest {
         assertThat(LeaseKeeper.period(Duration.ofSeconds(30), Duration.ofMillis(7_500)))
                 .as("a heartbeat timeout that follows a 15 s node TTL")
                 .isEqualTo(Duration.ofMillis(2_500));
-        assertThat(LeaseKeeper.period(Duration.ofSeconds(30), Duration.ofSeconds(15))).isEqualTo(Duration.ofSeconds(5));
-        assertThat(LeaseKeeper.period(Duration.ofSeconds(30), Duration.ofMinutes(1))).isEqualTo(Duration.ofSeconds(10));
+        assertThat(LeaseKeeper.period(Duration.ofSeconds(30), Duration.ofSeconds(15)))
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(LeaseKeeper.period(Duration.ofSeconds(30), Duration.ofMinutes(1)))
+                .isEqualTo(Duration.ofSeconds(10));
         assertThat(LeaseKeeper.period(Duration.ofSeconds(30), Duration.ZERO))
                 .as("no heartbeat timeout")
                 .isEqualTo(Duration.ofSeconds(10));

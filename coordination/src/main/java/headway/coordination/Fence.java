@@ -113,7 +113,10 @@ public final class Fence {
         try {
             Jdbc.inTransaction(dataSource, doing, c -> {
                 if (Jdbc.update(c, RENEW_IF_HELD, holder.group(), holder.node(), holder.epoch()) == 0) {
-                    check(holder, Jdbc.first(c, CURRENT_LEASE, Fence::lease, holder.group()).orElse(NO_LEASE));
+                    check(
+                            holder,
+                            Jdbc.first(c, CURRENT_LEASE, Fence::lease, holder.group())
+                                    .orElse(NO_LEASE));
                 }
                 return null;
             });

@@ -476,8 +476,7 @@ public final class LeaseStore {
      * covers another part of the group (V26), so this take re-plans as a take without a snapshot
      * does, and the new holder rebuilds its own band's window.
      */
-    private LeaseOutcome take(Connection c, String group, String node, Duration ttl, Band band)
-            throws SQLException {
+    private LeaseOutcome take(Connection c, String group, String node, Duration ttl, Band band) throws SQLException {
         if (Jdbc.first(c, GROUP_ACTIVE, rs -> true, group).isEmpty()) {
             throw new UnknownGroupException(group);
         }

@@ -114,7 +114,8 @@ class LeaseStoreTest {
         assertThat(history.snapshotNext())
                 .as("the tail's snapshot is not the history's window: the history holder rebuilds its own")
                 .isNull();
-        assertThat(TestDatabase.queryLong(ds, "select count(*) from ranges where group_name = '" + g + "' and status = 'done'"))
+        assertThat(TestDatabase.queryLong(
+                        ds, "select count(*) from ranges where group_name = '" + g + "' and status = 'done'"))
                 .as("the tail range done stays done")
                 .isEqualTo(1);
         RangeRow h = ranges.nextRange(history.holder(), null, Band.HISTORY).orElseThrow();
@@ -134,20 +135,28 @@ class LeaseStoreTest {
 
         LeaseOutcome again = leases.leaseInTurn(g, "t1", TTL, Band.TAIL);
         assertThat(again.granted()).isTrue();
-        assertThat(again.snapshotNext()).as("the history's snapshot is not the tail's window").isNull();
+        assertThat(again.snapshotNext())
+                .as("the history's snapshot is not the tail's window")
+                .isNull();
         assertThat(leases.replanToRebuildWindow(again.holder(), 250, Band.TAIL))
                 .as("the tail rebuilds its window from its own ranges alone")
                 .isEqualTo(1);
         assertThat(TestDatabase.queryLong(
-                        ds, "select count(*) from ranges where group_name = '" + g + "' and status = 'done' and priority > 0"))
+                        ds,
+                        "select count(*) from ranges where group_name = '" + g
+                                + "' and status = 'done' and priority > 0"))
                 .as("the history range done is left alone")
                 .isEqualTo(1);
         recordSnapshot(again.holder(), 301);
         leases.release(again.holder());
         LeaseOutcome same = leases.leaseInTurn(g, "t2", TTL, Band.TAIL);
-        assertThat(same.snapshotNext()).as("a take in the snapshot's band uses it").isEqualTo(301);
+        assertThat(same.snapshotNext())
+                .as("a take in the snapshot's band uses it")
+                .isEqualTo(301);
         assertThat(TestDatabase.queryLong(
-                        ds, "select count(*) from ranges where group_name = '" + g + "' and status = 'done' and priority > 0"))
+                        ds,
+                        "select count(*) from ranges where group_name = '" + g
+                                + "' and status = 'done' and priority > 0"))
                 .as("and re-plans only its band past it")
                 .isEqualTo(1);
     }

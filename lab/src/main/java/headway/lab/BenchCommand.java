@@ -237,8 +237,9 @@ final class BenchCommand implements Runnable {
 
         @Option(
                 names = "--node-expiry",
-                description = "run the workers with the default lease TTL (30 s) and node TTL (15 s), so a killed holder's"
-                        + " node row expires before its lease and frees its group; prints how soon after the row")
+                description =
+                        "run the workers with the default lease TTL (30 s) and node TTL (15 s), so a killed holder's"
+                                + " node row expires before its lease and frees its group; prints how soon after the row")
         boolean nodeExpiry;
 
         @Override
@@ -265,9 +266,7 @@ final class BenchCommand implements Runnable {
                     r.redoMax(),
                     r.ttl().toSeconds());
             if (r.nodeTtl() != null) {
-                out.printf(
-                        " node_ttl_s=%d row_expired_max_s=%.1f",
-                        r.nodeTtl().toSeconds(), r.rowExpiredMax());
+                out.printf(" node_ttl_s=%d row_expired_max_s=%.1f", r.nodeTtl().toSeconds(), r.rowExpiredMax());
             }
             out.println();
         }

@@ -52,13 +52,14 @@ class ConflictTest {
             cluster.startWorker("w2");
             cluster.addAndPlan(GROUP, 10_000);
             cluster.startGroup(GROUP, 1, Duration.ofMinutes(10), TTL);
-            GroupWorkflow group =
-                    cluster.client().newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(GROUP));
+            GroupWorkflow group = cluster.client().newWorkflowStub(GroupWorkflow.class, TaskQueues.workflowId(GROUP));
 
             String zombie = awaitMidRange(cluster);
             String heir = zombie.equals("w1") ? "w2" : "w1";
             long epoch = cluster.queryLong("select epoch from group_leases where group_name = ?", GROUP);
-            assertThat(group.progress().conflicts()).as("no conflict before the freeze").isZero();
+            assertThat(group.progress().conflicts())
+                    .as("no conflict before the freeze")
+                    .isZero();
             cluster.freeze(zombie);
             long frozenAt = System.nanoTime();
 
@@ -129,8 +130,12 @@ class ConflictTest {
                     "conflict: frozen %s, taken over by %s after %.1fs; workflow told %d; recorded %d, the watchman counted %d in %d rounds of 3 runs%n",
                     zombie, heir, takenAfter, after.conflicts(), recorded, counted, round);
             assertThat(recorded).as("a takeover and at least one refused write").isGreaterThanOrEqualTo(2);
-            assertThat(counted).as("each recorded conflict counted by exactly one run").isEqualTo(recorded);
-            assertThat(scanThreeAtOnce(cluster.client(), round)).as("nothing counted twice").isZero();
+            assertThat(counted)
+                    .as("each recorded conflict counted by exactly one run")
+                    .isEqualTo(recorded);
+            assertThat(scanThreeAtOnce(cluster.client(), round))
+                    .as("nothing counted twice")
+                    .isZero();
         }
     }
 

@@ -31,8 +31,7 @@ class RolesTest {
             cluster.startWorker("tail", Map.of("HEADWAY_WORKER_ROLE", "tail"));
             cluster.startWorker("history", Map.of("HEADWAY_WORKER_ROLE", "history"));
             cluster.addAndPlan(GROUP, 20_000); // the newest 20,000 as tail, the rest as history below it
-            assertThat(cluster.queryLong(
-                            "select count(*) from ranges where group_name = ? and priority < 0", GROUP))
+            assertThat(cluster.queryLong("select count(*) from ranges where group_name = ? and priority < 0", GROUP))
                     .isEqualTo(1);
             cluster.startGroup(GROUP, 1, Duration.ofSeconds(2));
 
@@ -69,11 +68,10 @@ class RolesTest {
             System.out.printf("roles: ranges by band and node %s; takes %s%n", byBand, takes);
             assertThat(byBand)
                     .as("tail ranges by the tail worker, history ranges by the history worker, nothing else")
-                    .allSatisfy(row -> assertThat(row.get("node_id"))
-                            .isEqualTo((Boolean) row.get("tail") ? "tail" : "history"));
+                    .allSatisfy(row ->
+                            assertThat(row.get("node_id")).isEqualTo((Boolean) row.get("tail") ? "tail" : "history"));
             assertThat(byBand).extracting(row -> row.get("tail")).contains(true, false);
-            assertThat(cluster.queryLong(
-                            "select count(*) from ranges where group_name = ? and priority < 0", GROUP))
+            assertThat(cluster.queryLong("select count(*) from ranges where group_name = ? and priority < 0", GROUP))
                     .as("the posted articles were planned as tail")
                     .isGreaterThanOrEqualTo(3);
             assertThat(cluster.queryLong(

@@ -210,7 +210,14 @@ public final class HeadwayWorker implements AutoCloseable {
         });
         Worker own = factory.newWorker(config.ownTaskQueue(), options);
         GroupActivitiesImpl groupActivities = new GroupActivitiesImpl(
-                leases, ranges, snapshots, holdings, indexer, metrics, conflicts, config.deployment().role());
+                leases,
+                ranges,
+                snapshots,
+                holdings,
+                indexer,
+                metrics,
+                conflicts,
+                config.deployment().role());
         holdings.onAbandoned(groupActivities::handBackDropped);
         own.registerActivitiesImplementations(groupActivities);
         factory.start();

@@ -13,7 +13,8 @@ class WorkerRoleTest {
 
     @Test
     void aWorkerIsOfEveryBandUnlessToldOtherwise() {
-        assertThat(WorkerConfig.deploymentFromEnv(new Settings(Map.of())).role()).isEqualTo(Band.ALL);
+        assertThat(WorkerConfig.deploymentFromEnv(new Settings(Map.of())).role())
+                .isEqualTo(Band.ALL);
         assertThat(WorkerConfig.Deployment.unversioned().role()).isEqualTo(Band.ALL);
         assertThat(WorkerConfig.deploymentFromEnv(new Settings(Map.of("HEADWAY_WORKER_ROLE", "history")))
                         .role())
@@ -22,7 +23,8 @@ class WorkerRoleTest {
 
     @Test
     void aRoleThatIsNotOneOfTheThreeIsNamedWithTheChoices() {
-        assertThatThrownBy(() -> WorkerConfig.deploymentFromEnv(new Settings(Map.of("HEADWAY_WORKER_ROLE", "backfill"))))
+        assertThatThrownBy(
+                        () -> WorkerConfig.deploymentFromEnv(new Settings(Map.of("HEADWAY_WORKER_ROLE", "backfill"))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("HEADWAY_WORKER_ROLE=backfill is not one of tail, history, all");
     }

@@ -51,7 +51,8 @@ class GroupWorkflowTest {
     private final List<WorkflowExecution> started = new ArrayList<>();
 
     private static GroupConfig config(int snapshotEvery, long historyEventBudget) {
-        return new GroupConfig(GROUP, TTL, snapshotEvery, Duration.ofDays(7), 3, historyEventBudget, TaskQueues.SHARED, null);
+        return new GroupConfig(
+                GROUP, TTL, snapshotEvery, Duration.ofDays(7), 3, historyEventBudget, TaskQueues.SHARED, null);
     }
 
     private static GroupConfig config() {
