@@ -223,6 +223,22 @@ class GroupWorkflowTest {
     }
 
     @Test
+    void aHistoryLeaseNoWorkerTakesIsGivenUpAfterTwoTtlsAndTheOutlookReadAgain() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100).history(true);
+        startEnv(store, A); // its lease worker polls the tail's lease queue only, as a tail worker does
+        start(GroupRun.start(config()));
+        env.sleep(TTL.multipliedBy(2).plusSeconds(1));
+        assertThat(store.callCount("outlook"))
+                .as("the history lease waited two TTLs on its own queue, then the outlook was read again")
+                .isEqualTo(2);
+        assertThat(store.indexed()).isEmpty();
+
+        store.history(false); // the planner found new tail articles
+        awaitIdleAfter(2);
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 200));
+    }
+
+    @Test
     void caughtUpReleasesAndIdlesUntilPlanned() {
         FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100);
         startEnv(store, A);
