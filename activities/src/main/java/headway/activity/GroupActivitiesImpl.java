@@ -1,6 +1,7 @@
 package headway.activity;
 
 import headway.catalog.CatalogStore;
+import headway.coordination.Band;
 import headway.coordination.LeaseStore;
 import headway.coordination.RangeRow;
 import headway.coordination.RangeStore;
@@ -47,6 +48,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
     private final IndexMetrics metrics;
     private final LeaseKeeper keeper;
     private final ConflictReporter conflicts;
+    private final Band band;
     private final ExecutorService handBacks = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "hand-back");
         t.setDaemon(true);
@@ -72,6 +74,20 @@ public final class GroupActivitiesImpl implements GroupActivities {
             RangeIndexer indexer,
             IndexMetrics metrics,
             ConflictReporter conflicts) {
+        this(leases, ranges, snapshots, holdings, indexer, metrics, conflicts, Band.ALL);
+    }
+
+    /** As above, for a worker of {@code band} (HEADWAY_WORKER_ROLE): its holders take only that band's ranges. */
+    public GroupActivitiesImpl(
+            LeaseStore leases,
+            RangeStore ranges,
+            SnapshotStore snapshots,
+            Holdings holdings,
+            RangeIndexer indexer,
+            IndexMetrics metrics,
+            ConflictReporter conflicts,
+            Band band) {
+        this.band = Objects.requireNonNull(band, "band");
         this.leases = Objects.requireNonNull(leases, "leases");
         this.ranges = Objects.requireNonNull(ranges, "ranges");
         this.windowSnapshots = new WindowSnapshots(leases.fence(), snapshots, new CatalogStore(), metrics);
@@ -86,7 +102,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
     public NextRange nextRange(HolderToken token) {
         Holdings.Held held = held(token);
         return fenced(token, () -> {
-            Optional<RangeRow> range = ranges.nextRange(held.holder(), held.rules.version());
+            Optional<RangeRow> range = ranges.nextRange(held.holder(), held.rules.version(), band);
             long lag = ranges.lag(token.group());
             return new NextRange(range.map(GroupActivitiesImpl::lease).orElse(null), lag);
         });
@@ -198,7 +214,8 @@ public final class GroupActivitiesImpl implements GroupActivities {
             ActivityExecutionContext context,
             boolean snapshotAfter) {
         return fenced(token, () -> {
-            try (LeaseKeeper.Renewal renewal = keeper.keep(held, () -> context.heartbeat(latest.get()))) {
+            try (LeaseKeeper.Renewal renewal =
+                    keeper.keep(held, context.getInfo().getHeartbeatTimeout(), () -> context.heartbeat(latest.get()))) {
                 RangeIndexer.Outcome outcome = indexer.index(
                         held,
                         row,
@@ -211,7 +228,7 @@ public final class GroupActivitiesImpl implements GroupActivities {
                             context.heartbeat(latest.get());
                         });
                 SnapshotInfo snapshot = snapshotAfter ? snapshot(held) : null;
-                Optional<RangeRow> next = ranges.nextRange(held.holder(), held.rules.version());
+                Optional<RangeRow> next = ranges.nextRange(held.holder(), held.rules.version(), band);
                 return new RangeResult(
                         range.id(),
                         outcome.cursor(),
@@ -265,7 +282,8 @@ public final class GroupActivitiesImpl implements GroupActivities {
         Holdings.Held held = held(token);
         ActivityExecutionContext context = Activity.getExecutionContext();
         return fenced(token, () -> {
-            try (LeaseKeeper.Renewal renewal = keeper.keep(held, () -> context.heartbeat(null))) {
+            try (LeaseKeeper.Renewal renewal =
+                    keeper.keep(held, context.getInfo().getHeartbeatTimeout(), () -> context.heartbeat(null))) {
                 return snapshot(held);
             } catch (RuntimeException e) {
                 confirmLease(held, e);

@@ -1,5 +1,6 @@
 package headway.activity;
 
+import headway.coordination.Band;
 import headway.coordination.LeaseOutcome;
 import headway.coordination.LeaseStore;
 import headway.coordination.Outlook;
@@ -48,6 +49,7 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     private final long windowMaxAge;
     private final IndexMetrics metrics;
     private final ConflictReporter conflicts;
+    private final Band band;
 
     public LeaseActivitiesImpl(
             LeaseStore leases,
@@ -74,6 +76,23 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
             long windowMaxAge,
             IndexMetrics metrics,
             ConflictReporter conflicts) {
+        this(leases, snapshots, holdings, rules, node, ownTaskQueue, ttl, windowMaxAge, metrics, conflicts, Band.ALL);
+    }
+
+    /** As above, for a worker of {@code band} (HEADWAY_WORKER_ROLE): its turn counts among that band's waiting groups. */
+    public LeaseActivitiesImpl(
+            LeaseStore leases,
+            SnapshotStore snapshots,
+            Holdings holdings,
+            Supplier<RuleSet> rules,
+            String node,
+            String ownTaskQueue,
+            Duration ttl,
+            long windowMaxAge,
+            IndexMetrics metrics,
+            ConflictReporter conflicts,
+            Band band) {
+        this.band = Objects.requireNonNull(band, "band");
         this.conflicts = Objects.requireNonNull(conflicts, "conflicts");
         this.leases = Objects.requireNonNull(leases, "leases");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
@@ -124,7 +143,7 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
         }
         LeaseOutcome outcome;
         try {
-            outcome = leases.leaseInTurn(group, node, ttl);
+            outcome = leases.leaseInTurn(group, node, ttl, band);
         } catch (UnknownGroupException e) {
             throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), Failures.BAD_INPUT);
         }
@@ -161,7 +180,7 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
             cursor = loaded.get().meta().next();
         } else if (outcome.snapshotNext() != null) {
             long from = Math.max(0, outcome.snapshotNext() - 1 - windowMaxAge);
-            int replanned = leases.replanToRebuildWindow(outcome.holder(), from);
+            int replanned = leases.replanToRebuildWindow(outcome.holder(), from, band);
             log.warn(
                     "group {}: snapshot at {} is missing or unreadable; re-indexing {} ranges from article {} to rebuild the window",
                     group,
@@ -169,13 +188,14 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
                     replanned,
                     from);
         } else {
-            // No snapshot yet, but a previous holder may have indexed (and committed cursors)
-            // with binaries still open in its window: starting empty at its cursor would lose
-            // their earlier parts (seen in chaos: a holder frozen mid-range in its first ranges).
-            Long indexedTo = leases.indexedTo(group);
+            // No snapshot yet (or one of another band, V26), but a previous holder may have indexed
+            // (and committed cursors) with binaries still open in its window: starting empty at its
+            // cursor would lose their earlier parts (seen in chaos: a holder frozen mid-range in its
+            // first ranges).
+            Long indexedTo = leases.indexedTo(group, band);
             if (indexedTo != null && indexedTo > 1) {
                 long from = Math.max(0, indexedTo - 1 - windowMaxAge);
-                int replanned = leases.replanToRebuildWindow(outcome.holder(), from);
+                int replanned = leases.replanToRebuildWindow(outcome.holder(), from, band);
                 log.info(
                         "group {}: no snapshot yet; re-indexing {} ranges from article {} to rebuild the window",
                         group,

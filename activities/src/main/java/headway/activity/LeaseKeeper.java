@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps a held group's database lease alive while an activity works on it (a fetch, a commit, a
- * snapshot): every third of the lease TTL it renews the lease through the fence and beats the
+ * snapshot): every third of the lease TTL (or of the activity's heartbeat timeout, when that is
+ * shorter) it renews the lease through the fence and beats the
  * activity's Temporal heartbeat, so neither a slow fetch nor a long snapshot loses a live lease.
  * A refused renewal (another node took the group) is noted on the held group, and the work stops
  * at its next header or write with that LeaseLost, within one renewal period of the refusal plus
@@ -67,12 +68,32 @@ public final class LeaseKeeper {
     }
 
     /**
+     * How often a lease of {@code ttl} is renewed while an activity whose Temporal heartbeat
+     * timeout is {@code heartbeatTimeout} works on it: {@link #period(Duration)}, or a third of
+     * the heartbeat timeout when that is shorter (it follows the node TTL, which may be shorter
+     * than the lease TTL), so the activity beats three times within its timeout. Zero means none.
+     */
+    static Duration period(Duration ttl, Duration heartbeatTimeout) {
+        Duration byTtl = period(ttl);
+        if (heartbeatTimeout == null || heartbeatTimeout.isZero()) {
+            return byTtl;
+        }
+        Duration byBeat = period(heartbeatTimeout);
+        return byBeat.compareTo(byTtl) < 0 ? byBeat : byTtl;
+    }
+
+    /**
      * Starts renewing {@code held}'s lease, and calling {@code beat} (the activity's Temporal
      * heartbeat) after every renewal that succeeded, until the returned handle is closed.
      */
     public Renewal keep(Holdings.Held held, Runnable beat) {
+        return keep(held, Duration.ZERO, beat);
+    }
+
+    /** As {@link #keep(Holdings.Held, Runnable)}, often enough for an activity heartbeat timeout of {@code heartbeatTimeout}. */
+    public Renewal keep(Holdings.Held held, Duration heartbeatTimeout, Runnable beat) {
         Objects.requireNonNull(beat, "beat");
-        long every = period(held.ttl()).toMillis();
+        long every = period(held.ttl(), heartbeatTimeout).toMillis();
         AtomicBoolean running = new AtomicBoolean();
         AtomicBoolean stopped = new AtomicBoolean();
         ScheduledFuture<?> task = timer.scheduleAtFixedRate(

@@ -68,6 +68,20 @@ class LeaseKeeperTest {
     }
 
     @Test
+    void beatsThreeTimesWithinAHeartbeatTimeoutShorterThanTheTtl() {
+        assertThat(LeaseKeeper.period(Duration.ofSeconds(30), Duration.ofMillis(7_500)))
+                .as("a heartbeat timeout that follows a 15 s node TTL")
+                .isEqualTo(Duration.ofMillis(2_500));
+        assertThat(LeaseKeeper.period(Duration.ofSeconds(30), Duration.ofSeconds(15)))
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(LeaseKeeper.period(Duration.ofSeconds(30), Duration.ofMinutes(1)))
+                .isEqualTo(Duration.ofSeconds(10));
+        assertThat(LeaseKeeper.period(Duration.ofSeconds(30), Duration.ZERO))
+                .as("no heartbeat timeout")
+                .isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
     void aRenewalThatBlocksDelaysNoOtherGroupsRenewals() throws Exception {
         groups.add("alt.binaries.stuck", 0);
         groups.plan("alt.binaries.stuck", 1, 100, 100, -1);

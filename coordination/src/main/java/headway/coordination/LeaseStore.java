@@ -35,16 +35,38 @@ public final class LeaseStore {
     private static final String NODE_EXPIRED =
             "exists (select 1 from nodes n where n.id = l.holder_node and n.expires_at <= hw_now())";
 
+    /**
+     * Whether range {@code r} lies in the band of the snapshot of lease row {@code lease} (V26):
+     * a snapshot covers the window of the band it was taken in, so only that band's ranges done
+     * past it are work to redo; another band's are covered by its own take, which rebuilds its
+     * window. A snapshot from before roles (no band) is every band's.
+     */
+    private static String inSnapshotBand(String lease) {
+        return ("(coalesce(%1$s.snapshot_band, 'all') = 'all'"
+                        + " or (%1$s.snapshot_band = 'tail') = (r.priority < 0))")
+                .formatted(lease);
+    }
+
     private static final String GROUP_ACTIVE = "select active from groups where name = ?";
 
     private static final String ENSURE_LEASE_ROW = """
             insert into group_leases (group_name) values (?) on conflict (group_name) do nothing
             """;
 
+    /**
+     * The lease row, locked for the take, with whether its holder is live and when it will be free:
+     * its lease's expiry or its node row's (V24), whichever comes first ({@code least} ignores a
+     * holder with no row), so a group refused to a taker is asked for again once its frozen
+     * holder's row has expired, not a lease TTL later.
+     */
     private static final String LOCK_LEASE_FOR_TAKE = """
             select holder_node, epoch, snapshot_next,
                    heartbeat_at > hw_now() - ? * interval '1 millisecond' and not %1$s as live,
-                   greatest(0, extract(epoch from heartbeat_at + ? * interval '1 millisecond' - hw_now()) * 1000)::bigint as free_in
+                   coalesce(snapshot_band, 'all') as snapshot_band,
+                   greatest(0, extract(epoch from least(
+                           heartbeat_at + ? * interval '1 millisecond',
+                           (select n.expires_at from nodes n where n.id = l.holder_node)) - hw_now()) * 1000)::bigint
+                       as free_in
             from group_leases l where group_name = ? for update of l
             """.formatted(NODE_EXPIRED);
 
@@ -61,8 +83,11 @@ public final class LeaseStore {
      * The groups that want a lease now, ranked as the lease source serves them: active, with
      * planned or leased work or ranges done past their snapshot (the redo a take replans, as the
      * outlook counts it), not held by a live holder, and asking (their workflow asked within
-     * the want window; {@code g.name = ?} counts the asking group itself). Parameters: catalog cap
-     * reached, lease TTL, the asking group (or null), the want window.
+     * the want window; {@code g.name = ?} counts the asking group itself), ranked among the groups
+     * whose most urgent range is in the taker's band (a tail worker's among the tail's, a history
+     * worker's among the history's: a tail group waiting for a tail worker does not hold a history
+     * group back from a history worker). Parameters: catalog cap reached, lease TTL, the asking
+     * group (or null), the want window, the band twice.
      */
     private static final String WAITING = """
             with waiting as (
@@ -72,7 +97,8 @@ public final class LeaseStore {
                 join group_leases l on l.group_name = g.name
                 join ranges r on r.group_name = g.name
                              and ((r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased'
-                                  or (r.status = 'done' and r.end_article >= coalesce(l.snapshot_next, 0)))
+                                  or (r.status = 'done' and r.end_article >= coalesce(l.snapshot_next, 0)
+                                      and %2$s))
                 where g.active
                   and (l.holder_node is null or l.heartbeat_at <= hw_now() - ? * interval '1 millisecond'
                        or %1$s)
@@ -82,8 +108,9 @@ public final class LeaseStore {
                 select name, urgency,
                        row_number() over (order by urgency, unheld_since asc nulls first, priority, name) as place
                 from waiting
+                where ? = 'all' or (? = 'tail') = (urgency < 0)
             )
-            """.formatted(NODE_EXPIRED);
+            """.formatted(NODE_EXPIRED, inSnapshotBand("l"));
 
     /** The fleet's free slots: the live nodes' capacities less the live leases, at least 1. Parameters: lease TTL twice. */
     private static final String FREE_SLOTS = """
@@ -113,7 +140,7 @@ public final class LeaseStore {
     private static final String TAKE = """
             update group_leases
             set holder_node = ?, epoch = epoch + 1, leased_at = hw_now(), heartbeat_at = hw_now(),
-                free_since = null, current_range_id = null, wanted_at = null
+                free_since = null, current_range_id = null, wanted_at = null, holder_band = ?
             where group_name = ?
             returning epoch
             """;
@@ -144,10 +171,9 @@ public final class LeaseStore {
             where group_name = ?
             """;
 
-    private static final String RENEW = "update group_leases set heartbeat_at = hw_now() where group_name = ?";
-
     private static final String RECORD_SNAPSHOT = """
-            update group_leases set snapshot_next = ?, snapshot_at = hw_now() where group_name = ?
+            update group_leases set snapshot_next = ?, snapshot_at = hw_now(), snapshot_band = holder_band
+            where group_name = ?
             """;
 
     /**
@@ -162,18 +188,21 @@ public final class LeaseStore {
                 from ranges r left join group_leases gl on gl.group_name = r.group_name
                 where r.group_name = ?
                   and ((r.status = 'planned' and (r.priority < 0 or not ?)) or r.status = 'leased'
-                       or (r.status = 'done' and r.end_article >= coalesce(gl.snapshot_next, 0)))
+                       or (r.status = 'done' and r.end_article >= coalesce(gl.snapshot_next, 0)
+                           and %s))
             )
             select g.active, (select count(*) from work), l.lag, (select min(priority) from work)
             from groups g
             join group_lag l on l.group_name = g.name
             where g.name = ?
-            """;
+            """.formatted(inSnapshotBand("gl"));
 
+    /** Parameters: group, band three times. */
     private static final String INDEXED_TO = """
             select max(case when status = 'done' then end_article + 1 else next_article end)
             from ranges
             where group_name = ? and (status = 'done' or next_article > start_article)
+              and (? = 'all' or (? = 'tail' and priority < 0) or (? = 'history' and priority >= 0))
             """;
 
     private static final String CATALOGED_TO = """
@@ -204,7 +233,7 @@ public final class LeaseStore {
     public LeaseOutcome lease(String group, String node, Duration ttl) {
         return Jdbc.inTransaction(dataSource, "leasing " + group, c -> {
             lockLeasing(c);
-            return take(c, group, node, ttl);
+            return take(c, group, node, ttl, Band.ALL);
         });
     }
 
@@ -217,6 +246,14 @@ public final class LeaseStore {
      * slot goes to the most urgent waiting group whichever lease task reached it first.
      */
     public LeaseOutcome leaseInTurn(String group, String node, Duration ttl) {
+        return leaseInTurn(group, node, ttl, Band.ALL);
+    }
+
+    /**
+     * As {@link #leaseInTurn(String, String, Duration)} for a worker of {@code band}: its turn is
+     * counted among the waiting groups whose most urgent range lies in that band.
+     */
+    public LeaseOutcome leaseInTurn(String group, String node, Duration ttl, Band band) {
         return Jdbc.inTransaction(dataSource, "leasing " + group + " in its turn", c -> {
             lockLeasing(c);
             if (Jdbc.first(c, GROUP_ACTIVE, rs -> true, group).isEmpty()) {
@@ -233,13 +270,15 @@ public final class LeaseStore {
                     ttl.toMillis(),
                     group,
                     window,
+                    band.key(),
+                    band.key(),
                     ttl.toMillis(),
                     ttl.toMillis(),
                     group);
             if (turn.isPresent() && !turn.get().mine()) {
                 return LeaseOutcome.notYourTurn(turn.get().first(), turn.get().place(), TURN_WAIT);
             }
-            return take(c, group, node, ttl);
+            return take(c, group, node, ttl, band);
         });
     }
 
@@ -276,7 +315,7 @@ public final class LeaseStore {
             if (order.isEmpty()) {
                 return Optional.empty();
             }
-            return Optional.of(take(c, order.get(0), node, ttl));
+            return Optional.of(take(c, order.get(0), node, ttl, Band.ALL));
         });
     }
 
@@ -308,6 +347,8 @@ public final class LeaseStore {
                     ttl.toMillis(),
                     null,
                     ttl.multipliedBy(2).toMillis(),
+                    Band.ALL.key(),
+                    Band.ALL.key(),
                     ttl.toMillis(),
                     ttl.toMillis(),
                     limit);
@@ -331,12 +372,12 @@ public final class LeaseStore {
     }
 
     /**
-     * Renews the holder's lease (its heartbeat) in a fenced transaction, so a holder busy in a slow
+     * Renews the holder's lease (its heartbeat) through the fence ({@link Fence#renew}), so a holder busy in a slow
      * fetch or a long snapshot keeps its group; a stale holder gets {@link LeaseLostException},
      * recorded as a refused write like any other.
      */
     public void renew(Holder holder) {
-        fence.run(holder, "renewing the lease of " + holder.group(), c -> Jdbc.update(c, RENEW, holder.group()));
+        fence.renew(holder, "renewing the lease of " + holder.group());
     }
 
     /**
@@ -348,10 +389,15 @@ public final class LeaseStore {
      * so the missing runs) aligned with the first pass.
      */
     public int replanToRebuildWindow(Holder holder, long article) {
+        return replanToRebuildWindow(holder, article, Band.ALL);
+    }
+
+    /** As {@link #replanToRebuildWindow(Holder, long)}, for the ranges of {@code band} alone. */
+    public int replanToRebuildWindow(Holder holder, long article, Band band) {
         return fence.run(
                 holder,
                 "re-planning " + holder.group() + " from " + article + " to rebuild its window",
-                c -> RangeStore.replanToRebuildWindow(c, holder.group(), article));
+                c -> RangeStore.replanToRebuildWindow(c, holder.group(), article, band));
     }
 
     /**
@@ -362,8 +408,14 @@ public final class LeaseStore {
      * before that cursor, lived only in its memory.
      */
     public Long indexedTo(String group) {
+        return indexedTo(group, Band.ALL);
+    }
+
+    /** As {@link #indexedTo(String)}, over the ranges of {@code band} alone. */
+    public Long indexedTo(String group, Band band) {
         try (Connection c = dataSource.getConnection()) {
-            return Jdbc.one(c, INDEXED_TO, rs -> Jdbc.nullableLong(rs, 1), group);
+            String b = band.key();
+            return Jdbc.one(c, INDEXED_TO, rs -> Jdbc.nullableLong(rs, 1), group, b, b, b);
         } catch (SQLException e) {
             throw new StoreException("reading how far " + group + " was indexed", e);
         }
@@ -416,9 +468,15 @@ public final class LeaseStore {
         Jdbc.one(c, ADVISORY_LOCK, rs -> null, LEASE_LOCK_KEY);
     }
 
-    private record Current(String holder, long epoch, Long snapshotNext, boolean live, long freeInMillis) {}
+    private record Current(
+            String holder, long epoch, Long snapshotNext, boolean live, String snapshotBand, long freeInMillis) {}
 
-    private LeaseOutcome take(Connection c, String group, String node, Duration ttl) throws SQLException {
+    /**
+     * Takes the group for {@code node}, a worker of {@code band}. A snapshot taken in another band
+     * covers another part of the group (V26), so this take re-plans as a take without a snapshot
+     * does, and the new holder rebuilds its own band's window.
+     */
+    private LeaseOutcome take(Connection c, String group, String node, Duration ttl, Band band) throws SQLException {
         if (Jdbc.first(c, GROUP_ACTIVE, rs -> true, group).isEmpty()) {
             throw new UnknownGroupException(group);
         }
@@ -427,7 +485,12 @@ public final class LeaseStore {
                 c,
                 LOCK_LEASE_FOR_TAKE,
                 rs -> new Current(
-                        rs.getString(1), rs.getLong(2), Jdbc.nullableLong(rs, 3), rs.getBoolean(4), rs.getLong(5)),
+                        rs.getString(1),
+                        rs.getLong(2),
+                        Jdbc.nullableLong(rs, 3),
+                        rs.getBoolean(4),
+                        rs.getString(5),
+                        rs.getLong(6)),
                 ttl.toMillis(),
                 ttl.toMillis(),
                 group);
@@ -435,11 +498,11 @@ public final class LeaseStore {
         if (previous != null && !previous.equals(node) && current.live()) {
             return LeaseOutcome.refused(previous, Duration.ofMillis(current.freeInMillis()));
         }
-        Long snapshotNext = current.snapshotNext();
+        Long snapshotNext = band.key().equals(current.snapshotBand()) ? current.snapshotNext() : null;
         int replanned = snapshotNext != null
-                ? RangeStore.replanFromSnapshot(c, group, snapshotNext)
+                ? RangeStore.replanFromSnapshot(c, group, snapshotNext, band) + RangeStore.replanAtCursor(c, group)
                 : RangeStore.replanAtCursor(c, group);
-        long epoch = Jdbc.one(c, TAKE, rs -> rs.getLong(1), node, group);
+        long epoch = Jdbc.one(c, TAKE, rs -> rs.getLong(1), node, band.key(), group);
         boolean takeover = previous != null && !previous.equals(node);
         Fence.recordEvent(
                 c,

@@ -28,9 +28,20 @@ public final class RangeStore {
             order by start_article limit 1
             """;
 
+    /**
+     * The lowest planned range in the holder's band: any ({@code all}), the tail's (negative
+     * priority), or the history's (priority 0 and up), which a history holder takes only while no
+     * tail range is planned, so that it hands the group back to a tail worker between ranges.
+     * Parameters: group, catalog cap reached, band three times.
+     */
     private static final String LOWEST_PLANNED = """
-            select id from ranges
+            select id from ranges r
             where group_name = ? and status = 'planned' and (priority < 0 or not ?)
+              and (? = 'all'
+                   or (? = 'tail' and priority < 0)
+                   or (? = 'history' and priority >= 0
+                       and not exists (select 1 from ranges t
+                                       where t.group_name = r.group_name and t.status = 'planned' and t.priority < 0)))
             order by start_article limit 1
             for update skip locked
             """;
@@ -78,12 +89,15 @@ public final class RangeStore {
                 next_article = least(next_article, greatest(start_article, ?))
             where group_name = ? and end_article >= ?
               and (status <> 'planned' or next_article > greatest(start_article, ?))
+              and (? = 'all' or (? = 'tail' and priority < 0) or (? = 'history' and priority >= 0))
             """;
 
+    /** Parameters: group, article, band three times (see {@link Band}: all, or tail or history ranges alone). */
     private static final String REPLAN_TO_REBUILD_WINDOW = """
             update ranges
             set status = 'planned', node_id = null, done_at = null, next_article = start_article
             where group_name = ? and end_article >= ? and (status <> 'planned' or next_article > start_article)
+              and (? = 'all' or (? = 'tail' and priority < 0) or (? = 'history' and priority >= 0))
             """;
 
     private static final String REPLAN_AT_CURSOR = """
@@ -112,12 +126,23 @@ public final class RangeStore {
      * cap), leased to it; empty when caught up.
      */
     public Optional<RangeRow> nextRange(Holder holder, Integer ruleVersion) {
+        return nextRange(holder, ruleVersion, Band.ALL);
+    }
+
+    /**
+     * As {@link #nextRange(Holder, Integer)}, taking only ranges of {@code band}: a tail holder
+     * only tail ranges, a history holder only history ranges and none while a tail range is
+     * planned (then it is caught up, hands the group back, and the group leases for its tail).
+     */
+    public Optional<RangeRow> nextRange(Holder holder, Integer ruleVersion, Band band) {
         return fence.run(holder, "choosing the next range of " + holder.group(), c -> {
             Optional<RangeRow> own = Jdbc.first(c, OWN_LEASED_RANGE, RangeRow::read, holder.group(), holder.node());
             if (own.isPresent()) {
                 return own;
             }
-            Optional<Long> id = Jdbc.first(c, LOWEST_PLANNED, rs -> rs.getLong(1), holder.group(), cap.reached(c));
+            String b = band.key();
+            Optional<Long> id =
+                    Jdbc.first(c, LOWEST_PLANNED, rs -> rs.getLong(1), holder.group(), cap.reached(c), b, b, b);
             if (id.isEmpty()) {
                 return Optional.empty();
             }
@@ -173,16 +198,18 @@ public final class RangeStore {
      * For a holder whose snapshot could not be read: re-plans, from their start, the group's
      * ranges that end at or after {@code article} (see {@link LeaseStore#replanToRebuildWindow}).
      */
-    static int replanToRebuildWindow(Connection c, String group, long article) throws SQLException {
-        return Jdbc.update(c, REPLAN_TO_REBUILD_WINDOW, group, article);
+    static int replanToRebuildWindow(Connection c, String group, long article, Band band) throws SQLException {
+        String b = band.key();
+        return Jdbc.update(c, REPLAN_TO_REBUILD_WINDOW, group, article, b, b, b);
     }
 
     /**
      * For a take with a snapshot at cursor {@code next}: every range from the snapshot's article on
      * goes back to planned, its cursor set back to {@code max(start, next)}. Returns the ranges re-planned.
      */
-    static int replanFromSnapshot(Connection c, String group, long next) throws SQLException {
-        return Jdbc.update(c, REPLAN_FROM_SNAPSHOT, next, group, next, next);
+    static int replanFromSnapshot(Connection c, String group, long next, Band band) throws SQLException {
+        String b = band.key();
+        return Jdbc.update(c, REPLAN_FROM_SNAPSHOT, next, group, next, next, b, b, b);
     }
 
     /** For a take without a snapshot: the group's leased ranges go back to planned at their cursor. */

@@ -92,4 +92,46 @@ class FenceTest {
                 .extracting(RangeRow::start)
                 .isEqualTo(1L);
     }
+
+    @Test
+    void aRenewalDuringAFencedTransactionThatUpdatesTheLeaseRowWaitsAndDoesNotDeadlock() throws Exception {
+        groups.add("alt.binaries.busy", 0);
+        groups.plan("alt.binaries.busy", 1, 100, 100, -1);
+        Holder h = leases.lease("alt.binaries.busy", "n1", TTL).holder();
+        java.util.concurrent.CountDownLatch shared = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<Integer> commit =
+                    pool.submit(() -> leases.fence().run(h, "a batch commit", c -> {
+                        shared.countDown();
+                        pause(500); // the renewal starts while this transaction holds the share lock
+                        return headway.store.Jdbc.update(
+                                c, "update group_leases set heartbeat_at = hw_now() where group_name = ?", h.group());
+                    }));
+            shared.await();
+            Thread.sleep(100);
+            leases.renew(h); // before Fence.renew, share lock then update: one of the two was a deadlock victim
+            assertThat(commit.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        leases.lease("alt.binaries.busy", "n1", TTL);
+        assertThatThrownBy(() -> leases.renew(h))
+                .as("a renewal at a stale epoch is refused")
+                .isInstanceOf(LeaseLostException.class);
+        assertThat(TestDatabase.queryLong(
+                        ds,
+                        "select count(*) from lease_events where kind = 'lease_lost' and node_id = 'n1' and epoch = 1"))
+                .as("and recorded")
+                .isEqualTo(1);
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
 }

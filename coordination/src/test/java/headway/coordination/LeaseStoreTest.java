@@ -58,9 +58,11 @@ class LeaseStoreTest {
                 .isTrue();
 
         TestDatabase.setClockSkew(ds, Duration.ofSeconds(10));
-        assertThat(leases.lease("alt.binaries.orphaned", "heir", TTL).granted())
-                .as("its row is still live")
-                .isFalse();
+        LeaseOutcome early = leases.lease("alt.binaries.orphaned", "heir", TTL);
+        assertThat(early.granted()).as("its row is still live").isFalse();
+        assertThat(early.freeIn())
+                .as("free when its row expires, in about 5 s, not when its lease does, in about 20 s")
+                .isBetween(Duration.ofSeconds(4), Duration.ofSeconds(5));
 
         TestDatabase.setClockSkew(ds, nodeTtl.plusSeconds(1)); // past the node TTL, well within the lease TTL
         assertThat(leases.leasingOrder(TTL, 10))
@@ -74,6 +76,89 @@ class LeaseStoreTest {
                 .as("a holder with no row frees nothing early")
                 .isFalse();
         TestDatabase.setClockSkew(ds, Duration.ZERO);
+    }
+
+    @Test
+    void aHistoryWorkersTurnIsNotHeldBackByATailGroupWaitingForATailWorker() {
+        groups.add("g.tail", 0);
+        groups.plan("g.tail", 1, 100, 100, -1);
+        groups.add("g.history", 0);
+        groups.plan("g.history", 1, 100, 100, 1);
+        leases.want("g.tail");
+        assertThat(leases.leaseInTurn("g.history", "any", TTL, Band.ALL).granted())
+                .as("an all worker serves the tail group first")
+                .isFalse();
+        LeaseOutcome history = leases.leaseInTurn("g.history", "backfiller", TTL, Band.HISTORY);
+        assertThat(history.granted())
+                .as("a history worker cannot serve the tail group, so it does not wait for it")
+                .isTrue();
+        assertThat(leases.leaseInTurn("g.tail", "follower", TTL, Band.TAIL).granted())
+                .isTrue();
+    }
+
+    @Test
+    void aSnapshotCoversItsOwnBandATakeInTheOtherBandRebuildsInsteadAndRedoesNothingOfTheFirst() {
+        String g = "alt.binaries.bands";
+        groups.add(g, 0);
+        groups.plan(g, 1, 200, 100, 1); // history 1-100, 101-200
+        groups.plan(g, 201, 300, 100, -1); // tail 201-300
+        RangeStore ranges = new RangeStore(ds, 0);
+
+        Holder tail = leases.leaseInTurn(g, "t1", TTL, Band.TAIL).holder();
+        RangeRow t = ranges.nextRange(tail, null, Band.TAIL).orElseThrow();
+        ranges.rangeDone(tail, t.id(), 100);
+        recordSnapshot(tail, 301);
+        leases.release(tail);
+
+        LeaseOutcome history = leases.leaseInTurn(g, "h1", TTL, Band.HISTORY);
+        assertThat(history.snapshotNext())
+                .as("the tail's snapshot is not the history's window: the history holder rebuilds its own")
+                .isNull();
+        assertThat(TestDatabase.queryLong(
+                        ds, "select count(*) from ranges where group_name = '" + g + "' and status = 'done'"))
+                .as("the tail range done stays done")
+                .isEqualTo(1);
+        RangeRow h = ranges.nextRange(history.holder(), null, Band.HISTORY).orElseThrow();
+        assertThat(h.start()).isEqualTo(1);
+        ranges.rangeDone(history.holder(), h.id(), 100);
+        recordSnapshot(history.holder(), 101);
+        leases.release(history.holder());
+        groups.plan(g, 301, 400, 100, -1); // the planner's next tail
+
+        assertThat(leases.outlook(g).plannedRanges())
+                .as("the tail range done past the history snapshot (at 101) is not work to redo:"
+                        + " tail 301-400 and history 101-200 are")
+                .isEqualTo(2);
+        assertThat(leases.indexedTo(g, Band.TAIL)).isEqualTo(301);
+        assertThat(leases.indexedTo(g, Band.HISTORY)).isEqualTo(101);
+        assertThat(leases.indexedTo(g)).isEqualTo(301);
+
+        LeaseOutcome again = leases.leaseInTurn(g, "t1", TTL, Band.TAIL);
+        assertThat(again.granted()).isTrue();
+        assertThat(again.snapshotNext())
+                .as("the history's snapshot is not the tail's window")
+                .isNull();
+        assertThat(leases.replanToRebuildWindow(again.holder(), 250, Band.TAIL))
+                .as("the tail rebuilds its window from its own ranges alone")
+                .isEqualTo(1);
+        assertThat(TestDatabase.queryLong(
+                        ds,
+                        "select count(*) from ranges where group_name = '" + g
+                                + "' and status = 'done' and priority > 0"))
+                .as("the history range done is left alone")
+                .isEqualTo(1);
+        recordSnapshot(again.holder(), 301);
+        leases.release(again.holder());
+        LeaseOutcome same = leases.leaseInTurn(g, "t2", TTL, Band.TAIL);
+        assertThat(same.snapshotNext())
+                .as("a take in the snapshot's band uses it")
+                .isEqualTo(301);
+        assertThat(TestDatabase.queryLong(
+                        ds,
+                        "select count(*) from ranges where group_name = '" + g
+                                + "' and status = 'done' and priority > 0"))
+                .as("and re-plans only its band past it")
+                .isEqualTo(1);
     }
 
     @Test

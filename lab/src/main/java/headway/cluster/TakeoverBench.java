@@ -27,8 +27,16 @@ public final class TakeoverBench {
     private static final String GROUP = "alt.binaries.bench.takeover";
     private static final Pattern FROM_SNAPSHOT = Pattern.compile("from snapshot (\\d+)");
 
-    /** The rounds' figures. */
-    public record Result(int kills, List<Double> seconds, List<Long> redo, Duration ttl) {
+    /**
+     * The rounds' figures; with node expiry, {@code nodeTtl} and how long after each kill the killed
+     * holder's node row expired (else {@code null} and empty).
+     */
+    public record Result(
+            int kills, List<Double> seconds, List<Long> redo, Duration ttl, Duration nodeTtl, List<Double> rowExpired) {
+        public double rowExpiredMax() {
+            return rowExpired.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        }
+
         public double secondsMax() {
             return seconds.stream().mapToDouble(Double::doubleValue).max().orElse(0);
         }
@@ -57,26 +65,49 @@ public final class TakeoverBench {
     private final long rangeSize;
     private final int snapshotEvery;
     private final PrintWriter out;
+    private final boolean nodeExpiry;
 
     public TakeoverBench(int kills, long articles, long rangeSize, int snapshotEvery, PrintWriter out) {
+        this(kills, articles, rangeSize, snapshotEvery, false, out);
+    }
+
+    /**
+     * With {@code nodeExpiry}, the workers run with the settings' default TTLs (lease 30 s, node
+     * 15 s, node heartbeat 5 s) instead of the cluster's short ones, so a killed holder's node row
+     * expires well before its lease: the new holder's first article then measures how soon a
+     * group is taken once its holder's row has expired (target: within the node TTL + 5 s).
+     */
+    public TakeoverBench(
+            int kills, long articles, long rangeSize, int snapshotEvery, boolean nodeExpiry, PrintWriter out) {
         this.kills = kills;
         this.articles = articles;
         this.rangeSize = rangeSize;
         this.snapshotEvery = snapshotEvery;
+        this.nodeExpiry = nodeExpiry;
         this.out = out;
     }
 
     public Result run() {
         List<Double> seconds = new ArrayList<>();
         List<Long> redo = new ArrayList<>();
+        List<Double> rowExpired = new ArrayList<>();
+        Duration ttl = nodeExpiry ? Setting.LEASE_TTL.durationDefault() : Cluster.LEASE_TTL;
+        Duration nodeTtl = nodeExpiry ? Setting.NODE_TTL.durationDefault() : Cluster.NODE_TTL;
         try (Cluster cluster =
                 Cluster.start("bench-takeover", List.of(NewsSimulator.GroupSpec.of(GROUP, 4242, articles)))) {
             cluster.workerEnv(Setting.RANGE_SIZE.key(), Long.toString(rangeSize));
+            if (nodeExpiry) {
+                cluster.workerEnv(Setting.LEASE_TTL.key(), ttl.toSeconds() + "s")
+                        .workerEnv(Setting.NODE_TTL.key(), nodeTtl.toSeconds() + "s")
+                        .workerEnv(
+                                Setting.NODE_HEARTBEAT.key(),
+                                Setting.NODE_HEARTBEAT.durationDefault().toSeconds() + "s");
+            }
             List<String> live = new ArrayList<>(List.of("w1", "w2"));
             live.forEach(cluster::startWorker);
             int serial = 2;
             cluster.addAndPlan(GROUP, rangeSize);
-            cluster.startGroup(GROUP, snapshotEvery, Duration.ofMinutes(5));
+            cluster.startGroup(GROUP, snapshotEvery, Duration.ofMinutes(5), ttl);
             List<Long> distances = distances(kills, snapshotEvery * rangeSize);
             for (int round = 1; round <= kills; round++) {
                 long restartedFrom = round == 1 ? 0 : lastRestart(cluster);
@@ -103,6 +134,9 @@ public final class TakeoverBench {
                 String holder = cluster.queryString("select holder_node from group_leases where group_name = ?", GROUP);
                 cluster.kill9(holder);
                 long killedAt = System.nanoTime();
+                Long rowLeftMillis = cluster.queryLong(
+                        "select (extract(epoch from expires_at - hw_now()) * 1000)::bigint from nodes where id = ?",
+                        holder);
                 live.remove(holder);
                 long epochAtKill = cluster.queryLong("select epoch from group_leases where group_name = ?", GROUP);
                 long cursorAtKill = cluster.queryLong("""
@@ -136,10 +170,17 @@ public final class TakeoverBench {
                 seconds.add(s);
                 redo.add(redone);
                 out.printf(
-                        "takeover: round %d: killed %s at cursor %d, taken over from snapshot %d in %.1f s, %d articles redone%n",
+                        "takeover: round %d: killed %s at cursor %d, taken over from snapshot %d in %.1f s, %d articles redone",
                         round, holder, cursorAtKill, restart[0], s, redone);
+                if (nodeExpiry) {
+                    double expired = rowLeftMillis == null ? 0 : Math.max(0, rowLeftMillis) / 1000.0;
+                    rowExpired.add(expired);
+                    out.printf(", its node row expired %.1f s after the kill", expired);
+                }
+                out.println();
+                out.flush();
             }
-            return new Result(kills, seconds, redo, Cluster.LEASE_TTL);
+            return new Result(kills, seconds, redo, ttl, nodeExpiry ? nodeTtl : null, rowExpired);
         }
     }
 

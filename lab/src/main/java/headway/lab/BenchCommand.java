@@ -235,6 +235,13 @@ final class BenchCommand implements Runnable {
                 description = "ranges between snapshots (default ${DEFAULT-VALUE}, HEADWAY_SNAPSHOT_EVERY's default)")
         int snapshotEvery;
 
+        @Option(
+                names = "--node-expiry",
+                description =
+                        "run the workers with the default lease TTL (30 s) and node TTL (15 s), so a killed holder's"
+                                + " node row expires before its lease and frees its group; prints how soon after the row")
+        boolean nodeExpiry;
+
         @Override
         public void run() {
             if (kills < 1 || kills > 100) {
@@ -244,7 +251,7 @@ final class BenchCommand implements Runnable {
             TakeoverBench.Result r;
             try {
                 long groupArticles = articles != null ? articles : (kills * (snapshotEvery + 1L) + 2) * rangeSize;
-                r = new TakeoverBench(kills, groupArticles, rangeSize, snapshotEvery, out).run();
+                r = new TakeoverBench(kills, groupArticles, rangeSize, snapshotEvery, nodeExpiry, out).run();
             } catch (RuntimeException e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
             }
@@ -252,12 +259,16 @@ final class BenchCommand implements Runnable {
                     "takeover: redo articles median %d, max %d; the most a takeover can redo is snapshot-every x range-size = %d%n",
                     r.redoMedian(), r.redoMax(), snapshotEvery * rangeSize);
             out.printf(
-                    "takeover: kills=%d seconds_max=%.1f seconds_median=%.1f redo_articles_max=%d ttl_s=%d%n",
+                    "takeover: kills=%d seconds_max=%.1f seconds_median=%.1f redo_articles_max=%d ttl_s=%d",
                     r.kills(),
                     r.secondsMax(),
                     r.secondsMedian(),
                     r.redoMax(),
                     r.ttl().toSeconds());
+            if (r.nodeTtl() != null) {
+                out.printf(" node_ttl_s=%d row_expired_max_s=%.1f", r.nodeTtl().toSeconds(), r.rowExpiredMax());
+            }
+            out.println();
         }
     }
 

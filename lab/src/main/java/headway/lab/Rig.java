@@ -9,6 +9,7 @@ import headway.nntp.NntpPool;
 import headway.nntp.NntpServer;
 import headway.rig.EmbeddedDatabase;
 import headway.settings.Setting;
+import headway.settings.Settings;
 import headway.simulator.NewsSimulator;
 import headway.starter.GroupStarter;
 import headway.store.Database;
@@ -257,9 +258,10 @@ public final class Rig implements AutoCloseable {
         }
     }
 
-    /** A group config on the rig's task queue (HEADWAY_TASK_QUEUE of {@link #env()}). */
+    /** A group config on the rig's task queue and node TTL (HEADWAY_TASK_QUEUE, HEADWAY_NODE_TTL of {@link #env()}). */
     public GroupConfig groupConfig(String group, Duration leaseTtl, int snapshotEvery, Duration idleWait) {
-        return GroupConfig.of(group, leaseTtl, snapshotEvery, idleWait, taskQueue());
+        return GroupConfig.of(group, leaseTtl, snapshotEvery, idleWait, taskQueue())
+                .withNodeTtl(new Settings(env).duration(Setting.NODE_TTL));
     }
 
     /** Starts (or finds) the group's workflow, as {@code headway start} does. */

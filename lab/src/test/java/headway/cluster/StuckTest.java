@@ -26,7 +26,7 @@ import org.junit.jupiter.api.parallel.Isolated;
  *   <li>thawed (SIGCONT) before its lease expires: the same holder, at the same epoch, moves the
  *       same range's cursor on; the record is closed as {@code cursor moved} (or {@code range done}
  *       when the thawed holder finished the range before the next scan).</li>
- *   <li>left frozen: after the lease TTL the other worker takes the group over and the range is
+ *   <li>left frozen: once the frozen node's row has expired the other worker takes the group over and the range is
  *       re-planned and leased by the other worker; the record is closed as {@code range released},
  *       {@code range leased again} or {@code range done} (whichever state the next scan sees), no
  *       earlier than the takeover.</li>
@@ -37,7 +37,12 @@ import org.junit.jupiter.api.parallel.Isolated;
 class StuckTest {
 
     private static final String GROUP = "alt.binaries.stuck";
-    /** Long enough that a thaw within a few seconds keeps the lease (the index heartbeat timeout is half of it). */
+    /**
+     * The lease and node TTL: long enough that a thaw within a few seconds keeps the lease (the
+     * index heartbeat timeout is half the shorter of the two, and the frozen node's row, which ends
+     * its leases, expires after the node TTL; the cluster's 3 s node TTL would take the group over
+     * before the watchman reported it).
+     */
     private static final Duration TTL = Duration.ofSeconds(20);
 
     private static final Duration STUCK_RANGE = Duration.ofSeconds(2);
@@ -85,6 +90,7 @@ class StuckTest {
         try (Cluster cluster = Cluster.start("stuck", List.of(NewsSimulator.GroupSpec.of(GROUP, 13, 250_000)))) {
             cluster.workerEnv("HEADWAY_BATCH", "250")
                     .workerEnv("HEADWAY_LEASE_TTL", TTL.toSeconds() + "s")
+                    .workerEnv("HEADWAY_NODE_TTL", TTL.toSeconds() + "s")
                     .workerEnv("HEADWAY_STUCK_RANGE", STUCK_RANGE.toSeconds() + "s");
             Schedules.install(
                     cluster.client(),
@@ -175,12 +181,13 @@ class StuckTest {
             assertThat(instant(moved.get("moved_at")))
                     .as("moved no earlier than the takeover")
                     .isAfterOrEqualTo(instant(takeover.get("at")));
-            // the frozen holder's node row expires after the node TTL and its lease with it (V24), so the
-            // take comes once the workflow stops waiting for the frozen index activity: its heartbeat
-            // timeout, half the lease TTL; not before it, and no longer the whole lease TTL
+            // the frozen holder's node row expires after the node TTL (here the lease TTL too) and its
+            // lease with it (V24); the workflow gave up on the frozen index activity before that (its
+            // heartbeat timeout is half the node TTL), so the take comes once the row has expired: not
+            // before it (the row was renewed at most a node heartbeat, 1 s, before the freeze)
             assertThat(movedAfter)
-                    .as("moved after the index activity's heartbeat timeout")
-                    .isGreaterThanOrEqualTo(TTL.toSeconds() / 2.0 - 1.0);
+                    .as("moved once the frozen node's row expired")
+                    .isGreaterThanOrEqualTo(TTL.toSeconds() - 1.0);
             awaitStuckAttribute(cluster, false, FLAG_CLEARED);
             cluster.thaw(holder);
 

@@ -63,7 +63,8 @@ class TlsWorkerTest {
                                 c.idleWait(),
                                 c.maxFailedCycles(),
                                 60,
-                                c.sharedTaskQueue()));
+                                c.sharedTaskQueue(),
+                                c.nodeTtl()));
                 Cluster.await(
                         Duration.ofSeconds(90),
                         Duration.ofMillis(250),

@@ -66,6 +66,16 @@ public enum Setting {
             "a node row older than this is not a peer; 3x and it is pruned; the prune schedule's interval"),
     NODE_HEARTBEAT(Type.DURATION, "5s", null, "1ms", null, "how often a worker renews its node row"),
     MAX_GROUPS(Type.INTEGER, "8", null, "1", "10000", "groups one worker holds at once"),
+    WORKER_ROLE(
+            Type.TEXT,
+            "all",
+            null,
+            null,
+            null,
+            "which ranges this worker indexes: `tail` only the newest (tail ranges), `history` only the backfill"
+                    + " (history ranges, handing a group back to a tail worker between ranges while it has tail"
+                    + " work), `all` both; run tail and history workers as separate deployments to scale them"
+                    + " apart (docs/deploy.md)"),
     ACTIVITY_CONCURRENCY(Type.INTEGER, "16", null, "1", "1000", "activity slots per task queue"),
     METRICS_PORT(Type.INTEGER, "9464", null, "0", "65535", "Prometheus endpoint (`/metrics`), 0 = off"),
     METRICS_BIND(

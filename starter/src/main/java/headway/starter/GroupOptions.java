@@ -35,6 +35,6 @@ final class GroupOptions {
         Duration idle =
                 idleWait != null ? Settings.parseDuration("--idle-wait", idleWait) : s.duration(Setting.IDLE_WAIT);
         String queue = taskQueue != null ? taskQueue : s.string(Setting.TASK_QUEUE);
-        return GroupConfig.of(group, ttl, every, idle, queue);
+        return GroupConfig.of(group, ttl, every, idle, queue).withNodeTtl(s.duration(Setting.NODE_TTL));
     }
 }

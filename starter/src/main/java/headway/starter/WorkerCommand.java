@@ -57,6 +57,9 @@ final class WorkerCommand implements Runnable {
     @Option(names = "--shutdown-grace", descriptionKey = "HEADWAY_SHUTDOWN_GRACE")
     String shutdownGrace;
 
+    @Option(names = "--role", descriptionKey = "HEADWAY_WORKER_ROLE")
+    String role;
+
     @Override
     public void run() {
         Map<String, String> env = connections.env();
@@ -69,6 +72,7 @@ final class WorkerCommand implements Runnable {
         putIf(env, Setting.DEPLOYMENT, deployment);
         putIf(env, Setting.BUILD_ID, buildId);
         putIf(env, Setting.SHUTDOWN_GRACE, shutdownGrace);
+        putIf(env, Setting.WORKER_ROLE, role);
         WorkerConfig config;
         try {
             config = WorkerConfig.fromEnv(env);

@@ -19,6 +19,7 @@ import headway.catalog.CatalogRetention;
 import headway.catalog.CatalogStore;
 import headway.catalog.RuleSetStore;
 import headway.catalog.Stores;
+import headway.coordination.Band;
 import headway.coordination.DirectorySnapshotStore;
 import headway.coordination.GroupStore;
 import headway.coordination.LeaseStore;
@@ -175,7 +176,8 @@ public final class HeadwayWorker implements AutoCloseable {
                 config.leaseTtl(),
                 config.windowMaxAge(),
                 metrics,
-                conflicts);
+                conflicts,
+                config.deployment().role());
         shared.registerActivitiesImplementations(leaseActivities);
         shared.registerActivitiesImplementations(
                 new PlannerActivitiesImpl(
@@ -190,33 +192,48 @@ public final class HeadwayWorker implements AutoCloseable {
                 new WatchmanActivitiesImpl(
                         new Watchman(dataSource),
                         new Watchman.Bounds(config.stuckRange(), config.stuckGroup(), config.nodeTtl())));
-        Worker leasing = factory.newWorker(
-                TaskQueues.leaseQueue(config.taskQueue()),
-                WorkerOptions.newBuilder()
-                        .setMaxConcurrentActivityExecutionSize(1)
-                        .setMaxConcurrentActivityTaskPollers(1)
-                        .setDeploymentOptions(deploymentOptions(config.deployment()))
-                        .build());
-        leasing.registerActivitiesImplementations(leaseActivities);
+        List<Worker> leasing = new ArrayList<>();
+        for (String queue : leaseQueues(config.taskQueue(), config.deployment().role())) {
+            Worker lease = factory.newWorker(
+                    queue,
+                    WorkerOptions.newBuilder()
+                            .setMaxConcurrentActivityExecutionSize(1)
+                            .setMaxConcurrentActivityTaskPollers(1)
+                            .setDeploymentOptions(deploymentOptions(config.deployment()))
+                            .build());
+            lease.registerActivitiesImplementations(leaseActivities);
+            leasing.add(lease);
+        }
         holdings.onChange(size -> {
-            if (size >= limitOr(holdings, Integer.MAX_VALUE)) {
-                leasing.suspendPolling();
-            } else {
-                leasing.resumePolling();
+            boolean full = size >= limitOr(holdings, Integer.MAX_VALUE);
+            for (Worker lease : leasing) {
+                if (full) {
+                    lease.suspendPolling();
+                } else {
+                    lease.resumePolling();
+                }
             }
         });
         Worker own = factory.newWorker(config.ownTaskQueue(), options);
-        GroupActivitiesImpl groupActivities =
-                new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics, conflicts);
+        GroupActivitiesImpl groupActivities = new GroupActivitiesImpl(
+                leases,
+                ranges,
+                snapshots,
+                holdings,
+                indexer,
+                metrics,
+                conflicts,
+                config.deployment().role());
         holdings.onAbandoned(groupActivities::handBackDropped);
         own.registerActivitiesImplementations(groupActivities);
         factory.start();
         log.info(
-                "worker {} polling {} and {} (max {} groups), {}, NNTP {}, metrics {}",
+                "worker {} polling {} and {} (max {} groups, role {}), {}, NNTP {}, metrics {}",
                 config.nodeId(),
                 config.taskQueue(),
                 config.ownTaskQueue(),
                 config.maxGroups(),
+                config.deployment().role().key(),
                 config.deployment().versioning()
                         ? "deployment " + config.deployment().name() + " build "
                                 + config.deployment().buildId()
@@ -232,6 +249,18 @@ public final class HeadwayWorker implements AutoCloseable {
                 heartbeat,
                 metricsServer,
                 owned);
+    }
+
+    /**
+     * The lease queues a worker of {@code role} polls: a tail worker the lease queue (where groups
+     * with tail work lease), a history worker the history lease queue, an all worker both.
+     */
+    static List<String> leaseQueues(String taskQueue, Band role) {
+        return switch (role) {
+            case TAIL -> List.of(TaskQueues.leaseQueue(taskQueue));
+            case HISTORY -> List.of(TaskQueues.historyLeaseQueue(taskQueue));
+            case ALL -> List.of(TaskQueues.leaseQueue(taskQueue), TaskQueues.historyLeaseQueue(taskQueue));
+        };
     }
 
     /**

@@ -1,5 +1,6 @@
 package headway.worker;
 
+import headway.coordination.Band;
 import headway.nntp.NntpServer.Security;
 import headway.nntp.NntpServer.StartTls;
 import headway.nntp.TrustedCertificates;
@@ -51,12 +52,14 @@ public record WorkerConfig(
         int retentionDays) {
 
     /**
-     * How this worker takes part in a rolling deployment: whether it polls as a Worker Deployment
-     * Version (HEADWAY_VERSIONING, HEADWAY_DEPLOYMENT, HEADWAY_BUILD_ID), and how long SIGTERM
-     * lets activities in flight finish (HEADWAY_SHUTDOWN_GRACE).
+     * How this worker takes part in a deployment: whether it polls as a Worker Deployment Version
+     * (HEADWAY_VERSIONING, HEADWAY_DEPLOYMENT, HEADWAY_BUILD_ID), how long SIGTERM lets activities
+     * in flight finish (HEADWAY_SHUTDOWN_GRACE), and which ranges it indexes (HEADWAY_WORKER_ROLE:
+     * tail, history or all), so tail and history workers can run as deployments of their own.
      */
-    public record Deployment(boolean versioning, String name, String buildId, Duration shutdownGrace) {
+    public record Deployment(boolean versioning, String name, String buildId, Duration shutdownGrace, Band role) {
         public Deployment {
+            Objects.requireNonNull(role, Setting.WORKER_ROLE.key());
             if (name == null || !name.matches("[A-Za-z0-9._-]{1,200}")) {
                 throw new IllegalArgumentException(
                         Setting.DEPLOYMENT.key() + "=" + name + " must be 1-200 letters, digits, '.', '_' or '-'");
@@ -71,7 +74,11 @@ public record WorkerConfig(
         /** Unversioned, the default grace: what a worker is unless told otherwise. */
         public static Deployment unversioned() {
             return new Deployment(
-                    false, Setting.DEPLOYMENT.defaultValue(), jarVersion(), Setting.SHUTDOWN_GRACE.durationDefault());
+                    false,
+                    Setting.DEPLOYMENT.defaultValue(),
+                    jarVersion(),
+                    Setting.SHUTDOWN_GRACE.durationDefault(),
+                    Band.ALL);
         }
 
         /** The version of the jar this class was loaded from ({@code dev} when run from classes). */
@@ -250,14 +257,15 @@ public record WorkerConfig(
                 s.integer(Setting.RETENTION_DAYS));
     }
 
-    /** The deployment settings from HEADWAY_VERSIONING, _DEPLOYMENT, _BUILD_ID (default: the jar's version) and _SHUTDOWN_GRACE. */
+    /** The deployment settings from HEADWAY_VERSIONING, _DEPLOYMENT, _BUILD_ID (default: the jar's version), _SHUTDOWN_GRACE and _WORKER_ROLE. */
     public static Deployment deploymentFromEnv(Settings s) {
         String buildId = s.string(Setting.BUILD_ID);
         return new Deployment(
                 s.bool(Setting.VERSIONING),
                 s.string(Setting.DEPLOYMENT),
                 buildId != null ? buildId : Deployment.jarVersion(),
-                s.duration(Setting.SHUTDOWN_GRACE));
+                s.duration(Setting.SHUTDOWN_GRACE),
+                Band.parse(Setting.WORKER_ROLE.key(), s.string(Setting.WORKER_ROLE)));
     }
 
     /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS, _TIMEOUT, _PROVIDER_LIMIT, _GROUP_CONNECTIONS and _PIPELINE. */

@@ -167,6 +167,8 @@ class GroupWorkflowIntegrationTest {
         shared.registerActivitiesImplementations(leaseActivities);
         env.newWorker(TaskQueues.leaseQueue(TaskQueues.SHARED), options)
                 .registerActivitiesImplementations(leaseActivities);
+        env.newWorker(TaskQueues.historyLeaseQueue(TaskQueues.SHARED), options)
+                .registerActivitiesImplementations(leaseActivities);
         Worker own = env.newWorker(OWN_QUEUE, options);
         own.registerActivitiesImplementations(
                 new GroupActivitiesImpl(leases, ranges, snapshots, holdings, indexer, metrics));
@@ -463,7 +465,8 @@ class GroupWorkflowIntegrationTest {
                 Duration.ofDays(7),
                 3,
                 GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET,
-                TaskQueues.SHARED);
+                TaskQueues.SHARED,
+                null);
         GroupWorkflow workflow = client.newWorkflowStub(
                 GroupWorkflow.class,
                 WorkflowOptions.newBuilder()

@@ -102,7 +102,8 @@ class HeadwayWorkerTestServerTest {
                                 Duration.ofDays(7),
                                 3,
                                 GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET,
-                                TaskQueues.SHARED)));
+                                TaskQueues.SHARED,
+                                null)));
                 GroupProgress p = awaitIdle(client, ranges);
 
                 assertThat(p.headers()).isEqualTo(sim.truth(GROUP, 1, ARTICLES).valid());

@@ -73,7 +73,8 @@ class LeasePriorityTest {
                                 Duration.ofDays(7),
                                 3,
                                 GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET,
-                                TaskQueues.SHARED)));
+                                TaskQueues.SHARED,
+                                null)));
             }
             WorkerConfig config = new WorkerConfig(
                     "127.0.0.1:7233",

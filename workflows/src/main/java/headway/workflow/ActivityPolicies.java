@@ -59,8 +59,30 @@ final class ActivityPolicies {
      * group; the typed failures that say the request is wrong are not retried.
      */
     static ActivityOptions lease(GroupConfig config, int priorityKey) {
+        return lease(config, priorityKey, false);
+    }
+
+    /**
+     * How long a history lease waits for a worker that serves history: two lease TTLs. Then it
+     * times out and the workflow looks at its outlook again, because tail work planned meanwhile
+     * goes to the tail's lease queue, and a fleet without history workers must not hold a group's
+     * tail back behind a history lease nobody takes.
+     */
+    static Duration historyLeaseWait(GroupConfig config) {
+        return config.leaseTtl().multipliedBy(2);
+    }
+
+    /**
+     * The lease of a group whose most urgent work is history ({@code history}) goes to the history
+     * lease queue with a schedule-to-start timeout of {@link #historyLeaseWait}; any other to the
+     * lease queue, as before roles.
+     */
+    static ActivityOptions lease(GroupConfig config, int priorityKey, boolean history) {
         ActivityOptions.Builder options = ActivityOptions.newBuilder()
-                .setTaskQueue(TaskQueues.leaseQueue(config.sharedTaskQueue()))
+                .setTaskQueue(
+                        history
+                                ? TaskQueues.historyLeaseQueue(config.sharedTaskQueue())
+                                : TaskQueues.leaseQueue(config.sharedTaskQueue()))
                 .setStartToCloseTimeout(SHARED_STORE_CALL)
                 .setRetryOptions(RetryOptions.newBuilder()
                         .setInitialInterval(FIRST_RETRY)
@@ -69,6 +91,9 @@ final class ActivityPolicies {
                         .setDoNotRetry(Failures.BAD_INPUT, Failures.LEASE_LOST, Failures.WINDOW_LOST)
                         .build())
                 .setSummary("lease " + config.group() + " (priority " + priorityKey + ")");
+        if (history) {
+            options.setScheduleToStartTimeout(historyLeaseWait(config));
+        }
         if (priorityKey > 0) {
             options.setPriority(
                     Priority.newBuilder().setPriorityKey(priorityKey).build());
@@ -108,7 +133,7 @@ final class ActivityPolicies {
 
     /**
      * indexRange: heartbeats every few seconds, so a heartbeat timeout finds a dead or stuck worker.
-     * It is half a lease TTL because the server checks heartbeat timeouts lazily (measured on the
+     * It is half a TTL (the shorter of the lease and node TTLs: {@link #heartbeatTimeout}) because the server checks heartbeat timeouts lazily (measured on the
      * dev server: a killed worker's timeout fired 10 s after the kill with a 5 s timeout), so a
      * dead holder is found within one TTL; the database lease still expires only after a full TTL.
      * That timeout is not retried, because the retry would go to the same holder's queue and, its
@@ -129,9 +154,15 @@ final class ActivityPolicies {
         return heartbeating(holder(config, taskQueue, PUT_SNAPSHOT, summary), config);
     }
 
-    /** The heartbeat timeout of a holder activity that works long: half a lease TTL, at least 1 s (see indexRange). */
+    /**
+     * The heartbeat timeout of a holder activity that works long: half the shorter of the lease TTL
+     * and the node TTL, at least 1 s (see indexRange). The node TTL, because a holder's leases end
+     * with its node row (V24): a frozen or killed holder's group is free once its row has expired,
+     * so the workflow should have given up on its activity by then, not a lease TTL later.
+     */
     static Duration heartbeatTimeout(GroupConfig config) {
-        Duration half = config.leaseTtl().dividedBy(2);
+        Duration shorter = config.nodeTtl().compareTo(config.leaseTtl()) < 0 ? config.nodeTtl() : config.leaseTtl();
+        Duration half = shorter.dividedBy(2);
         return half.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : half;
     }
 

@@ -14,6 +14,10 @@ import java.util.Objects;
  * @param maxFailedCycles   holding cycles in a row that may fail without finishing a range before the group is parked
  * @param historyEventBudget history length at which the workflow continues as new at its next safe point
  * @param sharedTaskQueue   the task queue of the lease activities
+ * @param nodeTtl           the workers' node TTL (HEADWAY_NODE_TTL): a holder's leases end with its node row, so a
+ *                          silent holder activity is given up on within it (the index heartbeat timeout is half of
+ *                          the shorter of the two TTLs); a config from before it was carried has none, and the lease
+ *                          TTL stands in
  */
 public record GroupConfig(
         String group,
@@ -22,7 +26,8 @@ public record GroupConfig(
         Duration idleWait,
         int maxFailedCycles,
         long historyEventBudget,
-        String sharedTaskQueue) {
+        String sharedTaskQueue,
+        Duration nodeTtl) {
 
     /** Temporal refuses histories past 51,200 events and warns from 10,240; this stays well below both. */
     public static final long DEFAULT_HISTORY_EVENT_BUDGET = 8_000;
@@ -44,12 +49,17 @@ public record GroupConfig(
                 historyEventBudget >= 1 && historyEventBudget <= 50_000,
                 "historyEventBudget must be in [1, 50000] (Temporal's hard limit is 51200), was " + historyEventBudget);
         require(!sharedTaskQueue.isBlank(), "sharedTaskQueue must not be blank");
+        if (nodeTtl == null) {
+            nodeTtl = leaseTtl;
+        }
+        require(nodeTtl.compareTo(Duration.ofSeconds(1)) >= 0, "nodeTtl must be at least 1s, was " + nodeTtl);
     }
 
     /**
-     * A group's config with the default failed-cycle limit and history budget. The other values'
-     * defaults are settings (HEADWAY_LEASE_TTL, HEADWAY_SNAPSHOT_EVERY, HEADWAY_IDLE_WAIT,
-     * HEADWAY_TASK_QUEUE) that the starter reads.
+     * A group's config with the default failed-cycle limit and history budget, and the lease TTL
+     * as its node TTL until {@link #withNodeTtl} says otherwise. The other values' defaults are
+     * settings (HEADWAY_LEASE_TTL, HEADWAY_SNAPSHOT_EVERY, HEADWAY_IDLE_WAIT, HEADWAY_TASK_QUEUE,
+     * HEADWAY_NODE_TTL) that the starter reads.
      */
     public static GroupConfig of(
             String group, Duration leaseTtl, int snapshotEvery, Duration idleWait, String sharedTaskQueue) {
@@ -60,7 +70,14 @@ public record GroupConfig(
                 idleWait,
                 DEFAULT_MAX_FAILED_CYCLES,
                 DEFAULT_HISTORY_EVENT_BUDGET,
-                sharedTaskQueue);
+                sharedTaskQueue,
+                leaseTtl);
+    }
+
+    /** This config with the workers' node TTL. */
+    public GroupConfig withNodeTtl(Duration ttl) {
+        return new GroupConfig(
+                group, leaseTtl, snapshotEvery, idleWait, maxFailedCycles, historyEventBudget, sharedTaskQueue, ttl);
     }
 
     private static void require(boolean ok, String message) {

@@ -69,6 +69,9 @@ public class GroupWorkflowImpl implements GroupWorkflow {
      */
     static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
 
+    /** The change id of leasing history on its own lease queue (worker roles); histories without it lease on one queue. */
+    static final String LEASE_BANDS = "lease-bands";
+
     /** The change id of publishing progress at most every {@link #PROGRESS_EVERY}; histories without it upsert every range. */
     static final String PROGRESS_THROTTLE = "progress-every-5s";
 
@@ -165,8 +168,22 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                 continue;
             }
             become(GroupState.LEASING, null);
-            LeaseGrant grant = leaseActivities(ActivityPolicies.lease(config, outlook.temporalPriority()))
-                    .lease(config.group(), config.leaseTtl());
+            boolean history = leasesByBand() && outlook.urgency() != null && outlook.urgency() >= 0;
+            LeaseGrant grant;
+            try {
+                grant = leaseActivities(ActivityPolicies.lease(config, outlook.temporalPriority(), history))
+                        .lease(config.group(), config.leaseTtl());
+            } catch (ActivityFailure failure) {
+                if (history && isScheduleToStartTimeout(failure)) {
+                    log.info(
+                            "group {}: no worker took its history lease within {}; looking at its work again",
+                            config.group(),
+                            ActivityPolicies.historyLeaseWait(config));
+                    workedThisRun = true;
+                    continue;
+                }
+                throw failure;
+            }
             if (!grant.granted()) {
                 become(GroupState.WAITING, grant.heldBy());
                 Duration again = askAgainIn(grant);
@@ -186,10 +203,25 @@ public class GroupWorkflowImpl implements GroupWorkflow {
                 log.warn("group {} parked after {} failed holding cycles in a row", config.group(), failedCycles);
                 parked = true;
             }
-            if (end == CycleEnd.CAUGHT_UP && !planned) {
+            // with roles a holder is caught up with its band only (a tail worker leaves the history
+            // behind, a history worker hands back to the tail): with articles left the outlook decides
+            if (end == CycleEnd.CAUGHT_UP && !planned && (lag == 0 || !leasesByBand())) {
                 idle();
             }
         }
+    }
+
+    /**
+     * Whether this run leases a group whose most urgent work is history on the history lease
+     * queue (worker roles); a run that began before roles keeps the one lease queue.
+     */
+    private boolean leasesByBand() {
+        return Workflow.getVersion(LEASE_BANDS, Workflow.DEFAULT_VERSION, 1) >= 1;
+    }
+
+    private static boolean isScheduleToStartTimeout(ActivityFailure failure) {
+        return failure.getCause() instanceof TimeoutFailure timeout
+                && timeout.getTimeoutType() == io.temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START;
     }
 
     /**

@@ -18,6 +18,16 @@ public final class TaskQueues {
     }
 
     /**
+     * The lease queue of groups whose most urgent work is history (the backfill), beside a shared
+     * queue. Workers of role {@code history} and {@code all} poll it; tail workers poll only
+     * {@link #leaseQueue}, which carries the lease tasks of groups with tail work (and, from runs
+     * that began before roles, every lease task), so that tail and history workers scale apart.
+     */
+    public static String historyLeaseQueue(String sharedTaskQueue) {
+        return sharedTaskQueue + "-lease-history";
+    }
+
+    /**
      * The inspect queue beside a shared queue: the deep index's reads of article bodies run there,
      * in activity slots of their own, so they never take a slot header indexing needs.
      */

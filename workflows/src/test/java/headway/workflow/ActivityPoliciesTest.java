@@ -44,6 +44,31 @@ class ActivityPoliciesTest {
     }
 
     @Test
+    void theHeartbeatTimeoutFollowsTheNodeTtlWhenItIsTheShorter() {
+        assertThat(ActivityPolicies.heartbeatTimeout(CONFIG.withNodeTtl(Duration.ofSeconds(15))))
+                .isEqualTo(Duration.ofMillis(7_500));
+        assertThat(ActivityPolicies.indexRange(CONFIG.withNodeTtl(Duration.ofSeconds(15)), "q/node/n1", "index")
+                        .getHeartbeatTimeout())
+                .isEqualTo(Duration.ofMillis(7_500));
+        assertThat(ActivityPolicies.heartbeatTimeout(CONFIG.withNodeTtl(Duration.ofMinutes(2))))
+                .as("a node TTL longer than the lease TTL changes nothing")
+                .isEqualTo(Duration.ofSeconds(15));
+    }
+
+    @Test
+    void aHistoryLeaseGoesToTheHistoryLeaseQueueAndWaitsTwoTtlsForAWorker() {
+        ActivityOptions history = ActivityPolicies.lease(CONFIG, 3, true);
+        assertThat(history.getTaskQueue()).isEqualTo("headway-lease-history");
+        assertThat(history.getScheduleToStartTimeout()).isEqualTo(TTL.multipliedBy(2));
+        assertThat(history.getPriority().getPriorityKey()).isEqualTo(3);
+        ActivityOptions tail = ActivityPolicies.lease(CONFIG, 1, false);
+        assertThat(tail.getTaskQueue()).isEqualTo("headway-lease");
+        assertThat(tail.getScheduleToStartTimeout())
+                .as("a tail lease waits on the server, ordered by priority, as before roles")
+                .isNull();
+    }
+
+    @Test
     void theHeartbeatTimeoutIsAtLeastOneSecond() {
         GroupConfig shortTtl = GroupConfig.of("alt.test", Duration.ofSeconds(1), 2, Duration.ofMinutes(5), "headway");
         assertThat(ActivityPolicies.heartbeatTimeout(shortTtl)).isEqualTo(Duration.ofSeconds(1));

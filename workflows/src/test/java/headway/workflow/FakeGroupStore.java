@@ -214,12 +214,22 @@ final class FakeGroupStore {
         };
     }
 
+    /** The urgency the outlook reports for planned work: -1 (tail) unless a test says history. */
+    private int urgency = -1;
+
+    /** Reports planned work as history (urgency 1) or tail (-1) from now on. */
+    synchronized FakeGroupStore history(boolean history) {
+        urgency = history ? 1 : -1;
+        return this;
+    }
+
     private synchronized GroupOutlook outlook(String name) {
         checkGroup(name);
         int planned =
                 (int) ranges.stream().filter(r -> !r.status.equals("done")).count();
         calls.add("outlook " + planned);
-        return new GroupOutlook(group, true, planned, lag(), planned == 0 ? null : -1, planned == 0 ? 0 : 2);
+        return new GroupOutlook(
+                group, true, planned, lag(), planned == 0 ? null : urgency, planned == 0 ? 0 : urgency < 0 ? 1 : 3);
     }
 
     private synchronized LeaseGrant lease(String name) {

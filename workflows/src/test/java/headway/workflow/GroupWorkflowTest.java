@@ -51,7 +51,8 @@ class GroupWorkflowTest {
     private final List<WorkflowExecution> started = new ArrayList<>();
 
     private static GroupConfig config(int snapshotEvery, long historyEventBudget) {
-        return new GroupConfig(GROUP, TTL, snapshotEvery, Duration.ofDays(7), 3, historyEventBudget, TaskQueues.SHARED);
+        return new GroupConfig(
+                GROUP, TTL, snapshotEvery, Duration.ofDays(7), 3, historyEventBudget, TaskQueues.SHARED, null);
     }
 
     private static GroupConfig config() {
@@ -201,7 +202,8 @@ class GroupWorkflowTest {
         assertThat(history.getEvents())
                 .filteredOn(e -> e.hasMarkerRecordedEventAttributes())
                 .extracting(e -> e.getMarkerRecordedEventAttributes().getMarkerName())
-                .containsExactly("Version");
+                .as("the progress throttle's and the lease bands' change ids")
+                .containsExactly("Version", "Version");
     }
 
     @Test
@@ -218,6 +220,22 @@ class GroupWorkflowTest {
         assertThat(store.calls()).endsWith("next none", "snapshot 501", "release 1");
         assertThat(progress.lastSnapshotNext()).isEqualTo(501);
         assertThat(progress.lastSnapshotAt()).isEqualTo("2026-01-01T00:00:00Z");
+    }
+
+    @Test
+    void aHistoryLeaseNoWorkerTakesIsGivenUpAfterTwoTtlsAndTheOutlookReadAgain() {
+        FakeGroupStore store = new FakeGroupStore(GROUP, A).plan(1, 2, 100).history(true);
+        startEnv(store, A); // its lease worker polls the tail's lease queue only, as a tail worker does
+        start(GroupRun.start(config()));
+        env.sleep(TTL.multipliedBy(2).plusSeconds(1));
+        assertThat(store.callCount("outlook"))
+                .as("the history lease waited two TTLs on its own queue, then the outlook was read again")
+                .isEqualTo(2);
+        assertThat(store.indexed()).isEmpty();
+
+        store.history(false); // the planner found new tail articles
+        awaitIdleAfter(2);
+        assertThat(store.indexed()).containsExactlyElementsOf(articles(1, 200));
     }
 
     @Test
