@@ -3,6 +3,8 @@ package headway.worker;
 import headway.nntp.NntpServer.Security;
 import headway.nntp.NntpServer.StartTls;
 import headway.nntp.TrustedCertificates;
+import headway.settings.Providers;
+import headway.settings.Providers.Provider;
 import headway.settings.Setting;
 import headway.settings.Settings;
 import headway.store.Database;
@@ -10,6 +12,8 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -21,7 +25,9 @@ import java.util.UUID;
  * variable, default, range and meaning are defined; every setting has a row in docs/configuration.md.
  *
  * @param database PostgreSQL connection (HEADWAY_DB_URL, _USER, _PASSWORD, _POOL, _CONNECT_TIMEOUT)
- * @param nntp     the NNTP server to read (HEADWAY_NNTP_*)
+ * @param nntp     the NNTP server to read (HEADWAY_NNTP_*): provider 0
+ * @param providers the other news providers, 1..N (HEADWAY_NNTP_<N>_*), each with the security,
+ *                 timeout and pipelining of provider 0
  */
 public record WorkerConfig(
         String temporalTarget,
@@ -47,7 +53,8 @@ public record WorkerConfig(
         long planMaxJump,
         Duration stuckRange,
         Duration stuckGroup,
-        Deployment deployment) {
+        Deployment deployment,
+        List<Provider> providers) {
 
     /**
      * How this worker takes part in a rolling deployment: whether it polls as a Worker Deployment
@@ -202,6 +209,30 @@ public record WorkerConfig(
         requirePositive(Setting.STUCK_RANGE, stuckRange);
         requirePositive(Setting.STUCK_GROUP, stuckGroup);
         Objects.requireNonNull(deployment, "deployment");
+        providers = List.copyOf(providers);
+        for (int i = 0; i < providers.size(); i++) {
+            if (providers.get(i).index() != i + 1) {
+                throw new IllegalArgumentException("provider " + providers.get(i).label() + " is listed at " + (i + 1)
+                        + ": number providers 1, 2, 3 ... without a gap");
+            }
+        }
+    }
+
+    /** Every provider, provider 0 (HEADWAY_NNTP_*) first. */
+    public List<Provider> allProviders() {
+        List<Provider> all = new ArrayList<>();
+        all.add(new Provider(
+                0,
+                nntp.host(),
+                nntp.port(),
+                nntp.tls(),
+                nntp.user(),
+                nntp.password(),
+                nntp.maxConnections(),
+                nntp.providerLimit(),
+                Providers.Role.PRIMARY));
+        all.addAll(providers);
+        return List.copyOf(all);
     }
 
     /** The task queue of this worker's own: the groups it holds run their window activities there. */
@@ -244,7 +275,14 @@ public record WorkerConfig(
                 s.longValue(Setting.PLAN_MAX_JUMP),
                 s.duration(Setting.STUCK_RANGE),
                 s.duration(Setting.STUCK_GROUP),
-                deploymentFromEnv(s));
+                deploymentFromEnv(s),
+                otherProviders(env));
+    }
+
+    /** Providers 1..N of HEADWAY_NNTP_<N>_* (provider 0 is {@link #fromEnvNntp}). */
+    public static List<Provider> otherProviders(Map<String, String> env) {
+        List<Provider> all = Providers.fromEnv(env);
+        return all.subList(1, all.size());
     }
 
     /** The deployment settings from HEADWAY_VERSIONING, _DEPLOYMENT, _BUILD_ID (default: the jar's version) and _SHUTDOWN_GRACE. */
