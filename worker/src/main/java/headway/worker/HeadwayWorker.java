@@ -1,5 +1,6 @@
 package headway.worker;
 
+import headway.activity.AvailabilityChecker;
 import headway.activity.ConflictReporter;
 import headway.activity.FailoverHeaderSource;
 import headway.activity.FleetShare;
@@ -15,7 +16,9 @@ import headway.activity.RangeIndexer;
 import headway.activity.RegistryActivitiesImpl;
 import headway.activity.WatchmanActivitiesImpl;
 import headway.activity.WindowSnapshots;
+import headway.catalog.AvailabilityStore;
 import headway.catalog.CatalogStore;
+import headway.catalog.ReleaseQueries;
 import headway.catalog.RuleSetStore;
 import headway.catalog.Stores;
 import headway.coordination.DirectorySnapshotStore;
@@ -66,6 +69,9 @@ import org.slf4j.LoggerFactory;
  * (snapshot, then release, so the next holder redoes nothing) and leaves the registry.
  */
 public final class HeadwayWorker implements AutoCloseable {
+    /** How often the fleet's leading node looks for releases to check. */
+    static final Duration AVAILABILITY_EVERY = Duration.ofSeconds(30);
+
 
     private static final Logger log = LoggerFactory.getLogger(HeadwayWorker.class);
 
@@ -153,6 +159,24 @@ public final class HeadwayWorker implements AutoCloseable {
         registryRow.reportingProviders(() -> providerReports(providers, pools));
         holdings.sharedBy(new FleetShare(registryRow, config.maxGroups(), FleetShare.SLACK));
         NodeHeartbeat heartbeat = NodeHeartbeat.start(registryRow, config.nodeHeartbeat(), holdings::recheck);
+        if (config.checkConnections() > 0) {
+            List<AvailabilityChecker.Checked> checked = new ArrayList<>();
+            for (Provider p : Providers.checkOrder(providers)) {
+                // a pool of its own, so STATs never wait for or take a header or body connection
+                NntpPool checks = new NntpPool(
+                        providerConfig(config.nntp(), p).withMaxConnections(config.checkConnections()));
+                owned.add(checks);
+                checked.add(new AvailabilityChecker.Checked(p.index(), checks));
+            }
+            owned.add(0, AvailabilityLoop.start(
+                    new AvailabilityChecker(
+                            new ReleaseQueries(dataSource),
+                            new AvailabilityStore(dataSource),
+                            checked,
+                            config.checkStats()),
+                    registryRow,
+                    AVAILABILITY_EVERY));
+        }
 
         MetricsServer metricsServer = config.metricsPort() == 0
                 ? null

@@ -28,6 +28,8 @@ import java.util.UUID;
  * @param nntp     the NNTP server to read (HEADWAY_NNTP_*): provider 0
  * @param providers the other news providers, 1..N (HEADWAY_NNTP_<N>_*), each with the security,
  *                 timeout and pipelining of provider 0
+ * @param checkConnections connections per checked provider for availability checks (HEADWAY_CHECK_CONNECTIONS, 0 = none)
+ * @param checkStats STATs one release's sample may send per provider (HEADWAY_CHECK_STATS)
  */
 public record WorkerConfig(
         String temporalTarget,
@@ -54,7 +56,9 @@ public record WorkerConfig(
         Duration stuckRange,
         Duration stuckGroup,
         Deployment deployment,
-        List<Provider> providers) {
+        List<Provider> providers,
+        int checkConnections,
+        int checkStats) {
 
     /**
      * How this worker takes part in a rolling deployment: whether it polls as a Worker Deployment
@@ -209,6 +213,8 @@ public record WorkerConfig(
         requirePositive(Setting.STUCK_RANGE, stuckRange);
         requirePositive(Setting.STUCK_GROUP, stuckGroup);
         Objects.requireNonNull(deployment, "deployment");
+        Setting.CHECK_CONNECTIONS.check(checkConnections);
+        Setting.CHECK_STATS.check(checkStats);
         providers = List.copyOf(providers);
         for (int i = 0; i < providers.size(); i++) {
             if (providers.get(i).index() != i + 1) {
@@ -276,7 +282,9 @@ public record WorkerConfig(
                 s.duration(Setting.STUCK_RANGE),
                 s.duration(Setting.STUCK_GROUP),
                 deploymentFromEnv(s),
-                otherProviders(env));
+                otherProviders(env),
+                s.integer(Setting.CHECK_CONNECTIONS),
+                s.integer(Setting.CHECK_STATS));
     }
 
     /** Providers 1..N of HEADWAY_NNTP_<N>_* (provider 0 is {@link #fromEnvNntp}). */
