@@ -79,10 +79,20 @@ public final class AvailabilityChecker {
             for (Checked p : providers) {
                 try {
                     Availability.Result r = Availability.check(p.pool(), ids, recovery, budget);
-                    store.record(k, p.provider(), r.segments(), r.asked(), r.missing(), r.recoverable(), r.verdict()
-                            .label());
+                    store.record(
+                            k,
+                            p.provider(),
+                            r.segments(),
+                            r.asked(),
+                            r.missing(),
+                            r.recoverable(),
+                            r.verdict().label());
                 } catch (IOException | IllegalArgumentException e) {
-                    log.warn("checking {} on provider {} failed, will try again: {}", k.name(), p.provider(), e.toString());
+                    log.warn(
+                            "checking {} on provider {} failed, will try again: {}",
+                            k.name(),
+                            p.provider(),
+                            e.toString());
                 }
             }
             checked++;
@@ -93,7 +103,26 @@ public final class AvailabilityChecker {
     /** A release row with only its key, which is all {@link ReleaseQueries#binaries} reads. */
     private static Release stub(AvailabilityStore.Key k) {
         return new Release(
-                k.group(), k.poster(), k.name(), -1, 0, 0, 0, null, BigDecimal.ZERO, false, 0, null, null, null, null,
-                null, null, null, null, 0, null);
+                k.group(),
+                k.poster(),
+                k.name(),
+                -1,
+                0,
+                0,
+                0,
+                null,
+                BigDecimal.ZERO,
+                false,
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                0,
+                null);
     }
 }

@@ -112,7 +112,11 @@ public final class FailoverHeaderSource implements HeaderSource {
         try {
             delegate = candidate(s.provider()).source().pipeline(group);
         } catch (IOException e) {
-            log.info("{}: {} gives no pipeline ({}); fetching with failover", group, candidate(s.provider()).label(), e);
+            log.info(
+                    "{}: {} gives no pipeline ({}); fetching with failover",
+                    group,
+                    candidate(s.provider()).label(),
+                    e);
             delegate = null;
         }
         return new FailoverPipeline(group, s, delegate);
@@ -126,9 +130,11 @@ public final class FailoverHeaderSource implements HeaderSource {
     private List<Switch> switchFrom(String group, Switch failed, long resume, IOException cause) throws IOException {
         OverviewLine anchor = lastRead.get(group);
         if (anchor == null || anchor.article() >= resume) {
-            throw new IOException(candidate(failed.provider()).label() + " failed for " + group
-                    + " and no header of it was read on this worker to map another provider's numbers by: "
-                    + cause.getMessage(), cause);
+            throw new IOException(
+                    candidate(failed.provider()).label() + " failed for " + group
+                            + " and no header of it was read on this worker to map another provider's numbers by: "
+                            + cause.getMessage(),
+                    cause);
         }
         int at = indexOf(failed.provider());
         for (int i = 1; i < order.size(); i++) {
@@ -234,6 +240,7 @@ public final class FailoverHeaderSource implements HeaderSource {
         private final String group;
         /** The group's last switch: ranges from its article on go to its provider's pipeline. */
         private final Switch serving;
+
         private Pipeline delegate;
         /** Whether each range sent and not yet received went to the delegate. */
         private final ArrayDeque<Boolean> viaDelegate = new ArrayDeque<>();

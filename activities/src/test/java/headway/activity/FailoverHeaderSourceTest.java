@@ -3,7 +3,6 @@ package headway.activity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import headway.coordination.ProviderSwitches;
 import headway.coordination.ProviderSwitches.Switch;
 import headway.nntp.NntpPool;
 import headway.nntp.NntpServer;
@@ -34,8 +33,8 @@ import org.junit.jupiter.api.Test;
  */
 class FailoverHeaderSourceTest {
     private static final String GROUP = "alt.binaries.failover";
-    private static final DateTimeFormatter DATE =
-            DateTimeFormatter.ofPattern("EEE, d MMM yyyy HH:mm:ss Z", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("EEE, d MMM yyyy HH:mm:ss Z", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
 
     @Test
     void aStoppedPrimaryHandsTheGroupToTheBackupWithoutSkippingOrDoubling() throws Exception {
@@ -183,7 +182,12 @@ class FailoverHeaderSourceTest {
 
         private static Article article(String id, String subject, Instant date) {
             return Article.of(
-                    id, "p <p@rig.test>", GROUP, subject, DATE.format(date), "x\r\n".getBytes(StandardCharsets.US_ASCII));
+                    id,
+                    "p <p@rig.test>",
+                    GROUP,
+                    subject,
+                    DATE.format(date),
+                    "x\r\n".getBytes(StandardCharsets.US_ASCII));
         }
 
         @Override

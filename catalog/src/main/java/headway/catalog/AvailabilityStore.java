@@ -76,7 +76,10 @@ public final class AvailabilityStore {
         public String describe() {
             StringBuilder s = new StringBuilder();
             for (OnProvider p : providers) {
-                s.append(s.length() == 0 ? "" : ", ").append("provider ").append(p.provider()).append(' ')
+                s.append(s.length() == 0 ? "" : ", ")
+                        .append("provider ")
+                        .append(p.provider())
+                        .append(' ')
                         .append(p.verdict());
             }
             return s.toString();
@@ -90,25 +93,31 @@ public final class AvailabilityStore {
     }
 
     /** Records what a check of {@code release} on {@code provider} found ({@code recoverable} -1: not known). */
-    public void record(Key release, int provider, int segments, int asked, int missing, int recoverable, String verdict) {
-        Jdbc.inTransaction(dataSource, "recording the availability of " + release.name(), c -> Jdbc.update(
-                c,
-                RECORD,
-                release.group(),
-                release.poster(),
-                release.name(),
-                provider,
-                segments,
-                asked,
-                missing,
-                recoverable < 0 ? null : recoverable,
-                verdict));
+    public void record(
+            Key release, int provider, int segments, int asked, int missing, int recoverable, String verdict) {
+        Jdbc.inTransaction(
+                dataSource,
+                "recording the availability of " + release.name(),
+                c -> Jdbc.update(
+                        c,
+                        RECORD,
+                        release.group(),
+                        release.poster(),
+                        release.name(),
+                        provider,
+                        segments,
+                        asked,
+                        missing,
+                        recoverable < 0 ? null : recoverable,
+                        verdict));
     }
 
     /** Up to {@code limit} of the newest releases not checked on any provider yet. */
     public List<Key> due(int limit) {
-        return Jdbc.inTransaction(dataSource, "finding releases to check", c -> Jdbc.list(
-                c, DUE, rs -> new Key(rs.getString(1), rs.getString(2), rs.getString(3)), limit));
+        return Jdbc.inTransaction(
+                dataSource,
+                "finding releases to check",
+                c -> Jdbc.list(c, DUE, rs -> new Key(rs.getString(1), rs.getString(2), rs.getString(3)), limit));
     }
 
     /**
@@ -116,13 +125,16 @@ public final class AvailabilityStore {
      * (a horizon short of the providers' retention) whose last check is older than {@code checkedBefore}.
      */
     public List<Key> dueAgain(Duration postedBefore, Duration checkedBefore, int limit) {
-        return Jdbc.inTransaction(dataSource, "finding releases to check again", c -> Jdbc.list(
-                c,
-                DUE_AGAIN,
-                rs -> new Key(rs.getString(1), rs.getString(2), rs.getString(3)),
-                postedBefore.toMillis(),
-                checkedBefore.toMillis(),
-                limit));
+        return Jdbc.inTransaction(
+                dataSource,
+                "finding releases to check again",
+                c -> Jdbc.list(
+                        c,
+                        DUE_AGAIN,
+                        rs -> new Key(rs.getString(1), rs.getString(2), rs.getString(3)),
+                        postedBefore.toMillis(),
+                        checkedBefore.toMillis(),
+                        limit));
     }
 
     /** The checked completion of each release of {@code releases} that has been checked. */
@@ -135,7 +147,8 @@ public final class AvailabilityStore {
 
     private static Map<Key, Checked> read(Connection c, List<Key> releases) throws java.sql.SQLException {
         Array groups = c.createArrayOf("text", releases.stream().map(Key::group).toArray());
-        Array posters = c.createArrayOf("text", releases.stream().map(Key::poster).toArray());
+        Array posters =
+                c.createArrayOf("text", releases.stream().map(Key::poster).toArray());
         Array names = c.createArrayOf("text", releases.stream().map(Key::name).toArray());
         Map<Key, List<OnProvider>> rows = new HashMap<>();
         Jdbc.list(

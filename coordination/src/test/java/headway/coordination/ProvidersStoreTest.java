@@ -44,8 +44,8 @@ class ProvidersStoreTest {
 
         List<FleetQueries.ProviderConnections> p = new FleetQueries(ds).providers(TTL);
         assertThat(p).hasSize(2);
-        assertThat(p.get(0)).isEqualTo(
-                new FleetQueries.ProviderConnections(0, "0 primary nntp://news:119", 1, 6, 8, null, 2));
+        assertThat(p.get(0))
+                .isEqualTo(new FleetQueries.ProviderConnections(0, "0 primary nntp://news:119", 1, 6, 8, null, 2));
         assertThat(p.get(1).inUse()).isEqualTo(2);
         assertThat(p.get(1).mayOpen()).isEqualTo(4);
         assertThat(p.get(1).overLimit()).as("4 may open, the account allows 3").isTrue();

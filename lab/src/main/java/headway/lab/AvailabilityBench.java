@@ -66,7 +66,8 @@ public final class AvailabilityBench {
 
     /** Runs the case and prints its line. */
     public Outcome run() throws Exception {
-        try (NewsSimulator first = NewsSimulator.start(NewsSimulator.Options.defaults(), List.of(GroupSpec.posted(GROUP)));
+        try (NewsSimulator first =
+                        NewsSimulator.start(NewsSimulator.Options.defaults(), List.of(GroupSpec.posted(GROUP)));
                 NewsSimulator second =
                         NewsSimulator.start(NewsSimulator.Options.defaults(), List.of(GroupSpec.posted(GROUP)));
                 NntpPool pool = new NntpPool(NntpPool.Config.defaults(NntpServer.plain(second.host(), second.port()))
@@ -115,7 +116,9 @@ public final class AvailabilityBench {
         for (int i = 0; i < segments; i++) {
             String file = i < segments - recovery - 1
                     ? "release" + r + ".7z.001"
-                    : i == segments - recovery - 1 ? "release" + r + ".par2" : "release" + r + ".vol00+" + recovery + ".par2";
+                    : i == segments - recovery - 1
+                            ? "release" + r + ".par2"
+                            : "release" + r + ".vol00+" + recovery + ".par2";
             String id = "<r" + r + "s" + i + "@bench.test>";
             Article a = Article.of(
                     id,

@@ -87,8 +87,7 @@ public final class Availability {
      * Checks a release of {@code messageIds} (its segments in order) on the provider of {@code pool}:
      * at most {@code budget} STATs for the sample, then all segments when it found a hole.
      */
-    public static Result check(NntpPool pool, List<String> messageIds, int recoverable, int budget)
-            throws IOException {
+    public static Result check(NntpPool pool, List<String> messageIds, int recoverable, int budget) throws IOException {
         List<Integer> picks = sample(messageIds, budget);
         List<String> asked = new ArrayList<>(picks.size());
         for (int i : picks) {

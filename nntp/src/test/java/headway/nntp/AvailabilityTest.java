@@ -20,7 +20,9 @@ class AvailabilityTest {
         for (int i = 0; i < 20; i++) {
             assertThat(picks.get(i)).isBetween(i * 50, i * 50 + 49);
         }
-        assertThat(Availability.sample(ids, 20)).as("the same segments each time").isEqualTo(picks);
+        assertThat(Availability.sample(ids, 20))
+                .as("the same segments each time")
+                .isEqualTo(picks);
         assertThat(Availability.sample(ids(7, "b"), 20)).containsExactly(0, 1, 2, 3, 4, 5, 6);
         assertThat(Availability.sample(List.of(), 20)).isEmpty();
         assertThatThrownBy(() -> Availability.sample(ids, 0)).hasMessageContaining("budget must be at least 1");

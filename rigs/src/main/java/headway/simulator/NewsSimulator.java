@@ -34,6 +34,7 @@ public final class NewsSimulator implements AutoCloseable {
     private final Map<String, Located> postedIds = new ConcurrentHashMap<>();
     /** Message-ids taken down: asked by message-id they are 430, as on a provider that honoured a takedown. */
     private final Set<String> takenDown = ConcurrentHashMap.newKeySet();
+
     private final ServerSocket serverSocket;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connectionIds = new AtomicInteger();

@@ -93,9 +93,8 @@ public final class Providers {
                 throw new IllegalArgumentException(p + "CONNECTIONS=" + connections + " is out of range: use 1..64");
             }
             if (fleetLimit < 0 || fleetLimit > 10_000) {
-                throw new IllegalArgumentException(
-                        p + (index == 0 ? "PROVIDER_LIMIT=" : "LIMIT=") + fleetLimit
-                                + " is out of range: use 0..10000 (0 = not known)");
+                throw new IllegalArgumentException(p + (index == 0 ? "PROVIDER_LIMIT=" : "LIMIT=") + fleetLimit
+                        + " is out of range: use 0..10000 (0 = not known)");
             }
             if ((user == null) != (password == null)) {
                 throw new IllegalArgumentException(p + (user == null ? "PASSWORD" : "USER") + " is set but " + p
@@ -118,8 +117,8 @@ public final class Providers {
 
         @Override
         public String toString() {
-            return "Provider[" + label() + ", user=" + (user == null ? "none" : "***") + ", connections="
-                    + connections + ", limit=" + fleetLimit + "]";
+            return "Provider[" + label() + ", user=" + (user == null ? "none" : "***") + ", connections=" + connections
+                    + ", limit=" + fleetLimit + "]";
         }
 
         private static boolean hasLineBreak(String s) {
@@ -184,7 +183,8 @@ public final class Providers {
                 throw new IllegalArgumentException(
                         e.getKey() + " is not a provider setting: use " + prefix(index) + " with one of " + SUFFIXES);
             }
-            byIndex.computeIfAbsent(index, i -> new TreeMap<>()).put(suffix, e.getValue().strip());
+            byIndex.computeIfAbsent(index, i -> new TreeMap<>())
+                    .put(suffix, e.getValue().strip());
         }
         return byIndex;
     }

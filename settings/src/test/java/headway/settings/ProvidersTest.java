@@ -32,14 +32,15 @@ class ProvidersTest {
                 "HEADWAY_NNTP_2_ROLE", "FILL",
                 "HEADWAY_NNTP_3_HOST", "other.example",
                 "HEADWAY_NNTP_3_ROLE", "primary"));
-        assertThat(all).extracting(Provider::role)
-                .containsExactly(Role.PRIMARY, Role.BACKUP, Role.FILL, Role.PRIMARY);
+        assertThat(all).extracting(Provider::role).containsExactly(Role.PRIMARY, Role.BACKUP, Role.FILL, Role.PRIMARY);
         assertThat(all.get(1).port()).as("TLS without a port is 563").isEqualTo(563);
         assertThat(all.get(1).connections()).isEqualTo(2);
         assertThat(all.get(1).fleetLimit()).isEqualTo(10);
         assertThat(Providers.headerOrder(all)).extracting(Provider::index).containsExactly(0, 3, 1);
         assertThat(Providers.checkOrder(all)).extracting(Provider::index).containsExactly(1, 2);
-        assertThat(Providers.checkOrder(all.subList(0, 1))).extracting(Provider::index).containsExactly(0);
+        assertThat(Providers.checkOrder(all.subList(0, 1)))
+                .extracting(Provider::index)
+                .containsExactly(0);
     }
 
     @Test
@@ -55,7 +56,8 @@ class ProvidersTest {
                 .hasMessage("HEADWAY_NNTP_1_ROLE=spare is not a role: use primary, backup or fill");
         assertThatThrownBy(() -> Providers.fromEnv(Map.of("HEADWAY_NNTP_0_HOST", "b")))
                 .hasMessageContaining("provider 0 is HEADWAY_NNTP_HOST");
-        assertThatThrownBy(() -> Providers.fromEnv(Map.of("HEADWAY_NNTP_1_HOST", "b", "HEADWAY_NNTP_1_CONNECTIONS", "65")))
+        assertThatThrownBy(
+                        () -> Providers.fromEnv(Map.of("HEADWAY_NNTP_1_HOST", "b", "HEADWAY_NNTP_1_CONNECTIONS", "65")))
                 .hasMessage("HEADWAY_NNTP_1_CONNECTIONS=65 is out of range: use 1..64");
         assertThatThrownBy(() -> Providers.fromEnv(Map.of("HEADWAY_NNTP_17_HOST", "b")))
                 .hasMessageContaining("use at most 16 providers");
@@ -71,7 +73,8 @@ class ProvidersTest {
                 "HEADWAY_NNTP_1_USER", "u",
                 "HEADWAY_NNTP_1_PASSWORD", secret));
         assertThat(all.toString()).doesNotContain(secret).contains("user=***");
-        assertThatThrownBy(() -> Providers.fromEnv(Map.of("HEADWAY_NNTP_1_HOST", "b", "HEADWAY_NNTP_1_PASSWORD", secret)))
+        assertThatThrownBy(
+                        () -> Providers.fromEnv(Map.of("HEADWAY_NNTP_1_HOST", "b", "HEADWAY_NNTP_1_PASSWORD", secret)))
                 .hasMessage("HEADWAY_NNTP_1_PASSWORD is set but HEADWAY_NNTP_1_USER is not: set both for AUTHINFO,"
                         + " or neither")
                 .message()

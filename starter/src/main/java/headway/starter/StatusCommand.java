@@ -260,8 +260,11 @@ final class StatusCommand implements Runnable {
     /** One provider's connections in use across the fleet against what the workers may open and the account's limit. */
     static String providerLine(FleetQueries.ProviderConnections p) {
         String limit = p.fleetLimit() == null
-                ? "account limit not known (set " + (p.provider() == 0 ? "HEADWAY_NNTP_PROVIDER_LIMIT" : "HEADWAY_NNTP_"
-                        + p.provider() + "_LIMIT") + ")"
+                ? "account limit not known (set "
+                        + (p.provider() == 0
+                                ? "HEADWAY_NNTP_PROVIDER_LIMIT"
+                                : "HEADWAY_NNTP_" + p.provider() + "_LIMIT")
+                        + ")"
                 : "account limit " + p.fleetLimit() + (p.overLimit() ? ", the workers may open more" : "");
         return "provider " + p.label() + ": " + p.inUse() + " in use of " + p.mayOpen() + " on " + p.nodes()
                 + " node(s), " + limit + (p.labels() > 1 ? "; the nodes name it " + p.labels() + " ways" : "");

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import headway.catalog.ApiKeyStore;
-import headway.catalog.AvailabilityStore;
 import headway.catalog.ApiKeyStore.ApiKey;
+import headway.catalog.AvailabilityStore;
 import headway.catalog.ImdbIds;
 import headway.catalog.Release;
 import headway.catalog.ReleaseGuids;
@@ -507,7 +507,8 @@ final class Newznab {
                 ? stores.guids().grabs(releases.stream().map(ReleaseGuids::of).toList())
                 : Map.of();
         Map<AvailabilityStore.Key, AvailabilityStore.Checked> checked = extended
-                ? stores.availability().of(releases.stream().map(AvailabilityStore.Key::of).toList())
+                ? stores.availability()
+                        .of(releases.stream().map(AvailabilityStore.Key::of).toList())
                 : Map.of();
         List<Item> items = releases.stream()
                 .map(r -> item(r, base, key.text(), grabs, checked.get(AvailabilityStore.Key.of(r)), extended))

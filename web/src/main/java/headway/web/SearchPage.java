@@ -18,8 +18,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The search page at {@code /}: one server-rendered HTML page (no scripts, no front-end build) with
@@ -223,9 +223,8 @@ final class SearchPage {
         row(h, "Category", api.category(r).name());
         row(h, "Size", size(r.bytes()));
         row(h, "Posted", r.posted() == null ? "unknown" : r.posted().toString());
-        AvailabilityStore.Checked c = stores.availability()
-                .of(List.of(AvailabilityStore.Key.of(r)))
-                .get(AvailabilityStore.Key.of(r));
+        AvailabilityStore.Checked c =
+                stores.availability().of(List.of(AvailabilityStore.Key.of(r))).get(AvailabilityStore.Key.of(r));
         row(h, "Complete", Newznab.completion(r, c) + "%" + (c == null ? "" : c.unavailable() ? ", unavailable" : ""));
         row(h, "Checked", c == null ? "not yet" : c.describe());
         row(h, "Files", r.filesPresent() + (r.filesExpected() < 0 ? "" : "/" + r.filesExpected()));

@@ -72,7 +72,6 @@ public final class HeadwayWorker implements AutoCloseable {
     /** How often the fleet's leading node looks for releases to check. */
     static final Duration AVAILABILITY_EVERY = Duration.ofSeconds(30);
 
-
     private static final Logger log = LoggerFactory.getLogger(HeadwayWorker.class);
 
     private final WorkerConfig config;
@@ -133,7 +132,8 @@ public final class HeadwayWorker implements AutoCloseable {
             NntpPool.Config c = providerConfig(config.nntp(), p);
             // with another provider to fail over to, a provider that cannot be reached within the read
             // timeout counts as down instead of holding the group for the pool's whole borrow timeout
-            pools.add(new NntpPool(headerOrder.size() > 1 ? c.withBorrowTimeout(config.nntp().timeout()) : c));
+            pools.add(new NntpPool(
+                    headerOrder.size() > 1 ? c.withBorrowTimeout(config.nntp().timeout()) : c));
         }
         owned.addAll(pools);
         NntpPool nntp = pools.get(0);
@@ -163,19 +163,21 @@ public final class HeadwayWorker implements AutoCloseable {
             List<AvailabilityChecker.Checked> checked = new ArrayList<>();
             for (Provider p : Providers.checkOrder(providers)) {
                 // a pool of its own, so STATs never wait for or take a header or body connection
-                NntpPool checks = new NntpPool(
-                        providerConfig(config.nntp(), p).withMaxConnections(config.checkConnections()));
+                NntpPool checks =
+                        new NntpPool(providerConfig(config.nntp(), p).withMaxConnections(config.checkConnections()));
                 owned.add(checks);
                 checked.add(new AvailabilityChecker.Checked(p.index(), checks));
             }
-            owned.add(0, AvailabilityLoop.start(
-                    new AvailabilityChecker(
-                            new ReleaseQueries(dataSource),
-                            new AvailabilityStore(dataSource),
-                            checked,
-                            config.checkStats()),
-                    registryRow,
-                    AVAILABILITY_EVERY));
+            owned.add(
+                    0,
+                    AvailabilityLoop.start(
+                            new AvailabilityChecker(
+                                    new ReleaseQueries(dataSource),
+                                    new AvailabilityStore(dataSource),
+                                    checked,
+                                    config.checkStats()),
+                            registryRow,
+                            AVAILABILITY_EVERY));
         }
 
         MetricsServer metricsServer = config.metricsPort() == 0
@@ -342,7 +344,9 @@ public final class HeadwayWorker implements AutoCloseable {
         List<FailoverHeaderSource.Candidate> candidates = new ArrayList<>();
         for (Provider p : headerOrder) {
             candidates.add(new FailoverHeaderSource.Candidate(
-                    p.index(), p.label(), new NntpHeaderSource(pools.get(p.index()), config.nntp().pipeline())));
+                    p.index(),
+                    p.label(),
+                    new NntpHeaderSource(pools.get(p.index()), config.nntp().pipeline())));
         }
         return new FailoverHeaderSource(candidates, new ProviderSwitches(dataSource));
     }

@@ -218,8 +218,9 @@ public record WorkerConfig(
         providers = List.copyOf(providers);
         for (int i = 0; i < providers.size(); i++) {
             if (providers.get(i).index() != i + 1) {
-                throw new IllegalArgumentException("provider " + providers.get(i).label() + " is listed at " + (i + 1)
-                        + ": number providers 1, 2, 3 ... without a gap");
+                throw new IllegalArgumentException(
+                        "provider " + providers.get(i).label() + " is listed at " + (i + 1)
+                                + ": number providers 1, 2, 3 ... without a gap");
             }
         }
     }

@@ -82,7 +82,10 @@ class HeadwayWorkerTestServerTest {
                     100_000_000,
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15),
-                    WorkerConfig.Deployment.unversioned(), java.util.List.of(), 0, 20);
+                    WorkerConfig.Deployment.unversioned(),
+                    java.util.List.of(),
+                    0,
+                    20);
             WorkflowClient client = env.getWorkflowClient();
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             try {

@@ -99,7 +99,10 @@ class LeasePriorityTest {
                     100_000_000,
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15),
-                    WorkerConfig.Deployment.unversioned(), java.util.List.of(), 0, 20);
+                    WorkerConfig.Deployment.unversioned(),
+                    java.util.List.of(),
+                    0,
+                    20);
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             List<String> takes;
             try {
