@@ -10,7 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code headway schedules install|list}: registry prune, planner and watchman as Temporal Schedules. */
+/** {@code headway schedules install|list}: registry prune, planner, watchman and retention as Temporal Schedules. */
 @Command(
         name = "schedules",
         mixinStandardHelpOptions = true,
@@ -45,6 +45,9 @@ final class SchedulesCommand implements Runnable {
         @Option(names = "--watch-every", descriptionKey = "HEADWAY_WATCH_EVERY")
         String watchEvery;
 
+        @Option(names = "--retention-every", descriptionKey = "HEADWAY_RETENTION_EVERY")
+        String retentionEvery;
+
         @Override
         public void run() {
             try (Connections open = connections) {
@@ -56,7 +59,10 @@ final class SchedulesCommand implements Runnable {
                                     ? env.registryPrune()
                                     : Settings.parseDuration("--prune-every", pruneEvery),
                             planEvery == null ? env.planner() : Settings.parseDuration("--plan-every", planEvery),
-                            watchEvery == null ? env.watchman() : Settings.parseDuration("--watch-every", watchEvery));
+                            watchEvery == null ? env.watchman() : Settings.parseDuration("--watch-every", watchEvery),
+                            retentionEvery == null
+                                    ? env.retention()
+                                    : Settings.parseDuration("--retention-every", retentionEvery));
                 } catch (IllegalArgumentException e) {
                     throw CliException.badInput(e.getMessage());
                 }

@@ -519,8 +519,15 @@ class CliTest {
         assertThat(text.out())
                 .contains("\nfleet: 2 of 2 nodes online, NNTP connections 4 open of 8 allowed, provider limit 6;"
                         + " the online workers may open 8, over the limit\n");
+        assertThat(text.out())
+                .as("an empty catalog, retention off, the retention schedule not installed")
+                .containsPattern("\ncatalog: [0-9,]+ bytes, posts none; retention off \\(HEADWAY_RETENTION_DAYS=0\\),"
+                        + " next purge not scheduled \\(headway schedules install\\)\n");
 
         JsonNode doc = json.readTree(cli.run("status", "--json").out());
+        assertThat(doc.get("catalog").get("bytes").asLong()).isPositive();
+        assertThat(doc.get("catalog").get("retentionDays").asInt()).isZero();
+        assertThat(doc.get("catalog").get("nextPurge").isNull()).isTrue();
         JsonNode g = doc.get("groups").get(0);
         assertThat(g.get("group").asText()).isEqualTo("alt.binaries.cli.status");
         assertThat(g.get("planned").asLong()).isEqualTo(2);
@@ -557,6 +564,7 @@ class CliTest {
         Cli.Result r = cli.run("status");
         assertThat(r.code()).as(r.toString()).isZero();
         assertThat(r.lines().get(1)).startsWith("alt.binaries.cli.notemporal").contains(" ? ");
+        assertThat(r.out()).contains("\ncatalog: ").contains("next purge not scheduled");
         assertThat(r.err()).startsWith("headway: workflow states unknown: cannot reach Temporal at " + target);
     }
 

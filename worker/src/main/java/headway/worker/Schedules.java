@@ -4,6 +4,7 @@ import headway.settings.Setting;
 import headway.settings.Settings;
 import headway.workflow.PlannerWorkflow;
 import headway.workflow.RegistryPruneWorkflow;
+import headway.workflow.RetentionWorkflow;
 import headway.workflow.WatchmanWorkflow;
 import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
 import io.temporal.client.WorkflowClient;
@@ -26,7 +27,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * headway's Temporal Schedules: registry prune (every node TTL), planner and watchman. The planner
+ * headway's Temporal Schedules: registry prune (every node TTL), planner, watchman and retention. The planner
  * has overlap policy skip, so exactly one run is in flight and no leader election is needed. The
  * watchman and the prune allow overlap, because a frozen or just-killed worker still holds the
  * long polls it had open and swallows the next task handed to one of them: with skip, that one
@@ -34,6 +35,12 @@ import java.util.Map;
  * 15 s after a freeze; a kill -9'd node's row pruned 21 s after the kill instead of within 3x the
  * node TTL + 1 s). Both are safe to run concurrently: the watchman keeps one open record per move
  * (a unique index) with idempotent closes and signals; the prune is one idempotent delete.
+ * Retention ({@code headway-retention}) skips overlap like the planner, and for another reason: a
+ * purge can run for its whole budget (ten minutes) on a large catalog, and runs piling up behind it
+ * would purge the same groups at once, each waiting on the other's locks of the lease rows. The
+ * silence a frozen worker's swallowed task causes (one activity timeout, fifteen minutes) costs
+ * nothing against a horizon counted in days. It is installed whatever HEADWAY_RETENTION_DAYS says:
+ * the workers read the setting, and a run with retention off removes nothing.
  * Installing is idempotent: a schedule that exists is updated to the wanted spec, never doubled.
  */
 public final class Schedules {
@@ -41,26 +48,36 @@ public final class Schedules {
     public static final String REGISTRY_PRUNE = "headway-registry-prune";
     public static final String PLANNER = "headway-planner";
     public static final String WATCHMAN = "headway-watchman";
+    public static final String RETENTION = "headway-retention";
 
     /** How often each scheduled workflow runs. */
-    public record Intervals(Duration registryPrune, Duration planner, Duration watchman) {
+    public record Intervals(Duration registryPrune, Duration planner, Duration watchman, Duration retention) {
         public Intervals {
-            for (Duration d : List.of(registryPrune, planner, watchman)) {
+            for (Duration d : List.of(registryPrune, planner, watchman, retention)) {
                 if (d.compareTo(SHORTEST) < 0) {
                     throw new IllegalArgumentException("schedule intervals must be at least " + Settings.show(SHORTEST)
-                            + ", was " + d + " (HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY)");
+                            + ", was " + d
+                            + " (HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY, HEADWAY_RETENTION_EVERY)");
                 }
             }
+        }
+
+        /** Retention at the catalogue's default interval. */
+        public Intervals(Duration registryPrune, Duration planner, Duration watchman) {
+            this(registryPrune, planner, watchman, Setting.RETENTION_EVERY.durationDefault());
         }
 
         /** The shortest interval a schedule may have: what the catalogue allows for the planner's. */
         private static final Duration SHORTEST = Setting.PLAN_EVERY.minDuration();
 
-        /** From HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY and HEADWAY_WATCH_EVERY. */
+        /** From HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY and HEADWAY_RETENTION_EVERY. */
         public static Intervals fromEnv(Map<String, String> env) {
             Settings s = new Settings(env);
             return new Intervals(
-                    interval(s, Setting.NODE_TTL), interval(s, Setting.PLAN_EVERY), interval(s, Setting.WATCH_EVERY));
+                    interval(s, Setting.NODE_TTL),
+                    interval(s, Setting.PLAN_EVERY),
+                    interval(s, Setting.WATCH_EVERY),
+                    interval(s, Setting.RETENTION_EVERY));
         }
 
         /** One interval, checked here so the error names the variable that is too short. */
@@ -107,6 +124,13 @@ public final class Schedules {
                 taskQueue,
                 intervals.watchman(),
                 ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL));
+        done.add(installOne(
+                schedules,
+                RETENTION,
+                RetentionWorkflow.class,
+                taskQueue,
+                intervals.retention(),
+                ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP));
         return done;
     }
 
@@ -127,6 +151,17 @@ public final class Schedules {
         });
         listed.sort(java.util.Comparator.comparing(Listed::id));
         return listed;
+    }
+
+    /** When the schedule {@code id} runs next, or null when it is not installed or has no next run. */
+    public static java.time.Instant nextRun(WorkflowClient client, String id) {
+        try {
+            List<java.time.Instant> next =
+                    scheduleClient(client).getHandle(id).describe().getInfo().getNextActionTimes();
+            return next.isEmpty() ? null : next.get(0);
+        } catch (io.temporal.client.schedules.ScheduleException | io.grpc.StatusRuntimeException e) {
+            return null;
+        }
     }
 
     private static String workflowType(ScheduleListDescription d) {

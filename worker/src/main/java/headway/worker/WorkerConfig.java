@@ -56,6 +56,7 @@ public record WorkerConfig(
         Duration stuckRange,
         Duration stuckGroup,
         Deployment deployment,
+        int retentionDays,
         List<Provider> providers,
         int checkConnections,
         int checkStats) {
@@ -213,6 +214,7 @@ public record WorkerConfig(
         requirePositive(Setting.STUCK_RANGE, stuckRange);
         requirePositive(Setting.STUCK_GROUP, stuckGroup);
         Objects.requireNonNull(deployment, "deployment");
+        Setting.RETENTION_DAYS.check(retentionDays);
         Setting.CHECK_CONNECTIONS.check(checkConnections);
         Setting.CHECK_STATS.check(checkStats);
         providers = List.copyOf(providers);
@@ -283,6 +285,7 @@ public record WorkerConfig(
                 s.duration(Setting.STUCK_RANGE),
                 s.duration(Setting.STUCK_GROUP),
                 deploymentFromEnv(s),
+                s.integer(Setting.RETENTION_DAYS),
                 otherProviders(env),
                 s.integer(Setting.CHECK_CONNECTIONS),
                 s.integer(Setting.CHECK_STATS));

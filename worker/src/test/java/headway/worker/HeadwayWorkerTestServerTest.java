@@ -83,6 +83,7 @@ class HeadwayWorkerTestServerTest {
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15),
                     WorkerConfig.Deployment.unversioned(),
+                    0,
                     java.util.List.of(),
                     0,
                     20);

@@ -100,6 +100,7 @@ class LeasePriorityTest {
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15),
                     WorkerConfig.Deployment.unversioned(),
+                    0,
                     java.util.List.of(),
                     0,
                     20);
