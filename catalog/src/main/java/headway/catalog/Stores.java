@@ -49,6 +49,11 @@ public final class Stores implements AutoCloseable {
     }
 
     /** The front door's API keys and their daily counts. */
+    /** What availability checks found of releases, per provider. */
+    public AvailabilityStore availability() {
+        return new AvailabilityStore(pool);
+    }
+
     public ApiKeyStore apiKeys() {
         return new ApiKeyStore(pool);
     }

@@ -33,6 +33,29 @@ public final class FleetQueries {
             order by n.id
             """;
 
+    private static final String PROVIDERS = """
+            select p.provider, min(p.label), count(distinct p.label), sum(p.connections), sum(p.max_connections),
+                   max(p.fleet_limit), count(*)
+            from node_providers p join nodes n on n.id = p.node_id
+            where n.heartbeat_at > hw_now() - ? * interval '1 millisecond'
+            group by p.provider
+            order by p.provider
+            """;
+
+    /**
+     * One news provider across the online nodes that report it: its label ({@code labels} > 1 when
+     * the nodes' configurations disagree), connections in use, how many they may open together, and
+     * the account's fleet-wide limit (null: not known).
+     */
+    public record ProviderConnections(
+            int provider, String label, int labels, long inUse, long mayOpen, Integer fleetLimit, int nodes) {
+
+        /** Whether the online workers together may open more connections than the account allows. */
+        public boolean overLimit() {
+            return fleetLimit != null && mayOpen > fleetLimit;
+        }
+    }
+
     /**
      * A node as status shows it: online or offline since when, the groups it holds (live leases)
      * of at most {@code maxGroups}, its open NNTP connections of at most {@code maxConnections},
@@ -73,6 +96,25 @@ public final class FleetQueries {
                 "reading the fleet",
                 c -> Jdbc.list(
                         c, NODES, FleetQueries::node, nodeTtl.toMillis(), leaseTtl.toMillis(), nodeTtl.toMillis()));
+    }
+
+    /** Each provider's connections in use against its limit across the online nodes, by provider index. */
+    public List<ProviderConnections> providers(Duration nodeTtl) {
+        return Jdbc.inTransaction(
+                dataSource,
+                "reading the providers' connections",
+                c -> Jdbc.list(
+                        c,
+                        PROVIDERS,
+                        rs -> new ProviderConnections(
+                                rs.getInt(1),
+                                rs.getString(2),
+                                rs.getInt(3),
+                                rs.getLong(4),
+                                rs.getLong(5),
+                                Jdbc.nullableInt(rs, 6),
+                                rs.getInt(7)),
+                        nodeTtl.toMillis()));
     }
 
     /** The fleet's connections from {@code nodes}: online nodes only; the provider limit is the highest any reports. */

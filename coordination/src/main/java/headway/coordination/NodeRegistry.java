@@ -33,6 +33,13 @@ public final class NodeRegistry {
                 max_connections = excluded.max_connections, provider_limit = excluded.provider_limit
             """;
 
+    private static final String DELETE_PROVIDERS = "delete from node_providers where node_id = ?";
+
+    private static final String INSERT_PROVIDER = """
+            insert into node_providers (node_id, provider, label, connections, max_connections, fleet_limit)
+            values (?, ?, ?, ?, ?, ?)
+            """;
+
     private static final String PEERS = """
             select id, address, heartbeat_at from nodes
             where id <> ? and heartbeat_at > hw_now() - ? * interval '1 millisecond'
@@ -59,6 +66,17 @@ public final class NodeRegistry {
         public static final Report NONE = new Report(null, null, null, null);
     }
 
+    /**
+     * What a node reports per news provider: its label (index, role, address: never credentials),
+     * the connections it has open to it, how many it may open, and the connections the provider's
+     * account allows the whole fleet (null: not known).
+     */
+    public record ProviderReport(int provider, String label, int connections, int maxConnections, Integer fleetLimit) {
+        public ProviderReport {
+            Objects.requireNonNull(label, "label");
+        }
+    }
+
     /** A node row: its id, advertise address, last heartbeat (database time) and whether it is fresher than the TTL. */
     public record Node(String id, String address, Instant heartbeatAt, boolean live) {}
 
@@ -69,6 +87,7 @@ public final class NodeRegistry {
     private final Clock clock;
 
     private volatile Supplier<Report> report = () -> Report.NONE;
+    private volatile Supplier<List<ProviderReport>> providers = List::of;
     private List<Node> cachedPeers = List.of();
     private Instant cachedAt = Instant.MIN;
     private boolean everLoaded;
@@ -103,22 +122,43 @@ public final class NodeRegistry {
         return this;
     }
 
-    /** Upserts this node's row with the database's time and what it reports. */
+    /** Reports each news provider's connections with every heartbeat from now on. */
+    public NodeRegistry reportingProviders(Supplier<List<ProviderReport>> providers) {
+        this.providers = Objects.requireNonNull(providers, "providers");
+        return this;
+    }
+
+    /** Upserts this node's row with the database's time and what it reports, and replaces its provider rows. */
     public void heartbeat() {
         Report r = report.get();
-        Jdbc.inTransaction(
-                dataSource,
-                "heartbeat of node " + nodeId,
-                c -> Jdbc.update(
-                        c,
-                        UPSERT,
-                        nodeId,
-                        address,
-                        ttl.toMillis(),
-                        r.maxGroups(),
-                        r.connections(),
-                        r.maxConnections(),
-                        r.providerLimit()));
+        List<ProviderReport> perProvider = providers.get();
+        Jdbc.inTransaction(dataSource, "heartbeat of node " + nodeId, c -> {
+            int n = Jdbc.update(
+                    c,
+                    UPSERT,
+                    nodeId,
+                    address,
+                    ttl.toMillis(),
+                    r.maxGroups(),
+                    r.connections(),
+                    r.maxConnections(),
+                    r.providerLimit());
+            if (!perProvider.isEmpty()) {
+                Jdbc.update(c, DELETE_PROVIDERS, nodeId);
+                for (ProviderReport p : perProvider) {
+                    Jdbc.update(
+                            c,
+                            INSERT_PROVIDER,
+                            nodeId,
+                            p.provider(),
+                            p.label(),
+                            p.connections(),
+                            p.maxConnections(),
+                            p.fleetLimit());
+                }
+            }
+            return n;
+        });
     }
 
     /**

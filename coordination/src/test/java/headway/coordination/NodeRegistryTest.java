@@ -33,7 +33,7 @@ class NodeRegistryTest {
 
     @BeforeEach
     void empty() {
-        TestDatabase.execute(ds, "truncate nodes, clock_skew");
+        TestDatabase.execute(ds, "truncate nodes, clock_skew cascade");
     }
 
     /** A clock the test moves by hand. */

@@ -530,7 +530,7 @@ final class BenchCommand implements Runnable {
             description =
                     "Headers/s of reading one large group's overview behind a slow link (a proxy adding a round-trip"
                             + " time and a bandwidth cap per connection) at several connection counts, with and without COMPRESS"
-                            + " DEFLATE, beside the bound the link allows.")
+                            + " DEFLATE, beside the bound the link allows; then the two-provider availability case.")
     static final class Provider implements Runnable {
         @Spec
         CommandSpec spec;
@@ -585,8 +585,19 @@ final class BenchCommand implements Runnable {
                         + " 200000; a case that wants more reads the group in laps)")
         int innArticles;
 
+        @Option(
+                names = "--availability-segments",
+                defaultValue = "1000",
+                description = "segments of each release of the two-provider availability case, which takes known"
+                        + " articles down from one provider and checks every release there with STAT (default 1000)")
+        int availabilitySegments;
+
         @Override
         public void run() {
+            if (availabilitySegments < 40 || availabilitySegments > 100_000) {
+                throw CliException.badInput(
+                        "--availability-segments must be between 40 and 100000, was " + availabilitySegments);
+            }
             if (rttMs < 0 || rttMs > 2000) {
                 throw CliException.badInput("--rtt-ms must be between 0 and 2000, was " + rttMs);
             }
@@ -621,6 +632,7 @@ final class BenchCommand implements Runnable {
                 } else {
                     bench.runOnSimulator(xfeature);
                 }
+                new AvailabilityBench(availabilitySegments, out).run();
             } catch (CliException e) {
                 throw e;
             } catch (Exception e) {

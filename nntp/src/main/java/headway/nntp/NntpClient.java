@@ -393,6 +393,24 @@ public final class NntpClient implements Closeable {
         };
     }
 
+    /** Sends a command whose reply {@link #readStatus} reads later ({@link StatPipeline}, which checks the connection is idle). */
+    void sendAhead(String cmd) throws IOException {
+        write(cmd);
+    }
+
+    /** The code of the next status line, within the read timeout; a code not in {@code accepted} breaks the connection. */
+    int readStatus(String shown, int... accepted) throws IOException {
+        arm(shown, readTimeout.toNanos());
+        Reply r = readReply();
+        for (int code : accepted) {
+            if (r.code == code) {
+                return code;
+            }
+        }
+        broken = true;
+        throw unexpected(shown, r);
+    }
+
     /** Sends QUIT when the connection is healthy and closes the socket; idempotent. */
     @Override
     public void close() {

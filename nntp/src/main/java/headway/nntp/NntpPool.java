@@ -100,6 +100,18 @@ public final class NntpPool implements AutoCloseable {
                     server, max, connectTimeout, readTimeout, borrowTimeout, backoffInitial, backoffMax, limits);
         }
 
+        /** These settings for another server. */
+        public Config withServer(NntpServer s) {
+            return new Config(
+                    s, maxConnections, connectTimeout, readTimeout, borrowTimeout, backoffInitial, backoffMax, limits);
+        }
+
+        /** These settings with another borrow timeout (the wait for a slot and for connect retries). */
+        public Config withBorrowTimeout(Duration d) {
+            return new Config(
+                    server, maxConnections, connectTimeout, readTimeout, d, backoffInitial, backoffMax, limits);
+        }
+
         /** These settings with other reply bounds. */
         public Config withLimits(NntpClient.Limits l) {
             return new Config(

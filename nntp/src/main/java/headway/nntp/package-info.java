@@ -18,7 +18,10 @@
  * message-id, bounded by {@link headway.nntp.BodyLimits}) through inspect's yEnc decoder, on fewer of
  * the pool's connections than it holds, so header indexing always keeps one, and within a per-release
  * article budget; what an article turns out to be is a {@link headway.nntp.FetchedPart.Status}, never
- * an exception. The news simulator the tests and benchmarks read is in module rigs ({@code headway.simulator}).
+ * an exception. {@link headway.nntp.StatPipeline} asks STAT by message-id with a window of commands on
+ * the wire, and {@link headway.nntp.Availability} samples a release's segments with it and classes the
+ * release (complete, repairable within its PAR2 recovery, broken). The news simulator the tests and
+ * benchmarks read is in module rigs ({@code headway.simulator}).
  *
  * <p>Trade-off: no third-party NNTP library, so the protocol subset is ours to keep correct (only the
  * reader commands an overview indexer needs), in exchange for streaming without buffering whole

@@ -32,6 +32,9 @@ public final class NewsSimulator implements AutoCloseable {
     final Options options;
     final Map<String, ArticleGenerator> groups;
     private final Map<String, Located> postedIds = new ConcurrentHashMap<>();
+    /** Message-ids taken down: asked by message-id they are 430, as on a provider that honoured a takedown. */
+    private final Set<String> takenDown = ConcurrentHashMap.newKeySet();
+
     private final ServerSocket serverSocket;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connectionIds = new AtomicInteger();
@@ -393,11 +396,23 @@ public final class NewsSimulator implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes the article {@code messageId} (angle brackets included) down: ARTICLE, HEAD, BODY and
+     * STAT by its message-id answer 430 from now on. OVER and commands by number still serve it,
+     * as a provider's overview often still lists what its spool has lost.
+     */
+    public void takeDown(String messageId) {
+        takenDown.add(messageId);
+    }
+
     /** An article's group and number. */
     record Located(ArticleGenerator group, long number) {}
 
     /** Where the article with message-id {@code id} (angle brackets included) is, or null. */
     Located locate(String id) {
+        if (takenDown.contains(id)) {
+            return null;
+        }
         Located posted = postedIds.get(id);
         if (posted != null) {
             return posted;

@@ -174,6 +174,23 @@ public enum Setting {
             "1000",
             "articles the deep index may read per release (its PAR2 index, NFO, first archive volume) before it"
                     + " gives up on naming it from inside"),
+    CHECK_CONNECTIONS(
+            Type.INTEGER,
+            "1",
+            null,
+            "0",
+            "16",
+            "connections per worker and checked provider kept for STAT availability checks, in a pool of their own"
+                    + " beside HEADWAY_NNTP_CONNECTIONS, so checks never take a connection from headers or bodies;"
+                    + " 0 = check nothing"),
+    CHECK_STATS(
+            Type.INTEGER,
+            "20",
+            null,
+            "1",
+            "100000",
+            "STAT commands one availability check of a release may send to one provider for its sample; a"
+                    + " sample that finds a hole then asks every segment"),
     SNAPSHOT_DIR(
             Type.TEXT,
             null,

@@ -135,6 +135,7 @@ final class StatusCommand implements Runnable {
             FleetQueries fleet = connections.fleet();
             List<FleetQueries.NodeStatus> nodes = fleet.nodes(nodeTtl, leaseTtl);
             FleetQueries.Connections nntp = FleetQueries.connections(nodes);
+            List<FleetQueries.ProviderConnections> providers = fleet.providers(nodeTtl);
             LeaseStore.Asking asking = fleet.asking(leaseTtl, s.longValue(Setting.CATALOG_CAP), ORDER_SHOWN);
             List<String> order = asking.order();
             List<String> notAsking = notAsking(lines, order);
@@ -147,6 +148,7 @@ final class StatusCommand implements Runnable {
                 doc.put("nodes", nodes);
                 doc.put("connections", nntp);
                 doc.put("catalog", catalog);
+                doc.put("providers", providers);
                 if (client != null) {
                     doc.put("schedules", headway.worker.Schedules.list(client));
                 }
@@ -207,6 +209,9 @@ final class StatusCommand implements Runnable {
                         n.lastHeartbeat());
             }
             out.println(fleetLine(nntp));
+            for (FleetQueries.ProviderConnections p : providers) {
+                out.println(providerLine(p));
+            }
             out.println(catalog.line());
             if (client != null) {
                 out.println();
@@ -279,6 +284,19 @@ final class StatusCommand implements Runnable {
                         + (c.overLimit() ? "; the online workers may open " + c.mayOpen() + ", over the limit" : "");
         return "fleet: " + c.online() + " of " + c.nodes() + " nodes online, NNTP connections " + c.open() + " open of "
                 + c.mayOpen() + " allowed, " + limit;
+    }
+
+    /** One provider's connections in use across the fleet against what the workers may open and the account's limit. */
+    static String providerLine(FleetQueries.ProviderConnections p) {
+        String limit = p.fleetLimit() == null
+                ? "account limit not known (set "
+                        + (p.provider() == 0
+                                ? "HEADWAY_NNTP_PROVIDER_LIMIT"
+                                : "HEADWAY_NNTP_" + p.provider() + "_LIMIT")
+                        + ")"
+                : "account limit " + p.fleetLimit() + (p.overLimit() ? ", the workers may open more" : "");
+        return "provider " + p.label() + ": " + p.inUse() + " in use of " + p.mayOpen() + " on " + p.nodes()
+                + " node(s), " + limit + (p.labels() > 1 ? "; the nodes name it " + p.labels() + " ways" : "");
     }
 
     /** The workflow's state from its progress query, or "not started" when it has no workflow. */

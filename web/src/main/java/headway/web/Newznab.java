@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import headway.catalog.ApiKeyStore;
 import headway.catalog.ApiKeyStore.ApiKey;
+import headway.catalog.AvailabilityStore;
 import headway.catalog.ImdbIds;
 import headway.catalog.Release;
 import headway.catalog.ReleaseGuids;
@@ -18,6 +19,7 @@ import headway.index.NzbWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -416,7 +418,22 @@ final class Newznab {
             long size,
             List<String[]> attrs) {}
 
-    private Item item(Release r, String base, String apiKey, Map<String, Long> grabs, boolean extended) {
+    /**
+     * A release's completion: what can be fetched from its best checked provider once a check ran
+     * (issue 44), else the share of its parts the overview listed.
+     */
+    static String completion(Release r, AvailabilityStore.Checked checked) {
+        BigDecimal p = checked == null ? r.completionPercent() : checked.percent();
+        return p.stripTrailingZeros().toPlainString();
+    }
+
+    private Item item(
+            Release r,
+            String base,
+            String apiKey,
+            Map<String, Long> grabs,
+            AvailabilityStore.Checked checked,
+            boolean extended) {
         String guid = ReleaseGuids.of(r);
         Category c = category(r);
         String link = base + "/api?t=get&id=" + guid + "&apikey=" + URLEncoder.encode(apiKey, StandardCharsets.UTF_8);
@@ -445,9 +462,11 @@ final class Newznab {
             attrs.add(new String[] {"group", r.group()});
             attrs.add(new String[] {"usenetdate", date});
             attrs.add(new String[] {"grabs", Long.toString(grabs.getOrDefault(guid, 0L))});
-            attrs.add(new String[] {
-                "completion", r.completionPercent().stripTrailingZeros().toPlainString()
-            });
+            attrs.add(new String[] {"completion", completion(r, checked)});
+            if (checked != null) {
+                // what STAT found on the checked providers; "unavailable" when none of them can complete it
+                attrs.add(new String[] {"availability", checked.unavailable() ? "unavailable" : "available"});
+            }
             if (r.season() != null) {
                 attrs.add(new String[] {"season", Integer.toString(r.season())});
             }
@@ -502,8 +521,12 @@ final class Newznab {
         Map<String, Long> grabs = extended
                 ? stores.guids().grabs(releases.stream().map(ReleaseGuids::of).toList())
                 : Map.of();
+        Map<AvailabilityStore.Key, AvailabilityStore.Checked> checked = extended
+                ? stores.availability()
+                        .of(releases.stream().map(AvailabilityStore.Key::of).toList())
+                : Map.of();
         List<Item> items = releases.stream()
-                .map(r -> item(r, base, key.text(), grabs, extended))
+                .map(r -> item(r, base, key.text(), grabs, checked.get(AvailabilityStore.Key.of(r)), extended))
                 .toList();
         List<String> limits = apiLimits(key.key(), usage);
         if (json) {

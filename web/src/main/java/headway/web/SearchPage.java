@@ -1,6 +1,7 @@
 package headway.web;
 
 import headway.catalog.ApiKeyStore;
+import headway.catalog.AvailabilityStore;
 import headway.catalog.Release;
 import headway.catalog.ReleaseGuids;
 import headway.catalog.ReleaseSearch;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The search page at {@code /}: one server-rendered HTML page (no scripts, no front-end build) with
@@ -135,7 +137,10 @@ final class SearchPage {
                 + "<th>Files</th><th>Password</th><th>Group</th>" + (nzb ? "<th>NZB</th>" : "")
                 + "</tr></thead><tbody>\n");
         Instant now = Instant.now();
+        Map<AvailabilityStore.Key, AvailabilityStore.Checked> checked = stores.availability()
+                .of(found.releases().stream().map(AvailabilityStore.Key::of).toList());
         for (Release r : found.releases()) {
+            AvailabilityStore.Checked c = checked.get(AvailabilityStore.Key.of(r));
             String guid = ReleaseGuids.of(r);
             h.append("<tr><td class=\"name\"><a href=\"/release/")
                     .append(guid)
@@ -153,8 +158,9 @@ final class SearchPage {
                     .append("</td><td class=\"num\">")
                     .append(age(r.posted(), now))
                     .append("</td><td class=\"num\">")
-                    .append(r.completionPercent().stripTrailingZeros().toPlainString())
-                    .append("%</td><td class=\"num\">")
+                    .append(Newznab.completion(r, c))
+                    .append(c == null ? "%" : c.unavailable() ? "% unavailable" : "% checked")
+                    .append("</td><td class=\"num\">")
                     .append(r.filesPresent())
                     .append(r.filesExpected() < 0 ? "" : "/" + r.filesExpected())
                     .append("</td><td>")
@@ -217,7 +223,10 @@ final class SearchPage {
         row(h, "Category", api.category(r).name());
         row(h, "Size", size(r.bytes()));
         row(h, "Posted", r.posted() == null ? "unknown" : r.posted().toString());
-        row(h, "Complete", r.completionPercent().stripTrailingZeros().toPlainString() + "%");
+        AvailabilityStore.Checked c =
+                stores.availability().of(List.of(AvailabilityStore.Key.of(r))).get(AvailabilityStore.Key.of(r));
+        row(h, "Complete", Newznab.completion(r, c) + "%" + (c == null ? "" : c.unavailable() ? ", unavailable" : ""));
+        row(h, "Checked", c == null ? "not yet" : c.describe());
         row(h, "Files", r.filesPresent() + (r.filesExpected() < 0 ? "" : "/" + r.filesExpected()));
         row(h, "Group", r.group());
         row(h, "Poster", r.poster());

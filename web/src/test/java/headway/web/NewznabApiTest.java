@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import headway.catalog.AvailabilityStore;
 import java.io.ByteArrayInputStream;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
@@ -215,6 +216,27 @@ class NewznabApiTest {
                 .containsEntry("episode", "2")
                 .containsEntry("resolution", "720p");
         ZonedDateTime.parse(a.get("usenetdate"), DateTimeFormatter.RFC_1123_DATE_TIME);
+    }
+
+    /** Issue 44: once checked, completion is what the best provider can serve, and a release none can complete says so. */
+    @Test
+    void completionIsWhatTheCheckedProvidersHold() throws Exception {
+        AvailabilityStore checks = served.stores.availability();
+        AvailabilityStore.Key key =
+                new AvailabilityStore.Key(ServedCatalog.G, ServedCatalog.POSTER, "Daily.Talk.2026.04.12.720p.HDTV-GRP");
+        checks.record(key, 1, 6, 6, 4, 0, "broken");
+        checks.record(key, 2, 6, 6, 3, 0, "broken");
+        Map<String, String> a =
+                attrs(elements(search("t=search&q=Daily&extended=1"), "item").get(0));
+        assertThat(a).containsEntry("completion", "50").containsEntry("availability", "unavailable");
+        checks.record(key, 2, 6, 26, 0, -1, "complete");
+        a = attrs(elements(search("t=search&q=Daily&extended=1"), "item").get(0));
+        assertThat(a).containsEntry("completion", "100").containsEntry("availability", "available");
+        assertThat(checks.of(List.of(key)).get(key).describe()).isEqualTo("provider 1 broken, provider 2 complete");
+        assertThat(checks.due(10))
+                .as("checked releases are not due")
+                .doesNotContain(key)
+                .hasSize(4);
     }
 
     @Test

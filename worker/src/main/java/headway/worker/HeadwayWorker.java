@@ -1,6 +1,8 @@
 package headway.worker;
 
+import headway.activity.AvailabilityChecker;
 import headway.activity.ConflictReporter;
+import headway.activity.FailoverHeaderSource;
 import headway.activity.FleetShare;
 import headway.activity.GroupActivitiesImpl;
 import headway.activity.HeaderSource;
@@ -15,8 +17,10 @@ import headway.activity.RegistryActivitiesImpl;
 import headway.activity.RetentionActivitiesImpl;
 import headway.activity.WatchmanActivitiesImpl;
 import headway.activity.WindowSnapshots;
+import headway.catalog.AvailabilityStore;
 import headway.catalog.CatalogRetention;
 import headway.catalog.CatalogStore;
+import headway.catalog.ReleaseQueries;
 import headway.catalog.RuleSetStore;
 import headway.catalog.Stores;
 import headway.coordination.Band;
@@ -25,11 +29,14 @@ import headway.coordination.GroupStore;
 import headway.coordination.LeaseStore;
 import headway.coordination.NodeRegistry;
 import headway.coordination.PostgresSnapshotStore;
+import headway.coordination.ProviderSwitches;
 import headway.coordination.RangeStore;
 import headway.coordination.SnapshotStore;
 import headway.index.RuleSet;
 import headway.nntp.NntpPool;
 import headway.nntp.NntpServer;
+import headway.settings.Providers;
+import headway.settings.Providers.Provider;
 import headway.settings.Settings;
 import headway.store.Holder;
 import headway.watchman.Watchman;
@@ -66,6 +73,8 @@ import org.slf4j.LoggerFactory;
  * (snapshot, then release, so the next holder redoes nothing) and leaves the registry.
  */
 public final class HeadwayWorker implements AutoCloseable {
+    /** How often the fleet's leading node looks for releases to check. */
+    static final Duration AVAILABILITY_EVERY = Duration.ofSeconds(30);
 
     private static final Logger log = LoggerFactory.getLogger(HeadwayWorker.class);
 
@@ -120,9 +129,19 @@ public final class HeadwayWorker implements AutoCloseable {
         RuleSetStore ruleSets = new RuleSetStore(dataSource);
         Holdings holdings = new Holdings(config.maxGroups());
         IndexMetrics metrics = new IndexMetrics(registry, holdings);
-        NntpPool nntp = new NntpPool(nntpConfig(config.nntp()));
-        owned.add(nntp);
-        HeaderSource headers = new NntpHeaderSource(nntp, config.nntp().pipeline());
+        List<Provider> providers = config.allProviders();
+        List<Provider> headerOrder = Providers.headerOrder(providers);
+        List<NntpPool> pools = new ArrayList<>();
+        for (Provider p : providers) {
+            NntpPool.Config c = providerConfig(config.nntp(), p);
+            // with another provider to fail over to, a provider that cannot be reached within the read
+            // timeout counts as down instead of holding the group for the pool's whole borrow timeout
+            pools.add(new NntpPool(
+                    headerOrder.size() > 1 ? c.withBorrowTimeout(config.nntp().timeout()) : c));
+        }
+        owned.addAll(pools);
+        NntpPool nntp = pools.get(0);
+        HeaderSource headers = headers(config, headerOrder, pools, dataSource);
         RangeIndexer indexer = new RangeIndexer(
                 headers,
                 leases.fence(),
@@ -141,8 +160,29 @@ public final class HeadwayWorker implements AutoCloseable {
                         config.nntp().providerLimit() == 0
                                 ? null
                                 : config.nntp().providerLimit()));
+        registryRow.reportingProviders(() -> providerReports(providers, pools));
         holdings.sharedBy(new FleetShare(registryRow, config.maxGroups(), FleetShare.SLACK));
         NodeHeartbeat heartbeat = NodeHeartbeat.start(registryRow, config.nodeHeartbeat(), holdings::recheck);
+        if (config.checkConnections() > 0) {
+            List<AvailabilityChecker.Checked> checked = new ArrayList<>();
+            for (Provider p : Providers.checkOrder(providers)) {
+                // a pool of its own, so STATs never wait for or take a header or body connection
+                NntpPool checks =
+                        new NntpPool(providerConfig(config.nntp(), p).withMaxConnections(config.checkConnections()));
+                owned.add(checks);
+                checked.add(new AvailabilityChecker.Checked(p.index(), checks));
+            }
+            owned.add(
+                    0,
+                    AvailabilityLoop.start(
+                            new AvailabilityChecker(
+                                    new ReleaseQueries(dataSource),
+                                    new AvailabilityStore(dataSource),
+                                    checked,
+                                    config.checkStats()),
+                            registryRow,
+                            AVAILABILITY_EVERY));
+        }
 
         MetricsServer metricsServer = config.metricsPort() == 0
                 ? null
@@ -328,6 +368,46 @@ public final class HeadwayWorker implements AutoCloseable {
                 throw new IllegalStateException("reading the newest rule set: " + e.getMessage(), e);
             }
         };
+    }
+
+    /** Provider 0's headers alone, or every header provider's in failover order when there are several. */
+    private static HeaderSource headers(
+            WorkerConfig config, List<Provider> headerOrder, List<NntpPool> pools, DataSource dataSource) {
+        if (headerOrder.size() == 1) {
+            return new NntpHeaderSource(pools.get(0), config.nntp().pipeline());
+        }
+        List<FailoverHeaderSource.Candidate> candidates = new ArrayList<>();
+        for (Provider p : headerOrder) {
+            candidates.add(new FailoverHeaderSource.Candidate(
+                    p.index(),
+                    p.label(),
+                    new NntpHeaderSource(pools.get(p.index()), config.nntp().pipeline())));
+        }
+        return new FailoverHeaderSource(candidates, new ProviderSwitches(dataSource));
+    }
+
+    /** What the node reports per provider: its connections open, how many it may open, the account's limit. */
+    static List<NodeRegistry.ProviderReport> providerReports(List<Provider> providers, List<NntpPool> pools) {
+        List<NodeRegistry.ProviderReport> out = new ArrayList<>();
+        for (Provider p : providers) {
+            NntpPool pool = pools.get(p.index());
+            out.add(new NodeRegistry.ProviderReport(
+                    p.index(),
+                    p.label(),
+                    pool.openConnections(),
+                    pool.config().maxConnections(),
+                    p.fleetLimit() == 0 ? null : p.fleetLimit()));
+        }
+        return out;
+    }
+
+    /** The pool settings of {@code p}, with provider 0's security, timeout and reply bounds. */
+    public static NntpPool.Config providerConfig(WorkerConfig.NntpServer zero, Provider p) {
+        NntpServer server = new NntpServer(p.host(), p.port(), p.tls(), null, zero.security());
+        if (p.user() != null) {
+            server = server.withCredentials(new NntpServer.Credentials(p.user(), p.password()));
+        }
+        return nntpConfig(zero).withServer(server).withMaxConnections(p.connections());
     }
 
     public static NntpPool.Config nntpConfig(WorkerConfig.NntpServer s) {

@@ -4,6 +4,8 @@ import headway.coordination.Band;
 import headway.nntp.NntpServer.Security;
 import headway.nntp.NntpServer.StartTls;
 import headway.nntp.TrustedCertificates;
+import headway.settings.Providers;
+import headway.settings.Providers.Provider;
 import headway.settings.Setting;
 import headway.settings.Settings;
 import headway.store.Database;
@@ -11,6 +13,8 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -22,7 +26,11 @@ import java.util.UUID;
  * variable, default, range and meaning are defined; every setting has a row in docs/configuration.md.
  *
  * @param database PostgreSQL connection (HEADWAY_DB_URL, _USER, _PASSWORD, _POOL, _CONNECT_TIMEOUT)
- * @param nntp     the NNTP server to read (HEADWAY_NNTP_*)
+ * @param nntp     the NNTP server to read (HEADWAY_NNTP_*): provider 0
+ * @param providers the other news providers, 1..N (HEADWAY_NNTP_<N>_*), each with the security,
+ *                 timeout and pipelining of provider 0
+ * @param checkConnections connections per checked provider for availability checks (HEADWAY_CHECK_CONNECTIONS, 0 = none)
+ * @param checkStats STATs one release's sample may send per provider (HEADWAY_CHECK_STATS)
  */
 public record WorkerConfig(
         String temporalTarget,
@@ -49,7 +57,10 @@ public record WorkerConfig(
         Duration stuckRange,
         Duration stuckGroup,
         Deployment deployment,
-        int retentionDays) {
+        int retentionDays,
+        List<Provider> providers,
+        int checkConnections,
+        int checkStats) {
 
     /**
      * How this worker takes part in a deployment: whether it polls as a Worker Deployment Version
@@ -211,6 +222,33 @@ public record WorkerConfig(
         requirePositive(Setting.STUCK_GROUP, stuckGroup);
         Objects.requireNonNull(deployment, "deployment");
         Setting.RETENTION_DAYS.check(retentionDays);
+        Setting.CHECK_CONNECTIONS.check(checkConnections);
+        Setting.CHECK_STATS.check(checkStats);
+        providers = List.copyOf(providers);
+        for (int i = 0; i < providers.size(); i++) {
+            if (providers.get(i).index() != i + 1) {
+                throw new IllegalArgumentException(
+                        "provider " + providers.get(i).label() + " is listed at " + (i + 1)
+                                + ": number providers 1, 2, 3 ... without a gap");
+            }
+        }
+    }
+
+    /** Every provider, provider 0 (HEADWAY_NNTP_*) first. */
+    public List<Provider> allProviders() {
+        List<Provider> all = new ArrayList<>();
+        all.add(new Provider(
+                0,
+                nntp.host(),
+                nntp.port(),
+                nntp.tls(),
+                nntp.user(),
+                nntp.password(),
+                nntp.maxConnections(),
+                nntp.providerLimit(),
+                Providers.Role.PRIMARY));
+        all.addAll(providers);
+        return List.copyOf(all);
     }
 
     /** The task queue of this worker's own: the groups it holds run their window activities there. */
@@ -254,7 +292,16 @@ public record WorkerConfig(
                 s.duration(Setting.STUCK_RANGE),
                 s.duration(Setting.STUCK_GROUP),
                 deploymentFromEnv(s),
-                s.integer(Setting.RETENTION_DAYS));
+                s.integer(Setting.RETENTION_DAYS),
+                otherProviders(env),
+                s.integer(Setting.CHECK_CONNECTIONS),
+                s.integer(Setting.CHECK_STATS));
+    }
+
+    /** Providers 1..N of HEADWAY_NNTP_<N>_* (provider 0 is {@link #fromEnvNntp}). */
+    public static List<Provider> otherProviders(Map<String, String> env) {
+        List<Provider> all = Providers.fromEnv(env);
+        return all.subList(1, all.size());
     }
 
     /** The deployment settings from HEADWAY_VERSIONING, _DEPLOYMENT, _BUILD_ID (default: the jar's version), _SHUTDOWN_GRACE and _WORKER_ROLE. */

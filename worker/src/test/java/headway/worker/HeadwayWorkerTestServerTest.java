@@ -83,7 +83,10 @@ class HeadwayWorkerTestServerTest {
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15),
                     WorkerConfig.Deployment.unversioned(),
-                    0);
+                    0,
+                    java.util.List.of(),
+                    0,
+                    20);
             WorkflowClient client = env.getWorkflowClient();
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             try {

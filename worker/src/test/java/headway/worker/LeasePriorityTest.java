@@ -101,7 +101,10 @@ class LeasePriorityTest {
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15),
                     WorkerConfig.Deployment.unversioned(),
-                    0);
+                    0,
+                    java.util.List.of(),
+                    0,
+                    20);
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             List<String> takes;
             try {

@@ -28,6 +28,31 @@ class NntpSettingsTest {
         assertThat(s.security()).isEqualTo(new NntpServer.Security(NntpServer.StartTls.AUTO, null, false, true));
     }
 
+    /** Issue 44: each provider's pool has its own server, credentials and limit, with provider 0's security and timeout. */
+    @Test
+    void everyProviderGetsAPoolOfItsOwnWithProviderZerosSecurity() {
+        Map<String, String> env = Map.of(
+                "HEADWAY_NNTP_HOST", "news.example",
+                "HEADWAY_NNTP_COMPRESS", "false",
+                "HEADWAY_NNTP_TIMEOUT", "7s",
+                "HEADWAY_NNTP_1_HOST", "block.example",
+                "HEADWAY_NNTP_1_TLS", "true",
+                "HEADWAY_NNTP_1_USER", "u",
+                "HEADWAY_NNTP_1_PASSWORD", "secret-pw",
+                "HEADWAY_NNTP_1_CONNECTIONS", "3");
+        WorkerConfig.NntpServer zero = WorkerConfig.fromEnvNntp(env);
+        headway.settings.Providers.Provider one =
+                WorkerConfig.otherProviders(env).get(0);
+        var pool = HeadwayWorker.providerConfig(zero, one);
+        assertThat(pool.server().address()).isEqualTo("block.example:563");
+        assertThat(pool.server().tls()).isTrue();
+        assertThat(pool.server().credentials().password()).isEqualTo("secret-pw");
+        assertThat(pool.server().security().compress()).isFalse();
+        assertThat(pool.maxConnections()).isEqualTo(3);
+        assertThat(pool.readTimeout()).isEqualTo(java.time.Duration.ofSeconds(7));
+        assertThat(pool.toString() + one).doesNotContain("secret-pw");
+    }
+
     @Test
     void readsEverySecuritySetting() throws Exception {
         Path ca = dir.resolve("ca.pem");
