@@ -255,6 +255,23 @@ public final class ReleaseReader {
         }
     }
 
+    /**
+     * A file's decoded size estimated from its articles' sizes as overview lines give them: each
+     * article's head and yEnc lines (about {@value #ARTICLE_OVERHEAD} bytes) taken off, then yEnc's
+     * growth (escapes and line ends, about 3 %). Good to a few per cent, which is what
+     * {@link #SIZE_SLACK} allows when a 7z's last volume is matched by size.
+     */
+    public static long estimatedSize(long articleBytes, int articles) {
+        if (articleBytes <= 0) {
+            return -1;
+        }
+        long payload = Math.max(0, articleBytes - (long) ARTICLE_OVERHEAD * Math.max(1, articles));
+        return Math.round(payload / 1.03);
+    }
+
+    /** An article's bytes besides its data: headers and the =ybegin, =ypart and =yend lines. */
+    static final int ARTICLE_OVERHEAD = 600;
+
     /** A 7z archive's size from its signature header (32 bytes, then the next header's offset and size); -1 when cut or lying. */
     static long sevenZipSize(byte[] head) {
         if (head.length < 32) {

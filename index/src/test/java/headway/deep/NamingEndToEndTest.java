@@ -118,7 +118,10 @@ class NamingEndToEndTest {
                 long encoded = f.messageIds().stream()
                         .mapToLong(id -> byId.get(id).bytes())
                         .sum();
-                posted.add(PostedFile.of(f.postedName(), encoded, f.messageIds().size()));
+                posted.add(PostedFile.of(
+                        f.postedName(),
+                        ReleaseReader.estimatedSize(encoded, f.messageIds().size()),
+                        f.messageIds().size()));
                 ids.add(f.messageIds());
             }
             List<Fetch> plan = FetchPlan.plan(posted);
