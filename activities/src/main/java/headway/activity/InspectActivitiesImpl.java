@@ -87,10 +87,14 @@ public final class InspectActivitiesImpl implements InspectActivities {
     private final ArticleFetcher fetcher;
     private final Pacing pacing;
 
+    /**
+     * Activities over {@code ds} reading bodies with {@code fetcher}; a null fetcher (a worker with
+     * HEADWAY_INSPECT_CONNECTIONS=0) claims nothing, so the releases wait for a worker that reads.
+     */
     public InspectActivitiesImpl(DataSource ds, Supplier<RuleSet> rules, ArticleFetcher fetcher, Pacing pacing) {
         this.ds = Objects.requireNonNull(ds, "ds");
         this.rules = Objects.requireNonNull(rules, "rules");
-        this.fetcher = Objects.requireNonNull(fetcher, "fetcher");
+        this.fetcher = fetcher;
         this.pacing = Objects.requireNonNull(pacing, "pacing");
     }
 
@@ -100,6 +104,9 @@ public final class InspectActivitiesImpl implements InspectActivities {
             throw ApplicationFailure.newNonRetryableFailure(
                     "claim max must be between 1 and 10000, was " + max, "BadInput");
         }
+        if (fetcher == null) {
+            return List.of();
+        }
         return Inspections.claim(ds, max, pacing.maxAttempts(), pacing.claimDeadline()).stream()
                 .map(c -> new InspectTarget(c.group(), c.poster(), c.name(), c.attempt()))
                 .toList();
@@ -107,6 +114,9 @@ public final class InspectActivitiesImpl implements InspectActivities {
 
     @Override
     public InspectOutcome inspect(InspectTarget t) {
+        if (fetcher == null) {
+            throw new IllegalStateException("this worker reads no bodies (HEADWAY_INSPECT_CONNECTIONS=0)");
+        }
         Inspections.Claim claim = new Inspections.Claim(t.group(), t.poster(), t.release(), t.attempt());
         Optional<Inspections.Target> found;
         try {

@@ -164,6 +164,14 @@ public enum Setting {
             "1000",
             "articles the deep index may read per release (its PAR2 index, NFO, first archive volume) before it"
                     + " gives up on naming it from inside"),
+    INSPECT_ATTEMPTS(
+            Type.INTEGER,
+            "5",
+            null,
+            "1",
+            "100",
+            "times the deep index claims a release whose bodies cannot be read (missing, damaged, a server that"
+                    + " breaks a bound) before it records that it gave up; `headway status` counts those"),
     SNAPSHOT_DIR(
             Type.TEXT,
             null,
@@ -216,6 +224,14 @@ public enum Setting {
     STUCK_GROUP(Type.DURATION, "15m", null, "1ms", null, "a group whose lag has not shrunk this long is stuck"),
     PLAN_EVERY(Type.DURATION, "1m", null, "1s", null, "the planner schedule's interval"),
     WATCH_EVERY(Type.DURATION, "30s", null, "1s", null, "the watchman schedule's interval"),
+    INSPECT_EVERY(
+            Type.DURATION,
+            "15s",
+            null,
+            "1s",
+            null,
+            "the deep index schedule's interval: each run claims the releases due and reads inside them, so an"
+                    + " obfuscated release is named about this long after its last article is indexed"),
     SNAPSHOT_EVERY(
             Type.INTEGER,
             "2",

@@ -45,6 +45,9 @@ final class SchedulesCommand implements Runnable {
         @Option(names = "--watch-every", descriptionKey = "HEADWAY_WATCH_EVERY")
         String watchEvery;
 
+        @Option(names = "--inspect-every", descriptionKey = "HEADWAY_INSPECT_EVERY")
+        String inspectEvery;
+
         @Override
         public void run() {
             try (Connections open = connections) {
@@ -56,7 +59,10 @@ final class SchedulesCommand implements Runnable {
                                     ? env.registryPrune()
                                     : Settings.parseDuration("--prune-every", pruneEvery),
                             planEvery == null ? env.planner() : Settings.parseDuration("--plan-every", planEvery),
-                            watchEvery == null ? env.watchman() : Settings.parseDuration("--watch-every", watchEvery));
+                            watchEvery == null ? env.watchman() : Settings.parseDuration("--watch-every", watchEvery),
+                            inspectEvery == null
+                                    ? env.inspect()
+                                    : Settings.parseDuration("--inspect-every", inspectEvery));
                 } catch (IllegalArgumentException e) {
                     throw CliException.badInput(e.getMessage());
                 }

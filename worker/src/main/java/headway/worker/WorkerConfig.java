@@ -47,7 +47,89 @@ public record WorkerConfig(
         long planMaxJump,
         Duration stuckRange,
         Duration stuckGroup,
-        Deployment deployment) {
+        Deployment deployment,
+        Inspection inspection) {
+
+    /**
+     * The deep index on this worker (HEADWAY_INSPECT_CONNECTIONS, _ARTICLES, _ATTEMPTS): body slots
+     * of the NNTP pool (0: this worker reads no bodies), articles per release, attempts before it
+     * gives up on a release.
+     */
+    public record Inspection(int connections, int articles, int attempts) {
+        public Inspection {
+            Setting.INSPECT_CONNECTIONS.check(connections);
+            Setting.INSPECT_ARTICLES.check(articles);
+            Setting.INSPECT_ATTEMPTS.check(attempts);
+        }
+
+        /** The catalogue's defaults for a pool of {@code nntpConnections}. */
+        public static Inspection defaults(int nntpConnections) {
+            return new Inspection(
+                    Math.min(Setting.INSPECT_CONNECTIONS.intDefault(), nntpConnections - 1),
+                    Setting.INSPECT_ARTICLES.intDefault(),
+                    Setting.INSPECT_ATTEMPTS.intDefault());
+        }
+
+        /** From HEADWAY_INSPECT_CONNECTIONS (checked against HEADWAY_NNTP_CONNECTIONS), _ARTICLES and _ATTEMPTS. */
+        public static Inspection fromEnv(Settings s) {
+            return new Inspection(
+                    s.inspectConnections(), s.integer(Setting.INSPECT_ARTICLES), s.integer(Setting.INSPECT_ATTEMPTS));
+        }
+    }
+
+    /** A worker with the deep index's defaults. */
+    public WorkerConfig(
+            String temporalTarget,
+            String namespace,
+            String taskQueue,
+            String nodeId,
+            String advertiseAddress,
+            Database.Settings database,
+            Duration leaseTtl,
+            Duration nodeTtl,
+            Duration nodeHeartbeat,
+            int maxGroups,
+            int activityConcurrency,
+            int metricsPort,
+            String metricsBind,
+            NntpServer nntp,
+            Path snapshotDir,
+            long catalogCapBytes,
+            int batchArticles,
+            long windowMaxAge,
+            long rangeSize,
+            long backfill,
+            long planMaxJump,
+            Duration stuckRange,
+            Duration stuckGroup,
+            Deployment deployment) {
+        this(
+                temporalTarget,
+                namespace,
+                taskQueue,
+                nodeId,
+                advertiseAddress,
+                database,
+                leaseTtl,
+                nodeTtl,
+                nodeHeartbeat,
+                maxGroups,
+                activityConcurrency,
+                metricsPort,
+                metricsBind,
+                nntp,
+                snapshotDir,
+                catalogCapBytes,
+                batchArticles,
+                windowMaxAge,
+                rangeSize,
+                backfill,
+                planMaxJump,
+                stuckRange,
+                stuckGroup,
+                deployment,
+                Inspection.defaults(nntp.maxConnections()));
+    }
 
     /**
      * How this worker takes part in a rolling deployment: whether it polls as a Worker Deployment
@@ -202,6 +284,10 @@ public record WorkerConfig(
         requirePositive(Setting.STUCK_RANGE, stuckRange);
         requirePositive(Setting.STUCK_GROUP, stuckGroup);
         Objects.requireNonNull(deployment, "deployment");
+        Objects.requireNonNull(inspection, "inspection");
+        if (inspection.connections() > 0) {
+            Setting.inspectConnections(inspection.connections(), nntp.maxConnections());
+        }
     }
 
     /** The task queue of this worker's own: the groups it holds run their window activities there. */
@@ -244,7 +330,8 @@ public record WorkerConfig(
                 s.longValue(Setting.PLAN_MAX_JUMP),
                 s.duration(Setting.STUCK_RANGE),
                 s.duration(Setting.STUCK_GROUP),
-                deploymentFromEnv(s));
+                deploymentFromEnv(s),
+                Inspection.fromEnv(s));
     }
 
     /** The deployment settings from HEADWAY_VERSIONING, _DEPLOYMENT, _BUILD_ID (default: the jar's version) and _SHUTDOWN_GRACE. */
