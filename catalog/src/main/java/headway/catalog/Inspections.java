@@ -1,14 +1,15 @@
 package headway.catalog;
 
 import headway.store.Jdbc;
+import headway.store.StoreException;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -56,7 +57,10 @@ public final class Inspections {
         }
     }
 
-    /** What a person asks of a release: its evidence and the last inspection of it. */
+    /**
+     * What a person asks of a release: its evidence and where its inspection stands ({@code state}
+     * null when it was never claimed; {@code nextAttempt} as ISO-8601, null when none).
+     */
     public record Shown(
             String group,
             String poster,
@@ -65,7 +69,39 @@ public final class Inspections {
             String namedBy,
             int password,
             String imdb,
-            Optional<InspectionLedger.Entry> inspection) {}
+            String state,
+            int attempts,
+            String lastError,
+            String nextAttempt) {}
+
+    /** The CLI's questions, with SQL failures as {@link StoreException}s that name what was asked. */
+    public static final class Queries {
+        private final DataSource ds;
+
+        Queries(DataSource ds) {
+            this.ds = ds;
+        }
+
+        /** The releases named {@code name} (their token, their real name or their guid), newest first. */
+        public List<Shown> show(String name) {
+            return Jdbc.inTransaction(
+                    ds,
+                    "reading the inspection of " + name,
+                    c -> Jdbc.list(c, SHOW, Inspections::shown, name, name, name));
+        }
+
+        /** The releases given up on, at most {@code limit}, the latest first. */
+        public List<Shown> gaveUp(int limit) {
+            return Jdbc.inTransaction(
+                    ds, "listing the inspections given up", c -> Jdbc.list(c, GAVE_UP_LIST, Inspections::shown, limit));
+        }
+
+        /** How many releases inspection gave up on. */
+        public long gaveUpCount() {
+            return Jdbc.inTransaction(
+                    ds, "counting the inspections given up", c -> Jdbc.one(c, GAVE_UP, rs -> rs.getLong(1)));
+        }
+    }
 
     private static final String ENROL = """
             insert into release_inspections (group_name, poster, name, state, attempts, next_attempt, updated_at)
@@ -127,6 +163,16 @@ public final class Inspections {
             where r.name = ? or r.real_name = ? or r.guid = ?
             order by r.posted desc nulls last
             limit 20
+            """;
+
+    private static final String GAVE_UP_LIST = """
+            select r.group_name, r.poster, r.name, r.real_name, r.named_by, r.password, r.imdb,
+                   i.state, i.attempts, i.last_error, i.next_attempt
+            from release_inspections i
+            join releases r on r.group_name = i.group_name and r.poster = i.poster and r.name = i.name
+            where i.state = 'gave_up'
+            order by i.updated_at desc
+            limit ?
             """;
 
     private static final String GAVE_UP = """
@@ -201,18 +247,9 @@ public final class Inspections {
         }
     }
 
-    /** The releases named {@code name} (their token, their real name, or their guid), newest first. */
-    public static List<Shown> show(DataSource ds, String name) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            return Jdbc.list(c, SHOW, Inspections::shown, name, name, name);
-        }
-    }
-
     /** How many releases inspection gave up on. */
-    public static long gaveUp(DataSource ds) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            return Jdbc.one(c, GAVE_UP, rs -> rs.getLong(1));
-        }
+    public static long gaveUp(DataSource ds) {
+        return new Queries(ds).gaveUpCount();
     }
 
     private static File file(ResultSet rs) throws SQLException {
@@ -235,17 +272,7 @@ public final class Inspections {
     }
 
     private static Shown shown(ResultSet rs) throws SQLException {
-        String state = rs.getString(8);
-        Optional<InspectionLedger.Entry> entry = state == null
-                ? Optional.empty()
-                : Optional.of(new InspectionLedger.Entry(
-                        rs.getString(1),
-                        rs.getString(2),
-                        rs.getString(3),
-                        InspectionLedger.State.valueOf(state.toUpperCase(Locale.ROOT)),
-                        rs.getInt(9),
-                        rs.getString(10),
-                        Jdbc.instant(rs, 11)));
+        Instant next = Jdbc.instant(rs, 11);
         return new Shown(
                 rs.getString(1),
                 rs.getString(2),
@@ -254,7 +281,10 @@ public final class Inspections {
                 rs.getString(5),
                 rs.getInt(6),
                 rs.getString(7),
-                entry);
+                rs.getString(8),
+                rs.getInt(9),
+                rs.getString(10),
+                next == null ? null : next.toString());
     }
 
     private static Integer[] ints(Array a) throws SQLException {
