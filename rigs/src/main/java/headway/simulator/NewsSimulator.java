@@ -32,6 +32,7 @@ public final class NewsSimulator implements AutoCloseable {
     final Options options;
     final Map<String, ArticleGenerator> groups;
     private final Map<String, Located> postedIds = new ConcurrentHashMap<>();
+    private final Map<String, Integer> bodiesServed = new ConcurrentHashMap<>();
     private final ServerSocket serverSocket;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connectionIds = new AtomicInteger();
@@ -367,6 +368,16 @@ public final class NewsSimulator implements AutoCloseable {
             postedIds.put(article.messageId(), new Located(g, n));
             return n;
         }
+    }
+
+    /** How often each posted article's body was served (BODY or ARTICLE), by message-id with its angle brackets. */
+    public Map<String, Integer> bodiesServed() {
+        return Map.copyOf(bodiesServed);
+    }
+
+    /** Counts one body served of a posted article. */
+    void servedBody(String messageId) {
+        bodiesServed.merge(messageId, 1, Integer::sum);
     }
 
     /** The oracle: what OVER lo-hi serves now (see {@link Truth}). */
