@@ -19,7 +19,7 @@ class InspectBenchTest {
     void theMixedSetIsNamedWithTheDefaultSchedules() throws Exception {
         StringWriter log = new StringWriter();
         InspectBench.Result r =
-                new InspectBench(1, 41, Duration.ofSeconds(1), Duration.ofMinutes(4), new PrintWriter(log, true)).run();
+                new InspectBench(Integer.getInteger("headway.inspect.each", 1), 41, Duration.ofSeconds(1), Duration.ofMinutes(6), new PrintWriter(log, true)).run();
         System.out.println(r.line());
         assertThat(r.wrong()).as(r.line()).isZero();
         assertThat(r.named()).as(r.line()).isEqualTo(r.releases());
