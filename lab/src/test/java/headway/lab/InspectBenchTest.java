@@ -18,8 +18,13 @@ class InspectBenchTest {
     @Test
     void theMixedSetIsNamedWithTheDefaultSchedules() throws Exception {
         StringWriter log = new StringWriter();
-        InspectBench.Result r =
-                new InspectBench(Integer.getInteger("headway.inspect.each", 1), 41, Duration.ofSeconds(1), Duration.ofMinutes(6), new PrintWriter(log, true)).run();
+        InspectBench.Result r = new InspectBench(
+                        Integer.getInteger("headway.inspect.each", 1),
+                        41,
+                        Duration.ofSeconds(1),
+                        Duration.ofMinutes(6),
+                        new PrintWriter(log, true))
+                .run();
         System.out.println(r.line());
         assertThat(r.wrong()).as(r.line()).isZero();
         assertThat(r.named()).as(r.line()).isEqualTo(r.releases());
