@@ -10,6 +10,7 @@ import headway.coordination.LeaseOutcome;
 import headway.coordination.LeaseStore;
 import headway.coordination.RangeRow;
 import headway.coordination.RangeStore;
+import headway.guard.InnLock;
 import headway.index.CompletedBinary;
 import headway.index.NzbWriter;
 import headway.index.RuleSet;
@@ -38,6 +39,7 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
@@ -49,6 +51,7 @@ import org.w3c.dom.NodeList;
  * catalog, and written out as NZBs. Fails, never skips, when INN cannot be started. Uses its own
  * group and resets only that group.
  */
+@ExtendWith(InnLock.class)
 class InnIndexingTest {
 
     private static final String GROUP = "alt.binaries.headway.indexing";

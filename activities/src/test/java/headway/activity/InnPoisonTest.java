@@ -9,6 +9,7 @@ import headway.coordination.LeaseStore;
 import headway.coordination.RangeRow;
 import headway.coordination.RangeStore;
 import headway.coordination.StatusStore;
+import headway.guard.InnLock;
 import headway.index.RuleSet;
 import headway.index.Window;
 import headway.nntp.InnPeer;
@@ -33,6 +34,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Poison articles posted into a real INN 2.7 between good ones, read back through its overview:
@@ -41,6 +43,7 @@ import org.junit.jupiter.api.Test;
  * over-long message-id, which the simulator's test covers) never stops the group: every range
  * finishes, every good and every cleanable article is cataloged, the rest is in the ledger.
  */
+@ExtendWith(InnLock.class)
 class InnPoisonTest {
 
     private static final String GROUP = "alt.binaries.headway.poison";

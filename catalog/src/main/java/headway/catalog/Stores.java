@@ -58,6 +58,11 @@ public final class Stores implements AutoCloseable {
         return new ApiKeyStore(pool);
     }
 
+    /** Retention: purging what was posted before the horizon, and the catalog's size and age. */
+    public CatalogRetention retention() {
+        return new CatalogRetention(pool);
+    }
+
     /** What the index drops, per group ({@code headway rules misses}). */
     public MissStore misses() {
         return new MissStore(pool);

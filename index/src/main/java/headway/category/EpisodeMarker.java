@@ -153,7 +153,9 @@ record EpisodeMarker(
      */
     private static final Set<String> BROADCAST = Set.of("hdtv", "pdtv", "sdtv", "dsr", "dsrip", "hdtvrip", "tvrip");
 
-    private static final Set<String> EPISODE_WORDS = Set.of("episode", "episodio", "episodes", "ep", "folge");
+    /** Words before an episode's number, in the languages names are posted in. */
+    private static final Set<String> EPISODE_WORDS = Set.of(
+            "episode", "episodio", "episódio", "épisode", "episodes", "ep", "folge", "aflevering", "odcinek", "jakso");
 
     /**
      * {@code Show.1of8}, {@code Show.03of12}: part N of a series of M, the way serials and documentaries number
@@ -504,9 +506,18 @@ record EpisodeMarker(
             }
             String before = t.before(i);
             String after = t.after(i);
-            boolean dashed = before.length() >= 2 && before.indexOf('-') >= 0 && only(before, " _-.)]");
+            if (digits.equals(w) && i + 1 < n && only(after, " _.") && isVersion(t.lower[i + 1])) {
+                after = t.after(i + 1); // Title_10_v2_[DVD]: the version is the number's
+            }
+            // Title - 13, and a fansub's Title #01 or [Title][01][DVDRip]
+            boolean dashed = (before.length() >= 2 && before.indexOf('-') >= 0 && only(before, " _-.)]"))
+                    || (fansub && (before.endsWith(" #") || before.endsWith("_#")));
+            boolean bracketed = fansub && before.endsWith("[") && after.startsWith("]");
             boolean closed = (i + 1 == n && only(after, " _."))
-                    || startsWithAny(after, " [", " (", "_[", "_(", "[", "(", ".[", ".(", " -", "_-", "~", " ~", ".-");
+                    || bracketed
+                    || startsWithAny(after, " [", " (", "_[", "_(", "[", "(", ".[", ".(", " -", "_-", "~", " ~", ".-")
+                    // Title - 01.DVD[...]: a dashed number before a dot and a word
+                    || (dashed && after.equals(".") && i + 1 < n && !isNumber(t.lower[i + 1], 1, 4));
             boolean batch = after.startsWith("-") && i + 1 < n && isNumber(t.lower[i + 1], 2, 4);
             if ((i + 1 < n && (t.lower[i + 1].equals("x") || (after.startsWith(".") && isNumber(t.lower[i + 1], 1, 2))))
                     || (before.equals(".") && isNumber(t.lower[i - 1], 1, 4))) {
@@ -523,12 +534,18 @@ record EpisodeMarker(
             boolean hit = dashedOnly
                     ? dashed && (closed || batch || after.startsWith(" ") || after.startsWith("_"))
                     : ((closed || batch) && (before.endsWith(" ") || before.endsWith("_") || before.endsWith(".")))
-                            || (batch && before.endsWith("("));
+                            || (batch && before.endsWith("("))
+                            || bracketed;
             if (hit) {
                 return new EpisodeMarker(i, null, String.valueOf(Integer.parseInt(digits)), null, true);
             }
         }
         return null;
+    }
+
+    /** {@code v2}: a fansub's release version. */
+    private static boolean isVersion(String w) {
+        return w.length() == 2 && w.charAt(0) == 'v' && Character.isDigit(w.charAt(1));
     }
 
     private static boolean startsWithAny(String s, String... prefixes) {

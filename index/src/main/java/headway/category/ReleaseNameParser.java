@@ -178,6 +178,7 @@ public final class ReleaseNameParser {
         s = stripExtension(s);
         boolean fansub = false;
         int from = 0;
+        int firstTag = 0;
         while (from < s.length() && s.charAt(from) == '[') {
             int close = s.indexOf(']', from);
             if (close < 0 || close >= s.length() - 1) {
@@ -188,6 +189,10 @@ public final class ReleaseNameParser {
             while (from < s.length() && (s.charAt(from) == '_' || s.charAt(from) == ' ' || s.charAt(from) == '.')) {
                 from++;
             }
+            firstTag = firstTag == 0 ? from : firstTag;
+        }
+        if (fansub && from < s.length() && s.charAt(from) == '[') {
+            from = firstTag; // [Group][Title][01][DVDRip]: a name in brackets throughout, read after the group's tag
         }
         from = skipSitePrefix(s, from);
         String body = s.substring(from);

@@ -24,7 +24,8 @@ import java.util.List;
  * <p>The steps are classes of their own: {@link SubjectScan} lexes the subject (counters, yEnc,
  * quotes, brackets, the tail), {@link FileNameReader} finds the file name, {@link ReleaseText}
  * reads the release text around it, whose units {@link ReleaseTextFilter} judges and {@link
- * ReleaseTextCleaner} cleans; the words they know are data, in {@code subject-words.txt}
+ * ReleaseTextCleaner} cleans, and {@link ReleaseTextTrim} trims last (banners, credits, glued tags,
+ * base64); the words they know are data, in {@code subject-words.txt}
  * ({@link SubjectWords}). This class picks the counters and puts the answer together.
  */
 public final class SubjectParser {
@@ -205,6 +206,7 @@ public final class SubjectParser {
         if (release.isEmpty()) {
             release = ReleaseNames.fromFileName(file.name());
         }
+        release = ReleaseTextTrim.trim(release);
         int fileNo = -1;
         int files = -1;
         if (wrapped) {

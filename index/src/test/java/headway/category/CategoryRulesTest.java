@@ -61,6 +61,22 @@ class CategoryRulesTest {
                 .isEqualTo(5000);
     }
 
+    /** A lossless track of a video (a frame size, a codec between underscores) does not make an episode audio. */
+    @Test
+    void flacBesideAFrameSizeOrACodecInUnderscoresStaysVideo() {
+        CategoryRules rules = CategoryRules.defaults();
+        assertThat(rules.classify(
+                                null,
+                                "[TaigaSubs]_Toradora!_(2008)_-_01v2_-_Tiger_and_Dragon_[1280x720_H.264_FLAC][1234ABCD]")
+                        .category()
+                        .parentId())
+                .isEqualTo(5000);
+        assertThat(rules.classify(null, "Show_S01E01_h264_FLAC").category().parentId())
+                .isEqualTo(5000);
+        assertThat(rules.classify(null, "Show.S01E01.FLAC").category().parentId())
+                .isEqualTo(3000);
+    }
+
     @Test
     void blurayRipsWithoutAResolutionAreStandardDefinition() {
         assertThat(id("Film.Title.2011.BDRip.x264-GRP")).isEqualTo(2030);

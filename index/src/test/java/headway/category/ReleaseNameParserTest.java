@@ -72,6 +72,32 @@ class ReleaseNameParserTest {
         assertThat(a.anime()).isTrue();
     }
 
+    /** Fansub forms of anitopy's table (release-names-sample7.tsv): a version apart, a hash, brackets throughout, a dot after. */
+    @Test
+    void animeNumbersInEveryFansubForm() {
+        String[][] cases = {
+            {"[Chihiro]_Kono_Aozora_ni_Yakusoku_Wo_10_v2_[DVD][h264][C83D206B]", "Kono Aozora ni Yakusoku Wo", "10"},
+            {
+                "[DmonHiro] Oreshura #01v2 - The Start Of High School Life Is A War Zone [BD, 720p] [211375E6]",
+                "Oreshura",
+                "1"
+            },
+            {"[FuktLogik][Sayonara_Zetsubou_Sensei][01][DVDRip][x264_AC3]", "Sayonara Zetsubou Sensei", "1"},
+            {"Magical Girl Lyrical Nanoha A's - 01.DVD[H264.AAC][DGz][7A8A7769]", "Magical Girl Lyrical Nanoha A's", "1"
+            },
+            {"Tsuredure Children Episódio 1 – Confession", "Tsuredure Children", "1"},
+        };
+        for (String[] c : cases) {
+            ReleaseAttributes a = ReleaseNameParser.parse(c[0]);
+            assertThat(a.title()).as(c[0]).isEqualToIgnoringCase(c[1]);
+            assertThat(a.episode()).as(c[0]).isEqualTo(c[2]);
+            assertThat(a.season()).as(c[0]).isNull();
+        }
+        // a number between brackets is an episode only after a fansub's tag, and a plain name keeps its number
+        assertThat(ReleaseNameParser.parse("Some Film [2] [1080p]").episode()).isNull();
+        assertThat(ReleaseNameParser.parse("Title - 2010.Album").episode()).isNull();
+    }
+
     @Test
     void aBareNumberBeforeABroadcastSourceIsAnEpisode() {
         ReleaseAttributes a = ReleaseNameParser.parse("Some.Show.05.PDTV.XviD-GRP");

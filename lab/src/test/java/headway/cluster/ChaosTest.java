@@ -7,12 +7,14 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The short chaos run CI does: a few kills, a freeze past the TTL, a PostgreSQL restart and NNTP
  * drops while groups are indexed and new articles arrive; nothing lost, nothing twice, no stale
  * write landed while the frozen holder's were refused, every group caught up. The full run is `bin/headway chaos`.
  */
+@Isolated("its assertions measure time: it runs alone, not beside another test class")
 class ChaosTest {
 
     @Test

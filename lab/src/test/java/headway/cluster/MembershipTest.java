@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The node registry across real processes: a worker stopped by SIGTERM hands its group back
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
  * the group as a plain take and redoes nothing; a worker killed with SIGKILL leaves its row, which
  * the registry-prune schedule deletes once its heartbeat is 3x the node TTL old, not before.
  */
+@Isolated("its assertions measure time: it runs alone, not beside another test class")
 class MembershipTest {
 
     private static final String GROUP = "alt.binaries.membership";

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * `headway schedules install` run twice creates each schedule once and then updates it; the
  * schedules fire on the real server: the planner plans what the news server got since, and
- * signals the group, which indexes it; the registry prune deletes a long-dead node row.
+ * signals the group, which indexes it; the registry prune deletes a long-dead node row; the retention
+ * runs (off here: it removes nothing).
  */
 class SchedulesTest {
 
@@ -40,7 +41,7 @@ class SchedulesTest {
             assertThat(first.exit()).as(first.err()).isZero();
             assertThat(first.out().lines().filter(l -> l.startsWith("created ")).count())
                     .as(first.out())
-                    .isEqualTo(4);
+                    .isEqualTo(5);
 
             // the immediate runs: the planner plans up to the new high and the group indexes it; the prune removes the
             // dead row
@@ -51,6 +52,11 @@ class SchedulesTest {
                     () -> cluster.queryLong("select max(end_article) from ranges where group_name = ?", GROUP)
                             == high1);
             double plannedAfter = (System.nanoTime() - t0) / 1e9;
+            Cluster.await(
+                    Duration.ofSeconds(30),
+                    Duration.ofMillis(250),
+                    "the retention's immediate run",
+                    () -> completed(cluster, "RetentionWorkflow") >= 1);
             Cluster.await(
                     Duration.ofSeconds(30),
                     Duration.ofMillis(250),
@@ -81,19 +87,23 @@ class SchedulesTest {
                             .filter(l -> l.startsWith("updated "))
                             .count())
                     .as(second.out())
-                    .isEqualTo(4);
+                    .isEqualTo(5);
             assertThat(second.out()).doesNotContain("created ");
 
             List<Schedules.Listed> listed = Schedules.list(cluster.client());
             assertThat(listed)
                     .extracting(Schedules.Listed::id)
                     .containsExactly(
-                            Schedules.INSPECT, Schedules.PLANNER, Schedules.REGISTRY_PRUNE, Schedules.WATCHMAN);
+                            Schedules.INSPECT,
+                            Schedules.PLANNER,
+                            Schedules.REGISTRY_PRUNE,
+                            Schedules.RETENTION,
+                            Schedules.WATCHMAN);
             Cluster.CliResult list = cli(cluster, "schedules", "list");
             assertThat(list.exit()).as(list.err()).isZero();
             assertThat(list.out().lines().filter(l -> l.startsWith("headway-")).count())
                     .as(list.out())
-                    .isEqualTo(4);
+                    .isEqualTo(5);
 
             // the updated interval: new articles are planned by a scheduled (not an immediate) run
             long high2 = cluster.simulator().post(GROUP, 2_000);

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * SIGTERM ends a worker within its bound even while an index activity has far more work to do
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
  * current batch commits, the group is handed back with a snapshot at the committed cursor and the
  * node leaves the registry; the next worker takes the group from there.
  */
+@Isolated("its assertions measure time: it runs alone, not beside another test class")
 class ShutdownTest {
 
     private static final String GROUP = "alt.binaries.shutdown";

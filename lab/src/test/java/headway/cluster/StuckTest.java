@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The watchman across real processes. The holder of a group is frozen with SIGSTOP; the watchman
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * </ol>
  * Either way the record stays (moved_at set, never deleted) and HeadwayStuck goes back to false.
  */
+@Isolated("its assertions measure time: it runs alone, not beside another test class")
 class StuckTest {
 
     private static final String GROUP = "alt.binaries.stuck";

@@ -30,6 +30,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Two worker JVMs; the one holding the group is killed with SIGKILL in the middle of a range. The
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Timeout;
  * most what the snapshot did not cover), and once caught up every article the rules accept is in
  * the catalog or the final snapshot's window exactly once.
  */
+@Isolated("its assertions measure time: it runs alone, not beside another test class")
 class TakeoverTest {
 
     private static final String GROUP = "alt.binaries.takeover";

@@ -7,7 +7,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
+@Isolated("its assertions measure time: it runs alone, not beside another test class")
 class CpuMeterTest {
 
     private static final String WORK = "select sum(g) from generate_series(1, 6000000) g";

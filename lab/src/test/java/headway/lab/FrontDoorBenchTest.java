@@ -8,12 +8,14 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The machinery of {@code bench frontdoor}, briefly and on a small catalog, so that it cannot rot:
  * serve starts in its own JVM, every kind of hostile request is sent and answered, the keyed and
  * health clients get their answers, nothing is a 5xx. No figure is judged here.
  */
+@Isolated("its assertions measure time: it runs alone, not beside another test class")
 class FrontDoorBenchTest {
 
     @Test

@@ -2,6 +2,7 @@ package headway.nntp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import headway.guard.InnLock;
 import headway.poster.NntpFeeder;
 import headway.simulator.Article;
 import headway.simulator.YencWriter;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Against a real INN 2.7 started by {@code nntp-peer.sh} (run under {@code flock
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * message-id through the pool and the fetcher, decoded byte for byte, and an article INN does not
  * have is a status that keeps the connection. Fails, never skips, when INN cannot be started.
  */
+@ExtendWith(InnLock.class)
 class InnBodyTest {
     static final String GROUP = "alt.binaries.headway.bodies";
     static final Duration T = Duration.ofSeconds(20);

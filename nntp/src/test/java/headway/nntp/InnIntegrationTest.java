@@ -2,6 +2,7 @@ package headway.nntp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import headway.guard.InnLock;
 import headway.overview.OverviewLine;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,12 +15,14 @@ import java.util.Random;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Against a real INN 2.7 started by {@code nntp-peer.sh}: injects multipart yEnc articles with IHAVE on
  * the feed port and reads them back through the reader port. Fails, never skips, when INN cannot be
  * started, because a silently skipped interop test proves nothing.
  */
+@ExtendWith(InnLock.class)
 class InnIntegrationTest {
     static final String GROUP = "alt.binaries.test";
     static final int FILES = 10;

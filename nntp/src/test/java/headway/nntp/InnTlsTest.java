@@ -3,6 +3,7 @@ package headway.nntp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import headway.guard.InnLock;
 import headway.overview.OverviewLine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * name the fix, a password never sent in plain text, and RFC 8054 COMPRESS DEFLATE on and off giving
  * the same headers. Fails, never skips, when INN or openssl cannot be started.
  */
+@ExtendWith(InnLock.class)
 class InnTlsTest {
     static final String GROUP = "alt.binaries.tls.test";
     static final int ARTICLES = 40;

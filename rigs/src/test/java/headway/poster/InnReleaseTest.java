@@ -3,6 +3,7 @@ package headway.poster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import headway.guard.InnLock;
 import headway.inspect.nfo.NfoReader;
 import headway.inspect.par2.Par2Reader;
 import headway.inspect.yenc.YencDecoder;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * POST come back by message-id with BODY, whole, and read as what they are. Fails, never skips,
  * when INN cannot be started.
  */
+@ExtendWith(InnLock.class)
 class InnReleaseTest {
     static final String GROUP = "alt.binaries.headway.releases";
     static final Path SCRIPT = Path.of(System.getProperty("headway.nntpPeer", "../tools/nntp-peer.sh"));

@@ -186,6 +186,16 @@ public enum Setting {
             "0",
             null,
             "catalog size cap in bytes; at the cap only tail ranges are leased; 0 = none"),
+    RETENTION_DAYS(
+            Type.INTEGER,
+            "0",
+            null,
+            "0",
+            "36500",
+            "keep releases posted within this many days: the `headway-retention` schedule removes older releases"
+                    + " with their binaries, and the missing runs and rejected articles below them; caps states it;"
+                    + " 0 = keep everything"),
+    RETENTION_EVERY(Type.DURATION, "1h", null, "1s", null, "the retention schedule's interval"),
     BATCH(
             Type.INTEGER,
             "20000",

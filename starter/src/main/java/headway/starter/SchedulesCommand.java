@@ -10,7 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code headway schedules install|list}: registry prune, planner and watchman as Temporal Schedules. */
+/** {@code headway schedules install|list}: registry prune, planner, watchman and retention as Temporal Schedules. */
 @Command(
         name = "schedules",
         mixinStandardHelpOptions = true,
@@ -48,6 +48,9 @@ final class SchedulesCommand implements Runnable {
         @Option(names = "--inspect-every", descriptionKey = "HEADWAY_INSPECT_EVERY")
         String inspectEvery;
 
+        @Option(names = "--retention-every", descriptionKey = "HEADWAY_RETENTION_EVERY")
+        String retentionEvery;
+
         @Override
         public void run() {
             try (Connections open = connections) {
@@ -60,6 +63,9 @@ final class SchedulesCommand implements Runnable {
                                     : Settings.parseDuration("--prune-every", pruneEvery),
                             planEvery == null ? env.planner() : Settings.parseDuration("--plan-every", planEvery),
                             watchEvery == null ? env.watchman() : Settings.parseDuration("--watch-every", watchEvery),
+                            retentionEvery == null
+                                    ? env.retention()
+                                    : Settings.parseDuration("--retention-every", retentionEvery),
                             inspectEvery == null
                                     ? env.inspect()
                                     : Settings.parseDuration("--inspect-every", inspectEvery));

@@ -1,19 +1,23 @@
 package headway.starter;
 
+import headway.catalog.CatalogRetention;
 import headway.coordination.FleetQueries;
 import headway.coordination.LeaseStore;
 import headway.coordination.StatusStore;
 import headway.settings.Setting;
 import headway.settings.Settings;
+import headway.worker.Schedules;
 import headway.workflow.GroupProgress;
 import headway.workflow.GroupWorkflow;
 import headway.workflow.TaskQueues;
 import io.temporal.client.WorkflowClient;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +29,8 @@ import picocli.CommandLine.Spec;
  * {@code headway status}: each group's holder, state, cursor, lag, ranges, rate and whether the
  * watchman has it stuck, from the database and its workflow; the leasing order of the groups
  * waiting for a slot; the nodes, online or offline since when, with their groups and NNTP
- * connections, and the fleet's connections against the provider's limit; the schedules; with {@code --conflicts}, the takeovers and refused stale writes. Without Temporal it still shows what the database knows.
+ * connections, and the fleet's connections against the provider's limit; the catalog's bytes, its oldest
+ * and newest post, the retention and its next purge; the schedules; with {@code --conflicts}, the takeovers and refused stale writes. Without Temporal it still shows what the database knows.
  */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Show groups, nodes and conflicts.")
 final class StatusCommand implements Runnable {
@@ -123,6 +128,10 @@ final class StatusCommand implements Runnable {
                         g.openStuck() > 0,
                         rejected.getOrDefault(g.name(), 0L)));
             }
+            CatalogLine catalog = catalogLine(
+                    connections.database().retention().overview(),
+                    s.integer(Setting.RETENTION_DAYS),
+                    client == null ? null : Schedules.nextRun(client, Schedules.RETENTION));
             FleetQueries fleet = connections.fleet();
             List<FleetQueries.NodeStatus> nodes = fleet.nodes(nodeTtl, leaseTtl);
             FleetQueries.Connections nntp = FleetQueries.connections(nodes);
@@ -137,6 +146,7 @@ final class StatusCommand implements Runnable {
                 doc.put("notAsking", notAsking);
                 doc.put("nodes", nodes);
                 doc.put("connections", nntp);
+                doc.put("catalog", catalog);
                 doc.put("inspectionsGaveUp", gaveUp(connections));
                 if (client != null) {
                     doc.put("schedules", headway.worker.Schedules.list(client));
@@ -198,6 +208,7 @@ final class StatusCommand implements Runnable {
                         n.lastHeartbeat());
             }
             out.println(fleetLine(nntp));
+            out.println(catalog.line());
             out.println(inspectLine(gaveUp(connections)));
             if (client != null) {
                 out.println();
@@ -221,6 +232,24 @@ final class StatusCommand implements Runnable {
     static String inspectLine(long gaveUp) {
         return "deep index: " + gaveUp + (gaveUp == 1 ? " release" : " releases") + " given up on"
                 + (gaveUp == 0 ? "" : " (list them with `headway inspect --gave-up`)");
+    }
+
+    /**
+     * The catalog's size and posting span, the retention setting (0: off) and when its schedule runs
+     * next (null when Temporal or the schedule is not there).
+     */
+    record CatalogLine(long bytes, Instant oldestPost, Instant newestPost, int retentionDays, Instant nextPurge) {
+        String line() {
+            return "catalog: " + String.format(Locale.ROOT, "%,d", bytes) + " bytes, posts "
+                    + (oldestPost == null ? "none" : oldestPost + " to " + newestPost) + "; retention "
+                    + (retentionDays == 0 ? "off (HEADWAY_RETENTION_DAYS=0)" : retentionDays + " days")
+                    + ", next purge "
+                    + (nextPurge == null ? "not scheduled (headway schedules install)" : nextPurge.toString());
+        }
+    }
+
+    static CatalogLine catalogLine(CatalogRetention.Overview o, int retentionDays, Instant nextPurge) {
+        return new CatalogLine(o.bytes(), o.oldest(), o.newest(), retentionDays, nextPurge);
     }
 
     /** Groups of the leasing order that status prints. */

@@ -519,8 +519,15 @@ class CliTest {
         assertThat(text.out())
                 .contains("\nfleet: 2 of 2 nodes online, NNTP connections 4 open of 8 allowed, provider limit 6;"
                         + " the online workers may open 8, over the limit\n");
+        assertThat(text.out())
+                .as("an empty catalog, retention off, the retention schedule not installed")
+                .containsPattern("\ncatalog: [0-9,]+ bytes, posts none; retention off \\(HEADWAY_RETENTION_DAYS=0\\),"
+                        + " next purge not scheduled \\(headway schedules install\\)\n");
 
         JsonNode doc = json.readTree(cli.run("status", "--json").out());
+        assertThat(doc.get("catalog").get("bytes").asLong()).isPositive();
+        assertThat(doc.get("catalog").get("retentionDays").asInt()).isZero();
+        assertThat(doc.get("catalog").get("nextPurge").isNull()).isTrue();
         JsonNode g = doc.get("groups").get(0);
         assertThat(g.get("group").asText()).isEqualTo("alt.binaries.cli.status");
         assertThat(g.get("planned").asLong()).isEqualTo(2);
@@ -557,6 +564,7 @@ class CliTest {
         Cli.Result r = cli.run("status");
         assertThat(r.code()).as(r.toString()).isZero();
         assertThat(r.lines().get(1)).startsWith("alt.binaries.cli.notemporal").contains(" ? ");
+        assertThat(r.out()).contains("\ncatalog: ").contains("next purge not scheduled");
         assertThat(r.err()).startsWith("headway: workflow states unknown: cannot reach Temporal at " + target);
     }
 
@@ -582,23 +590,25 @@ class CliTest {
                 created headway-registry-prune (every 15s)
                 created headway-planner (every 10m)
                 created headway-watchman (every 30s)
+                created headway-retention (every 1h)
                 created headway-inspect (every 15s)
                 """);
         assertOk(cli.env("HEADWAY_PLAN_EVERY", "20m").run("schedules", "install"), """
                 updated headway-registry-prune (every 15s)
                 updated headway-planner (every 20m)
                 updated headway-watchman (every 30s)
+                updated headway-retention (every 1h)
                 updated headway-inspect (every 15s)
                 """);
         Cli.Result list =
-                eventually(() -> cli.run("schedules", "list"), r -> r.lines().size() == 4, Duration.ofSeconds(20));
+                eventually(() -> cli.run("schedules", "list"), r -> r.lines().size() == 5, Duration.ofSeconds(20));
         assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-planner") && l.contains("PlannerWorkflow"));
         assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-watchman") && l.contains("WatchmanWorkflow"));
         assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-inspect") && l.contains("InspectWorkflow"));
         assertThat(list.lines())
                 .anyMatch(l -> l.startsWith("headway-registry-prune") && l.contains("RegistryPruneWorkflow"));
         assertThat(json.readTree(cli.run("schedules", "list", "--json").out()).size())
-                .isEqualTo(4);
+                .isEqualTo(5);
         assertFails(
                 cli.env("HEADWAY_WATCH_EVERY", "0s").run("schedules", "install"),
                 Exit.BAD_INPUT,

@@ -226,7 +226,9 @@ final class Newznab {
             if (permit == null) {
                 throw NewznabException.tooMany(ClientLimits.BUSY_RETRY_SECONDS);
             }
-            retention = stores.guids().oldestDays();
+            retention = config.retentionDays() > 0
+                    ? config.retentionDays()
+                    : stores.guids().oldestDays();
         }
         if (json) {
             ObjectNode caps = JSON.createObjectNode();

@@ -14,10 +14,13 @@ import java.util.Locale;
  * {@code http://} links it cannot reach), and the limits of the front door. Validated here, read
  * once from HEADWAY_* settings (and the command's flags).
  *
+ * @param retentionDays HEADWAY_RETENTION_DAYS: what {@code t=caps} states as retention; 0 (off) states
+ *     the age of the oldest release instead
  * @param publicUrl {@code scheme://host[:port][/path]} without a trailing slash, or null to build
  *     links from the address each connection reached
  */
-public record ServeConfig(String bind, int port, boolean page, String title, String publicUrl, Limits limits) {
+public record ServeConfig(
+        String bind, int port, boolean page, String title, String publicUrl, Limits limits, int retentionDays) {
 
     /**
      * The front door's limits (see {@link Setting}): each search statement's timeout, the per-address
@@ -112,6 +115,12 @@ public record ServeConfig(String bind, int port, boolean page, String title, Str
         title = title == null || title.isBlank() ? "headway" : title;
         publicUrl = publicUrl == null || publicUrl.isBlank() ? null : publicUrl(publicUrl.strip());
         limits = limits == null ? Limits.defaults() : limits;
+        Setting.RETENTION_DAYS.check(retentionDays);
+    }
+
+    /** Retention off (caps states the age of the oldest release). */
+    public ServeConfig(String bind, int port, boolean page, String title, String publicUrl, Limits limits) {
+        this(bind, port, page, title, publicUrl, limits, 0);
     }
 
     /** Links from the address each connection reached; the catalogue's limits. */
@@ -132,11 +141,16 @@ public record ServeConfig(String bind, int port, boolean page, String title, Str
                 s.bool(Setting.HTTP_PAGE),
                 "headway",
                 s.string(Setting.HTTP_PUBLIC_URL),
-                Limits.fromEnv(s));
+                Limits.fromEnv(s),
+                s.integer(Setting.RETENTION_DAYS));
+    }
+
+    public ServeConfig withRetentionDays(int days) {
+        return new ServeConfig(bind, port, page, title, publicUrl, limits, days);
     }
 
     public ServeConfig withLimits(Limits l) {
-        return new ServeConfig(bind, port, page, title, publicUrl, l);
+        return new ServeConfig(bind, port, page, title, publicUrl, l, retentionDays);
     }
 
     /** {@code url} checked to be an http(s) address with a host and nothing after its path, without a trailing slash. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import headway.catalog.Stores;
+import headway.guard.InnLock;
 import headway.index.CompletedBinary;
 import headway.index.Segment;
 import headway.nntp.InnPeer;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * skips, without nzbget or INN (bin/install-test-tools installs both); run under
  * {@code flock /tmp/headway-inn.lock} beside other INN tests.
  */
+@ExtendWith(InnLock.class)
 class NzbgetEndToEndTest {
 
     private static final String GROUP = "alt.binaries.headway.nzbget";

@@ -84,7 +84,14 @@ final class ServedCatalog implements AutoCloseable {
         write(stores, binaries);
         FrontDoor door = FrontDoor.start(
                 stores,
-                new ServeConfig("127.0.0.1", 0, config.page(), config.title(), config.publicUrl(), config.limits()),
+                new ServeConfig(
+                        "127.0.0.1",
+                        0,
+                        config.page(),
+                        config.title(),
+                        config.publicUrl(),
+                        config.limits(),
+                        config.retentionDays()),
                 new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         return new ServedCatalog(stores, door);
     }

@@ -13,8 +13,10 @@ import headway.activity.Planner;
 import headway.activity.PlannerActivitiesImpl;
 import headway.activity.RangeIndexer;
 import headway.activity.RegistryActivitiesImpl;
+import headway.activity.RetentionActivitiesImpl;
 import headway.activity.WatchmanActivitiesImpl;
 import headway.activity.WindowSnapshots;
+import headway.catalog.CatalogRetention;
 import headway.catalog.CatalogStore;
 import headway.catalog.RuleSetStore;
 import headway.catalog.Stores;
@@ -37,6 +39,7 @@ import headway.workflow.GroupWorkflowImpl;
 import headway.workflow.InspectWorkflowImpl;
 import headway.workflow.PlannerWorkflowImpl;
 import headway.workflow.RegistryPruneWorkflowImpl;
+import headway.workflow.RetentionWorkflowImpl;
 import headway.workflow.TaskQueues;
 import headway.workflow.WatchmanWorkflowImpl;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -164,7 +167,8 @@ public final class HeadwayWorker implements AutoCloseable {
                 InspectWorkflowImpl.class,
                 PlannerWorkflowImpl.class,
                 RegistryPruneWorkflowImpl.class,
-                WatchmanWorkflowImpl.class);
+                WatchmanWorkflowImpl.class,
+                RetentionWorkflowImpl.class);
         ConflictReporter conflicts = conflictReporter(client);
         LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(
                 leases,
@@ -186,6 +190,8 @@ public final class HeadwayWorker implements AutoCloseable {
                                 headers,
                                 new Planner.Settings(config.rangeSize(), config.backfill(), config.planMaxJump()))),
                 new RegistryActivitiesImpl(dataSource, config.nodeTtl()),
+                new RetentionActivitiesImpl(
+                        new CatalogRetention(dataSource), config.retentionDays(), config.windowMaxAge()),
                 new WatchmanActivitiesImpl(
                         new Watchman(dataSource),
                         new Watchman.Bounds(config.stuckRange(), config.stuckGroup(), config.nodeTtl())));

@@ -5,6 +5,7 @@ import headway.settings.Settings;
 import headway.workflow.InspectWorkflow;
 import headway.workflow.PlannerWorkflow;
 import headway.workflow.RegistryPruneWorkflow;
+import headway.workflow.RetentionWorkflow;
 import headway.workflow.WatchmanWorkflow;
 import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
 import io.temporal.client.WorkflowClient;
@@ -27,8 +28,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * headway's Temporal Schedules: registry prune (every node TTL), planner, watchman and the deep
- * index ({@code headway-inspect}, every HEADWAY_INSPECT_EVERY). The planner
+ * headway's Temporal Schedules: registry prune (every node TTL), planner, watchman, retention and
+ * the deep index ({@code headway-inspect}, every HEADWAY_INSPECT_EVERY). The planner
  * has overlap policy skip, so exactly one run is in flight and no leader election is needed. The
  * watchman and the prune allow overlap, because a frozen or just-killed worker still holds the
  * long polls it had open and swallows the next task handed to one of them: with skip, that one
@@ -36,6 +37,12 @@ import java.util.Map;
  * 15 s after a freeze; a kill -9'd node's row pruned 21 s after the kill instead of within 3x the
  * node TTL + 1 s). Both are safe to run concurrently: the watchman keeps one open record per move
  * (a unique index) with idempotent closes and signals; the prune is one idempotent delete.
+ * Retention ({@code headway-retention}) skips overlap like the planner, and for another reason: a
+ * purge can run for its whole budget (ten minutes) on a large catalog, and runs piling up behind it
+ * would purge the same groups at once, each waiting on the other's locks of the lease rows. The
+ * silence a frozen worker's swallowed task causes (one activity timeout, fifteen minutes) costs
+ * nothing against a horizon counted in days. It is installed whatever HEADWAY_RETENTION_DAYS says:
+ * the workers read the setting, and a run with retention off removes nothing.
  * The deep index allows overlap too, for the same reason and because its runs cannot collide: a
  * claim is a run's alone until its deadline, so two runs read different releases, and the load
  * they make is bounded by the inspect queue's activity slots and HEADWAY_INSPECT_CONNECTIONS, not
@@ -48,38 +55,47 @@ public final class Schedules {
     public static final String REGISTRY_PRUNE = "headway-registry-prune";
     public static final String PLANNER = "headway-planner";
     public static final String WATCHMAN = "headway-watchman";
+    public static final String RETENTION = "headway-retention";
     public static final String INSPECT = "headway-inspect";
 
     /** Releases one deep-index run claims: at 15 s a run, about 4 a second, more than a busy group posts. */
     public static final int INSPECT_BATCH = 64;
 
     /** How often each scheduled workflow runs. */
-    public record Intervals(Duration registryPrune, Duration planner, Duration watchman, Duration inspect) {
+    public record Intervals(
+            Duration registryPrune, Duration planner, Duration watchman, Duration retention, Duration inspect) {
         public Intervals {
-            for (Duration d : List.of(registryPrune, planner, watchman, inspect)) {
+            for (Duration d : List.of(registryPrune, planner, watchman, retention, inspect)) {
                 if (d.compareTo(SHORTEST) < 0) {
                     throw new IllegalArgumentException("schedule intervals must be at least " + Settings.show(SHORTEST)
                             + ", was " + d
-                            + " (HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY, HEADWAY_INSPECT_EVERY)");
+                            + " (HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY, HEADWAY_RETENTION_EVERY,"
+                            + " HEADWAY_INSPECT_EVERY)");
                 }
             }
         }
 
-        /** With the deep index every HEADWAY_INSPECT_EVERY's default. */
+        /** Retention and the deep index at the catalogue's default intervals. */
         public Intervals(Duration registryPrune, Duration planner, Duration watchman) {
-            this(registryPrune, planner, watchman, Setting.INSPECT_EVERY.durationDefault());
+            this(registryPrune, planner, watchman, Setting.RETENTION_EVERY.durationDefault());
+        }
+
+        /** The deep index at the catalogue's default interval. */
+        public Intervals(Duration registryPrune, Duration planner, Duration watchman, Duration retention) {
+            this(registryPrune, planner, watchman, retention, Setting.INSPECT_EVERY.durationDefault());
         }
 
         /** The shortest interval a schedule may have: what the catalogue allows for the planner's. */
         private static final Duration SHORTEST = Setting.PLAN_EVERY.minDuration();
 
-        /** From HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY and HEADWAY_INSPECT_EVERY. */
+        /** From HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY, HEADWAY_RETENTION_EVERY and HEADWAY_INSPECT_EVERY. */
         public static Intervals fromEnv(Map<String, String> env) {
             Settings s = new Settings(env);
             return new Intervals(
                     interval(s, Setting.NODE_TTL),
                     interval(s, Setting.PLAN_EVERY),
                     interval(s, Setting.WATCH_EVERY),
+                    interval(s, Setting.RETENTION_EVERY),
                     interval(s, Setting.INSPECT_EVERY));
         }
 
@@ -129,6 +145,13 @@ public final class Schedules {
                 ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL));
         done.add(installOne(
                 schedules,
+                RETENTION,
+                RetentionWorkflow.class,
+                taskQueue,
+                intervals.retention(),
+                ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP));
+        done.add(installOne(
+                schedules,
                 INSPECT,
                 InspectWorkflow.class,
                 taskQueue,
@@ -155,6 +178,17 @@ public final class Schedules {
         });
         listed.sort(java.util.Comparator.comparing(Listed::id));
         return listed;
+    }
+
+    /** When the schedule {@code id} runs next, or null when it is not installed or has no next run. */
+    public static java.time.Instant nextRun(WorkflowClient client, String id) {
+        try {
+            List<java.time.Instant> next =
+                    scheduleClient(client).getHandle(id).describe().getInfo().getNextActionTimes();
+            return next.isEmpty() ? null : next.get(0);
+        } catch (io.temporal.client.schedules.ScheduleException | io.grpc.StatusRuntimeException e) {
+            return null;
+        }
     }
 
     private static String workflowType(ScheduleListDescription d) {

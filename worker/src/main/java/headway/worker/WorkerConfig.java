@@ -48,6 +48,7 @@ public record WorkerConfig(
         Duration stuckRange,
         Duration stuckGroup,
         Deployment deployment,
+        int retentionDays,
         Inspection inspection) {
 
     /**
@@ -102,7 +103,8 @@ public record WorkerConfig(
             long planMaxJump,
             Duration stuckRange,
             Duration stuckGroup,
-            Deployment deployment) {
+            Deployment deployment,
+            int retentionDays) {
         this(
                 temporalTarget,
                 namespace,
@@ -128,6 +130,7 @@ public record WorkerConfig(
                 stuckRange,
                 stuckGroup,
                 deployment,
+                retentionDays,
                 Inspection.defaults(nntp.maxConnections()));
     }
 
@@ -284,6 +287,7 @@ public record WorkerConfig(
         requirePositive(Setting.STUCK_RANGE, stuckRange);
         requirePositive(Setting.STUCK_GROUP, stuckGroup);
         Objects.requireNonNull(deployment, "deployment");
+        Setting.RETENTION_DAYS.check(retentionDays);
         Objects.requireNonNull(inspection, "inspection");
         if (inspection.connections() > 0) {
             Setting.inspectConnections(inspection.connections(), nntp.maxConnections());
@@ -331,6 +335,7 @@ public record WorkerConfig(
                 s.duration(Setting.STUCK_RANGE),
                 s.duration(Setting.STUCK_GROUP),
                 deploymentFromEnv(s),
+                s.integer(Setting.RETENTION_DAYS),
                 Inspection.fromEnv(s));
     }
 

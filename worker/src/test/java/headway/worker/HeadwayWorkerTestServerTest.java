@@ -82,7 +82,8 @@ class HeadwayWorkerTestServerTest {
                     100_000_000,
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15),
-                    WorkerConfig.Deployment.unversioned());
+                    WorkerConfig.Deployment.unversioned(),
+                    0);
             WorkflowClient client = env.getWorkflowClient();
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             try {

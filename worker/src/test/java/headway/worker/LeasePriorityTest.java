@@ -99,7 +99,8 @@ class LeasePriorityTest {
                     100_000_000,
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(15),
-                    WorkerConfig.Deployment.unversioned());
+                    WorkerConfig.Deployment.unversioned(),
+                    0);
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             List<String> takes;
             try {

@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * The timeouts and the one retry policy of the scheduled workflows (planner, watchman, registry
- * prune), in one place as {@link ActivityPolicies} is for the group workflow. Each runs one
+ * prune, retention), in one place as {@link ActivityPolicies} is for the group workflow. Each runs one
  * idempotent activity on the shared queue, and its schedule runs it again soon: so each retries a
  * few times, the wait doubling, to ride out a blip, and leaves a longer outage to the next
  * scheduled run rather than retrying without end, because runs of a schedule would pile up
@@ -46,6 +46,16 @@ final class SchedulePolicies {
      */
     static ActivityOptions registryPrune() {
         return scheduled(Duration.ofSeconds(30), retries(Duration.ofSeconds(2), 3));
+    }
+
+    /**
+     * A purge works group by group in short transactions and stops at its own budget (ten minutes,
+     * {@code RetentionActivitiesImpl.BUDGET}), so fifteen minutes to close leave it room to finish
+     * its last batch; three attempts half a minute apart ride out a database blip, and what a failed
+     * run left is removed by the next (the purge is idempotent, and retention is counted in days).
+     */
+    static ActivityOptions retention() {
+        return scheduled(Duration.ofMinutes(15), retries(Duration.ofSeconds(30), 3));
     }
 
     /**

@@ -38,6 +38,14 @@ class SchedulePoliciesTest {
     }
 
     @Test
+    void retentionGetsFifteenMinutesAndThreeAttemptsHalfAMinuteApart() {
+        ActivityOptions purge = SchedulePolicies.retention();
+        assertThat(purge.getStartToCloseTimeout()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(purge.getRetryOptions().getInitialInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(purge.getRetryOptions().getMaximumAttempts()).isEqualTo(3);
+    }
+
+    @Test
     void inspectionClaimsQuicklyAndReadsEachReleaseOnTheInspectQueueWithinTwoMinutes() {
         ActivityOptions claim = SchedulePolicies.inspectClaim();
         assertThat(claim.getStartToCloseTimeout()).isEqualTo(Duration.ofSeconds(10));
@@ -56,7 +64,10 @@ class SchedulePoliciesTest {
     @Test
     void everyScheduledActivityGivesUpAndLeavesTheRestToTheNextRun() {
         for (ActivityOptions options : List.of(
-                SchedulePolicies.planner(), SchedulePolicies.watchmanScan(), SchedulePolicies.registryPrune())) {
+                SchedulePolicies.planner(),
+                SchedulePolicies.watchmanScan(),
+                SchedulePolicies.registryPrune(),
+                SchedulePolicies.retention())) {
             assertThat(options.getRetryOptions().getBackoffCoefficient()).isEqualTo(2.0);
             assertThat(options.getRetryOptions().getMaximumAttempts()).isBetween(1, 5);
             assertThat(options.getRetryOptions().getDoNotRetry()).isNullOrEmpty();
