@@ -87,9 +87,7 @@ public final class InspectionLedger {
     public static boolean attempted(
             Connection c, String group, String poster, String name, State state, String error, Duration retryIn)
             throws SQLException {
-        // PostgreSQL's text holds no NUL, and a reader's message may quote the bytes it failed on
-        String clean = error == null ? null : error.replace('\u0000', '\ufffd');
-        String reason = clean == null || clean.length() <= MAX_ERROR ? clean : cut(clean);
+        String reason = clean(error);
         Long millis = retryIn == null ? null : retryIn.toMillis();
         return Jdbc.update(c, ATTEMPTED, state.column(), reason, millis, group, poster, name) == 1;
     }
@@ -106,6 +104,13 @@ public final class InspectionLedger {
         try (Connection c = ds.getConnection()) {
             return Jdbc.list(c, DUE, InspectionLedger::entry, limit);
         }
+    }
+
+    /** A reason as stored: NUL as U+FFFD, cut to {@value #MAX_ERROR} characters; null stays null. */
+    static String clean(String error) {
+        // PostgreSQL's text holds no NUL, and a reader's message may quote the bytes it failed on
+        String clean = error == null ? null : error.replace('\u0000', '\ufffd');
+        return clean == null || clean.length() <= MAX_ERROR ? clean : cut(clean);
     }
 
     /** The first {@value #MAX_ERROR} characters, never splitting a surrogate pair. */

@@ -43,6 +43,11 @@ public final class Stores implements AutoCloseable {
         return new ReleaseQueries(pool);
     }
 
+    /** What the deep index found in releases and where their inspections stand. */
+    public Inspections.Queries inspections() {
+        return new Inspections.Queries(pool);
+    }
+
     /** Releases by newznab guid, and their grab counts (the front door). */
     public ReleaseGuids guids() {
         return new ReleaseGuids(pool);

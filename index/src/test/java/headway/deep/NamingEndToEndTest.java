@@ -110,20 +110,33 @@ class NamingEndToEndTest {
 
         for (int i = 0; i < specs.size(); i++) {
             PostedRelease r = poster.build(specs.get(i), seed + i, GROUP, POSTED_AT);
-            Map<String, byte[]> files = decode(r, replay);
+            Map<String, Article> byId = new TreeMap<>();
+            r.articles().forEach(a -> byId.put(a.messageId(), a));
             List<PostedFile> posted = new ArrayList<>();
+            List<List<String>> ids = new ArrayList<>();
             for (PostedRelease.PostedFile f : r.files()) {
+                long encoded = f.messageIds().stream()
+                        .mapToLong(id -> byId.get(id).bytes())
+                        .sum();
                 posted.add(PostedFile.of(
                         f.postedName(),
-                        files.get(f.postedName()).length,
+                        ReleaseReader.estimatedSize(encoded, f.messageIds().size()),
                         f.messageIds().size()));
+                ids.add(f.messageIds());
             }
             List<Fetch> plan = FetchPlan.plan(posted);
             assertThat(plan).hasSizeLessThanOrEqualTo(FetchPlan.DEFAULT_BUDGET);
-            Planned read = readPlanned(posted, files, plan);
+            List<String> asked = new ArrayList<>();
             String current = r.obfuscated() ? r.files().get(0).postedName() : r.name();
-            Naming n = ReleaseNamer.decide(current, r.obfuscated(), read.posted(), read.evidence());
-            String what = replay + ", " + specs.get(i) + " plan " + plan + ": " + n.reason();
+            ReleaseReader.Result read =
+                    ReleaseReader.read(current, r.obfuscated(), posted, ids, FetchPlan.DEFAULT_BUDGET, id -> {
+                        asked.add(id);
+                        return body(byId.get(id));
+                    });
+            Naming n = read.naming();
+            String what = replay + ", " + specs.get(i) + " plan " + plan + ": " + n.reason() + " " + read.notes();
+            assertThat(asked).as(what).hasSize(read.articles()).hasSizeLessThanOrEqualTo(FetchPlan.DEFAULT_BUDGET);
+            assertThat(read.failures()).as(what).isEmpty();
             n.name()
                     .ifPresent(
                             name -> assertThat(name).as("wrong name, " + what).isEqualTo(r.name()));
@@ -142,63 +155,12 @@ class NamingEndToEndTest {
         assertThat(named).isGreaterThanOrEqualTo(tinyNamed);
     }
 
-    /** The posted files with the heads the plan fetched, and the evidence in the planned articles. */
-    record Planned(List<PostedFile> posted, Evidence evidence) {}
-
-    /**
-     * Reads the planned articles in order, by content, within the plan's budget, as an inspection
-     * would: once an article turns out to be a 7z's first, the next one fetched is its header's
-     * ({@link FetchPlan#sevenZipTail}) instead of the plan's next.
-     */
-    static Planned readPlanned(List<PostedFile> posted, Map<String, byte[]> files, List<Fetch> plan) {
-        List<PostedFile> withHeads = new ArrayList<>(posted);
-        List<Par2Set> par2 = new ArrayList<>();
-        List<Nfo> nfos = new ArrayList<>();
-        List<Listing> listings = new ArrayList<>();
-        byte[] sevenZipHead = null;
-        List<byte[]> tails = new ArrayList<>();
-        java.util.ArrayDeque<Fetch> queue = new java.util.ArrayDeque<>(plan);
-        java.util.Set<Fetch> done = new java.util.HashSet<>();
-        for (int fetched = 0; fetched < plan.size() && !queue.isEmpty(); ) {
-            Fetch f = queue.poll();
-            if (!done.add(new Fetch(f.file(), f.segment(), ""))) {
-                continue;
-            }
-            fetched++;
-            PostedFile p = posted.get(f.file());
-            byte[] data = files.get(p.name());
-            int from = (f.segment() - 1) * PART_BYTES;
-            byte[] b = Arrays.copyOfRange(data, from, Math.min(data.length, from + PART_BYTES));
-            if (f.segment() == Math.max(1, p.segments())) {
-                tails.add(0, b); // a file's end: a 7z's header when it is the last volume
-            }
-            if (f.segment() > 1) {
-                continue;
-            }
-            withHeads.set(f.file(), new PostedFile(p.name(), p.size(), p.segments(), md5Of16k(b)));
-            Optional<ArchiveFormat> format = Archives.sniff(b);
-            if (Par2Reader.recognizes(b)) {
-                par2.add(Par2Reader.read(b));
-            } else if (format.isPresent() && format.get() == ArchiveFormat.SEVEN_ZIP) {
-                sevenZipHead = b;
-                FetchPlan.sevenZipTail(posted, f.file(), sevenZipSize(b)).ifPresent(queue::addFirst);
-            } else if (format.isPresent()) {
-                listings.add(Archives.list(b, new byte[0], 0).orElseThrow());
-            } else if (NfoReader.looksLikeNfo(b)) {
-                nfos.add(NfoReader.read(b));
-            }
-        }
-        if (sevenZipHead != null) {
-            long size = sevenZipSize(sevenZipHead);
-            for (byte[] tail : tails) {
-                Listing l = Archives.sevenZip(sevenZipHead, tail, size - tail.length);
-                if (l.complete() || l.headersEncrypted()) {
-                    listings.add(l);
-                    break;
-                }
-            }
-        }
-        return new Planned(withHeads, new Evidence(par2, nfos, listings));
+    /** An article's body decoded as the worker's fetcher decodes it, by inspect's yEnc decoder. */
+    static ReleaseReader.Body body(Article a) {
+        YencPart p = YencDecoder.decode(a.body(), 8 << 20);
+        return p.ok()
+                ? ReleaseReader.Body.of(p.data(), p.size(), Math.max(0, p.begin() - 1))
+                : ReleaseReader.Body.failed(p.reason() == null ? "CRC32 mismatch" : p.reason());
     }
 
     /** A 7z archive's size from its signature header: 32 bytes, then the next header's offset and size. */

@@ -7,6 +7,7 @@ import headway.settings.Setting;
 import headway.starter.CliException;
 import headway.starter.Exit;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Spec;
             BenchCommand.Subjects.class,
             BenchCommand.Search.class,
             BenchCommand.FrontDoor.class,
-            BenchCommand.Provider.class
+            BenchCommand.Provider.class,
+            BenchCommand.Inspect.class
         })
 final class BenchCommand implements Runnable {
     @Spec
@@ -44,7 +46,7 @@ final class BenchCommand implements Runnable {
     public void run() {
         throw new CommandLine.ParameterException(
                 spec.commandLine(),
-                "name a benchmark: throughput, overhead, scale, takeover, subjects, search, frontdoor or provider");
+                "name a benchmark: throughput, overhead, scale, takeover, subjects, search, frontdoor, provider or inspect");
     }
 
     /** The catalogue's default of the setting an option mirrors, which {@code ${DEFAULT-VALUE}} shows in the help. */
@@ -61,6 +63,50 @@ final class BenchCommand implements Runnable {
                 return mirrored == null ? null : mirrored.defaultValue();
             }
             return null;
+        }
+    }
+
+    @Command(
+            name = "inspect",
+            mixinStandardHelpOptions = true,
+            description = "The deep index with the default schedules: obfuscated releases named from inside, the"
+                    + " passworded flagged, articles read per release and seconds from a post to its real name.")
+    static final class Inspect implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Option(
+                names = "--each",
+                defaultValue = "2",
+                description = "releases of each kind of the mixed set (default 2: 18 releases)")
+        int each;
+
+        @Option(names = "--seed", defaultValue = "41", description = "the poster's seed (default 41)")
+        long seed;
+
+        @Option(names = "--gap", defaultValue = "2s", description = "time between two posts (default 2s)")
+        String gap;
+
+        @Override
+        public void run() {
+            if (each < 1 || each > 20) {
+                throw CliException.badInput("--each must be between 1 and 20, was " + each);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            try {
+                InspectBench.Result r = new InspectBench(
+                                each,
+                                seed,
+                                headway.settings.Settings.parseDuration("--gap", gap),
+                                Duration.ofMinutes(10),
+                                out)
+                        .run();
+                out.println(r.line());
+            } catch (IllegalArgumentException e) {
+                throw CliException.badInput(e.getMessage());
+            } catch (Exception e) {
+                throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
+            }
         }
     }
 

@@ -41,7 +41,7 @@ class SchedulesTest {
             assertThat(first.exit()).as(first.err()).isZero();
             assertThat(first.out().lines().filter(l -> l.startsWith("created ")).count())
                     .as(first.out())
-                    .isEqualTo(4);
+                    .isEqualTo(5);
 
             // the immediate runs: the planner plans up to the new high and the group indexes it; the prune removes the
             // dead row
@@ -87,19 +87,23 @@ class SchedulesTest {
                             .filter(l -> l.startsWith("updated "))
                             .count())
                     .as(second.out())
-                    .isEqualTo(4);
+                    .isEqualTo(5);
             assertThat(second.out()).doesNotContain("created ");
 
             List<Schedules.Listed> listed = Schedules.list(cluster.client());
             assertThat(listed)
                     .extracting(Schedules.Listed::id)
                     .containsExactly(
-                            Schedules.PLANNER, Schedules.REGISTRY_PRUNE, Schedules.RETENTION, Schedules.WATCHMAN);
+                            Schedules.INSPECT,
+                            Schedules.PLANNER,
+                            Schedules.REGISTRY_PRUNE,
+                            Schedules.RETENTION,
+                            Schedules.WATCHMAN);
             Cluster.CliResult list = cli(cluster, "schedules", "list");
             assertThat(list.exit()).as(list.err()).isZero();
             assertThat(list.out().lines().filter(l -> l.startsWith("headway-")).count())
                     .as(list.out())
-                    .isEqualTo(4);
+                    .isEqualTo(5);
 
             // the updated interval: new articles are planned by a scheduled (not an immediate) run
             long high2 = cluster.simulator().post(GROUP, 2_000);

@@ -35,6 +35,7 @@ public final class NewsSimulator implements AutoCloseable {
     /** Message-ids taken down: asked by message-id they are 430, as on a provider that honoured a takedown. */
     private final Set<String> takenDown = ConcurrentHashMap.newKeySet();
 
+    private final Map<String, Integer> bodiesServed = new ConcurrentHashMap<>();
     private final ServerSocket serverSocket;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connectionIds = new AtomicInteger();
@@ -370,6 +371,16 @@ public final class NewsSimulator implements AutoCloseable {
             postedIds.put(article.messageId(), new Located(g, n));
             return n;
         }
+    }
+
+    /** How often each posted article's body was served (BODY or ARTICLE), by message-id with its angle brackets. */
+    public Map<String, Integer> bodiesServed() {
+        return Map.copyOf(bodiesServed);
+    }
+
+    /** Counts one body served of a posted article. */
+    void servedBody(String messageId) {
+        bodiesServed.merge(messageId, 1, Integer::sum);
     }
 
     /** The oracle: what OVER lo-hi serves now (see {@link Truth}). */

@@ -411,6 +411,9 @@ final class Session {
         }
         if (!cmd.equals("HEAD")) {
             HostileBody hostile = posted == null ? g.hostileBody(n) : null;
+            if (posted != null) {
+                sim.servedBody(posted.messageId());
+            }
             buf.stuffed(posted != null ? posted.body() : c.body(hostile));
             if (hostile == HostileBody.ENDLESS) {
                 endless(n);

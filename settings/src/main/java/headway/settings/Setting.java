@@ -191,6 +191,14 @@ public enum Setting {
             "100000",
             "STAT commands one availability check of a release may send to one provider for its sample; a"
                     + " sample that finds a hole then asks every segment"),
+    INSPECT_ATTEMPTS(
+            Type.INTEGER,
+            "5",
+            null,
+            "1",
+            "100",
+            "times the deep index claims a release whose bodies cannot be read (missing, damaged, a server that"
+                    + " breaks a bound) before it records that it gave up; `headway status` counts those"),
     SNAPSHOT_DIR(
             Type.TEXT,
             null,
@@ -253,6 +261,14 @@ public enum Setting {
     STUCK_GROUP(Type.DURATION, "15m", null, "1ms", null, "a group whose lag has not shrunk this long is stuck"),
     PLAN_EVERY(Type.DURATION, "1m", null, "1s", null, "the planner schedule's interval"),
     WATCH_EVERY(Type.DURATION, "30s", null, "1s", null, "the watchman schedule's interval"),
+    INSPECT_EVERY(
+            Type.DURATION,
+            "15s",
+            null,
+            "1s",
+            null,
+            "the deep index schedule's interval: each run claims the releases due and reads inside them, so an"
+                    + " obfuscated release is named about this long after its last article is indexed"),
     SNAPSHOT_EVERY(
             Type.INTEGER,
             "2",

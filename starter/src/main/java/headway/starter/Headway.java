@@ -35,6 +35,7 @@ import picocli.CommandLine.Command;
             RulesCommand.class,
             SearchCommand.class,
             NzbCommand.class,
+            InspectCommand.class,
             ServeCommand.class,
             ApiKeyCommand.class,
             CommandLine.HelpCommand.class

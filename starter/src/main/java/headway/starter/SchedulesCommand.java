@@ -45,6 +45,9 @@ final class SchedulesCommand implements Runnable {
         @Option(names = "--watch-every", descriptionKey = "HEADWAY_WATCH_EVERY")
         String watchEvery;
 
+        @Option(names = "--inspect-every", descriptionKey = "HEADWAY_INSPECT_EVERY")
+        String inspectEvery;
+
         @Option(names = "--retention-every", descriptionKey = "HEADWAY_RETENTION_EVERY")
         String retentionEvery;
 
@@ -62,7 +65,10 @@ final class SchedulesCommand implements Runnable {
                             watchEvery == null ? env.watchman() : Settings.parseDuration("--watch-every", watchEvery),
                             retentionEvery == null
                                     ? env.retention()
-                                    : Settings.parseDuration("--retention-every", retentionEvery));
+                                    : Settings.parseDuration("--retention-every", retentionEvery),
+                            inspectEvery == null
+                                    ? env.inspect()
+                                    : Settings.parseDuration("--inspect-every", inspectEvery));
                 } catch (IllegalArgumentException e) {
                     throw CliException.badInput(e.getMessage());
                 }

@@ -149,6 +149,7 @@ final class StatusCommand implements Runnable {
                 doc.put("connections", nntp);
                 doc.put("catalog", catalog);
                 doc.put("providers", providers);
+                doc.put("inspectionsGaveUp", gaveUp(connections));
                 if (client != null) {
                     doc.put("schedules", headway.worker.Schedules.list(client));
                 }
@@ -213,6 +214,7 @@ final class StatusCommand implements Runnable {
                 out.println(providerLine(p));
             }
             out.println(catalog.line());
+            out.println(inspectLine(gaveUp(connections)));
             if (client != null) {
                 out.println();
                 out.printf("%-28s %-24s %s%n", "SCHEDULE", "WORKFLOW", "RECENT RUNS");
@@ -224,6 +226,17 @@ final class StatusCommand implements Runnable {
                 spec.commandLine().getErr().println("headway: workflow states unknown: " + temporalProblem);
             }
         }
+    }
+
+    /** Releases the deep index gave up on. */
+    private static long gaveUp(Connections connections) {
+        return connections.database().inspections().gaveUpCount();
+    }
+
+    /** The deep index's line: how many releases it gave up on, and how to see them. */
+    static String inspectLine(long gaveUp) {
+        return "deep index: " + gaveUp + (gaveUp == 1 ? " release" : " releases") + " given up on"
+                + (gaveUp == 0 ? "" : " (list them with `headway inspect --gave-up`)");
     }
 
     /**

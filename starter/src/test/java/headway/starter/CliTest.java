@@ -590,20 +590,25 @@ class CliTest {
                 created headway-registry-prune (every 15s)
                 created headway-planner (every 10m)
                 created headway-watchman (every 30s)
+                created headway-retention (every 1h)
+                created headway-inspect (every 15s)
                 """);
         assertOk(cli.env("HEADWAY_PLAN_EVERY", "20m").run("schedules", "install"), """
                 updated headway-registry-prune (every 15s)
                 updated headway-planner (every 20m)
                 updated headway-watchman (every 30s)
+                updated headway-retention (every 1h)
+                updated headway-inspect (every 15s)
                 """);
         Cli.Result list =
-                eventually(() -> cli.run("schedules", "list"), r -> r.lines().size() == 3, Duration.ofSeconds(20));
+                eventually(() -> cli.run("schedules", "list"), r -> r.lines().size() == 5, Duration.ofSeconds(20));
         assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-planner") && l.contains("PlannerWorkflow"));
         assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-watchman") && l.contains("WatchmanWorkflow"));
+        assertThat(list.lines()).anyMatch(l -> l.startsWith("headway-inspect") && l.contains("InspectWorkflow"));
         assertThat(list.lines())
                 .anyMatch(l -> l.startsWith("headway-registry-prune") && l.contains("RegistryPruneWorkflow"));
         assertThat(json.readTree(cli.run("schedules", "list", "--json").out()).size())
-                .isEqualTo(3);
+                .isEqualTo(5);
         assertFails(
                 cli.env("HEADWAY_WATCH_EVERY", "0s").run("schedules", "install"),
                 Exit.BAD_INPUT,

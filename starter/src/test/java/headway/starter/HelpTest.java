@@ -37,6 +37,7 @@ class HelpTest {
                 "rules",
                 "search",
                 "nzb",
+                "inspect",
                 "demo",
                 "bench",
                 "chaos")) {

@@ -8,6 +8,7 @@ import headway.activity.GroupActivitiesImpl;
 import headway.activity.HeaderSource;
 import headway.activity.Holdings;
 import headway.activity.IndexMetrics;
+import headway.activity.InspectActivitiesImpl;
 import headway.activity.LeaseActivitiesImpl;
 import headway.activity.NntpHeaderSource;
 import headway.activity.Planner;
@@ -33,6 +34,8 @@ import headway.coordination.ProviderSwitches;
 import headway.coordination.RangeStore;
 import headway.coordination.SnapshotStore;
 import headway.index.RuleSet;
+import headway.nntp.ArticleFetcher;
+import headway.nntp.BodyLimits;
 import headway.nntp.NntpPool;
 import headway.nntp.NntpServer;
 import headway.settings.Providers;
@@ -41,6 +44,7 @@ import headway.settings.Settings;
 import headway.store.Holder;
 import headway.watchman.Watchman;
 import headway.workflow.GroupWorkflowImpl;
+import headway.workflow.InspectWorkflowImpl;
 import headway.workflow.PlannerWorkflowImpl;
 import headway.workflow.RegistryPruneWorkflowImpl;
 import headway.workflow.RetentionWorkflowImpl;
@@ -201,6 +205,7 @@ public final class HeadwayWorker implements AutoCloseable {
                         .build());
         shared.registerWorkflowImplementationTypes(
                 GroupWorkflowImpl.class,
+                InspectWorkflowImpl.class,
                 PlannerWorkflowImpl.class,
                 RegistryPruneWorkflowImpl.class,
                 WatchmanWorkflowImpl.class,
@@ -232,6 +237,19 @@ public final class HeadwayWorker implements AutoCloseable {
                 new WatchmanActivitiesImpl(
                         new Watchman(dataSource),
                         new Watchman.Bounds(config.stuckRange(), config.stuckGroup(), config.nodeTtl())));
+        InspectActivitiesImpl inspectActivities = inspectActivities(config, dataSource, ruleSets, nntp);
+        shared.registerActivitiesImplementations(inspectActivities);
+        if (config.inspection().connections() > 0) {
+            // one activity per body slot: an inspection reads its articles one after another
+            Worker inspecting = factory.newWorker(
+                    TaskQueues.inspectQueue(config.taskQueue()),
+                    WorkerOptions.newBuilder()
+                            .setMaxConcurrentActivityExecutionSize(
+                                    config.inspection().connections())
+                            .setDeploymentOptions(deploymentOptions(config.deployment()))
+                            .build());
+            inspecting.registerActivitiesImplementations(inspectActivities);
+        }
         List<Worker> leasing = new ArrayList<>();
         for (String queue : leaseQueues(config.taskQueue(), config.deployment().role())) {
             Worker lease = factory.newWorker(
@@ -357,6 +375,21 @@ public final class HeadwayWorker implements AutoCloseable {
     static Duration stickyTimeout(Duration leaseTtl) {
         Duration half = leaseTtl.dividedBy(2);
         return half.compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5) : half;
+    }
+
+    /**
+     * The deep index's activities: bodies over the worker's NNTP pool within
+     * HEADWAY_INSPECT_CONNECTIONS slots, HEADWAY_INSPECT_ARTICLES a release; none read when the
+     * slots are 0.
+     */
+    private static InspectActivitiesImpl inspectActivities(
+            WorkerConfig config, DataSource dataSource, RuleSetStore ruleSets, NntpPool nntp) {
+        WorkerConfig.Inspection i = config.inspection();
+        ArticleFetcher fetcher = i.connections() == 0
+                ? null
+                : new ArticleFetcher(nntp, i.connections(), i.articles(), BodyLimits.DEFAULT);
+        return new InspectActivitiesImpl(
+                dataSource, latestRules(ruleSets), fetcher, InspectActivitiesImpl.Pacing.defaults(i.attempts()));
     }
 
     /** The rule set for new leases: the newest imported one, else the built-in defaults (version 0). */

@@ -2,6 +2,7 @@ package headway.worker;
 
 import headway.settings.Setting;
 import headway.settings.Settings;
+import headway.workflow.InspectWorkflow;
 import headway.workflow.PlannerWorkflow;
 import headway.workflow.RegistryPruneWorkflow;
 import headway.workflow.RetentionWorkflow;
@@ -27,7 +28,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * headway's Temporal Schedules: registry prune (every node TTL), planner, watchman and retention. The planner
+ * headway's Temporal Schedules: registry prune (every node TTL), planner, watchman, retention and
+ * the deep index ({@code headway-inspect}, every HEADWAY_INSPECT_EVERY). The planner
  * has overlap policy skip, so exactly one run is in flight and no leader election is needed. The
  * watchman and the prune allow overlap, because a frozen or just-killed worker still holds the
  * long polls it had open and swallows the next task handed to one of them: with skip, that one
@@ -41,6 +43,11 @@ import java.util.Map;
  * silence a frozen worker's swallowed task causes (one activity timeout, fifteen minutes) costs
  * nothing against a horizon counted in days. It is installed whatever HEADWAY_RETENTION_DAYS says:
  * the workers read the setting, and a run with retention off removes nothing.
+ * The deep index allows overlap too, for the same reason and because its runs cannot collide: a
+ * claim is a run's alone until its deadline, so two runs read different releases, and the load
+ * they make is bounded by the inspect queue's activity slots and HEADWAY_INSPECT_CONNECTIONS, not
+ * by how many runs there are; with skip, one run stuck on a frozen worker's task would stop
+ * naming for minutes, the time seconds_to_named is measured in.
  * Installing is idempotent: a schedule that exists is updated to the wanted spec, never doubled.
  */
 public final class Schedules {
@@ -49,35 +56,47 @@ public final class Schedules {
     public static final String PLANNER = "headway-planner";
     public static final String WATCHMAN = "headway-watchman";
     public static final String RETENTION = "headway-retention";
+    public static final String INSPECT = "headway-inspect";
+
+    /** Releases one deep-index run claims: at 15 s a run, about 4 a second, more than a busy group posts. */
+    public static final int INSPECT_BATCH = 64;
 
     /** How often each scheduled workflow runs. */
-    public record Intervals(Duration registryPrune, Duration planner, Duration watchman, Duration retention) {
+    public record Intervals(
+            Duration registryPrune, Duration planner, Duration watchman, Duration retention, Duration inspect) {
         public Intervals {
-            for (Duration d : List.of(registryPrune, planner, watchman, retention)) {
+            for (Duration d : List.of(registryPrune, planner, watchman, retention, inspect)) {
                 if (d.compareTo(SHORTEST) < 0) {
                     throw new IllegalArgumentException("schedule intervals must be at least " + Settings.show(SHORTEST)
                             + ", was " + d
-                            + " (HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY, HEADWAY_RETENTION_EVERY)");
+                            + " (HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY, HEADWAY_RETENTION_EVERY,"
+                            + " HEADWAY_INSPECT_EVERY)");
                 }
             }
         }
 
-        /** Retention at the catalogue's default interval. */
+        /** Retention and the deep index at the catalogue's default intervals. */
         public Intervals(Duration registryPrune, Duration planner, Duration watchman) {
             this(registryPrune, planner, watchman, Setting.RETENTION_EVERY.durationDefault());
+        }
+
+        /** The deep index at the catalogue's default interval. */
+        public Intervals(Duration registryPrune, Duration planner, Duration watchman, Duration retention) {
+            this(registryPrune, planner, watchman, retention, Setting.INSPECT_EVERY.durationDefault());
         }
 
         /** The shortest interval a schedule may have: what the catalogue allows for the planner's. */
         private static final Duration SHORTEST = Setting.PLAN_EVERY.minDuration();
 
-        /** From HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY and HEADWAY_RETENTION_EVERY. */
+        /** From HEADWAY_NODE_TTL, HEADWAY_PLAN_EVERY, HEADWAY_WATCH_EVERY, HEADWAY_RETENTION_EVERY and HEADWAY_INSPECT_EVERY. */
         public static Intervals fromEnv(Map<String, String> env) {
             Settings s = new Settings(env);
             return new Intervals(
                     interval(s, Setting.NODE_TTL),
                     interval(s, Setting.PLAN_EVERY),
                     interval(s, Setting.WATCH_EVERY),
-                    interval(s, Setting.RETENTION_EVERY));
+                    interval(s, Setting.RETENTION_EVERY),
+                    interval(s, Setting.INSPECT_EVERY));
         }
 
         /** One interval, checked here so the error names the variable that is too short. */
@@ -131,6 +150,14 @@ public final class Schedules {
                 taskQueue,
                 intervals.retention(),
                 ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP));
+        done.add(installOne(
+                schedules,
+                INSPECT,
+                InspectWorkflow.class,
+                taskQueue,
+                intervals.inspect(),
+                ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL,
+                INSPECT_BATCH));
         return done;
     }
 
@@ -176,10 +203,12 @@ public final class Schedules {
             Class<?> workflow,
             String taskQueue,
             Duration every,
-            ScheduleOverlapPolicy overlap) {
+            ScheduleOverlapPolicy overlap,
+            Object... arguments) {
         Schedule schedule = Schedule.newBuilder()
                 .setAction(ScheduleActionStartWorkflow.newBuilder()
                         .setWorkflowType(workflow)
+                        .setArguments(arguments)
                         .setOptions(WorkflowOptions.newBuilder()
                                 .setWorkflowId(id)
                                 .setTaskQueue(taskQueue)

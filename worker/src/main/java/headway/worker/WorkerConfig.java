@@ -60,7 +60,97 @@ public record WorkerConfig(
         int retentionDays,
         List<Provider> providers,
         int checkConnections,
-        int checkStats) {
+        int checkStats,
+        Inspection inspection) {
+
+    /**
+     * The deep index on this worker (HEADWAY_INSPECT_CONNECTIONS, _ARTICLES, _ATTEMPTS): body slots
+     * of the NNTP pool (0: this worker reads no bodies), articles per release, attempts before it
+     * gives up on a release.
+     */
+    public record Inspection(int connections, int articles, int attempts) {
+        public Inspection {
+            Setting.INSPECT_CONNECTIONS.check(connections);
+            Setting.INSPECT_ARTICLES.check(articles);
+            Setting.INSPECT_ATTEMPTS.check(attempts);
+        }
+
+        /** The catalogue's defaults for a pool of {@code nntpConnections}. */
+        public static Inspection defaults(int nntpConnections) {
+            return new Inspection(
+                    Math.min(Setting.INSPECT_CONNECTIONS.intDefault(), nntpConnections - 1),
+                    Setting.INSPECT_ARTICLES.intDefault(),
+                    Setting.INSPECT_ATTEMPTS.intDefault());
+        }
+
+        /** From HEADWAY_INSPECT_CONNECTIONS (checked against HEADWAY_NNTP_CONNECTIONS), _ARTICLES and _ATTEMPTS. */
+        public static Inspection fromEnv(Settings s) {
+            return new Inspection(
+                    s.inspectConnections(), s.integer(Setting.INSPECT_ARTICLES), s.integer(Setting.INSPECT_ATTEMPTS));
+        }
+    }
+
+    /** A worker with the deep index's defaults. */
+    public WorkerConfig(
+            String temporalTarget,
+            String namespace,
+            String taskQueue,
+            String nodeId,
+            String advertiseAddress,
+            Database.Settings database,
+            Duration leaseTtl,
+            Duration nodeTtl,
+            Duration nodeHeartbeat,
+            int maxGroups,
+            int activityConcurrency,
+            int metricsPort,
+            String metricsBind,
+            NntpServer nntp,
+            Path snapshotDir,
+            long catalogCapBytes,
+            int batchArticles,
+            long windowMaxAge,
+            long rangeSize,
+            long backfill,
+            long planMaxJump,
+            Duration stuckRange,
+            Duration stuckGroup,
+            Deployment deployment,
+            int retentionDays,
+            List<Provider> providers,
+            int checkConnections,
+            int checkStats) {
+        this(
+                temporalTarget,
+                namespace,
+                taskQueue,
+                nodeId,
+                advertiseAddress,
+                database,
+                leaseTtl,
+                nodeTtl,
+                nodeHeartbeat,
+                maxGroups,
+                activityConcurrency,
+                metricsPort,
+                metricsBind,
+                nntp,
+                snapshotDir,
+                catalogCapBytes,
+                batchArticles,
+                windowMaxAge,
+                rangeSize,
+                backfill,
+                planMaxJump,
+                stuckRange,
+                stuckGroup,
+                deployment,
+                retentionDays,
+                providers,
+                checkConnections,
+                checkStats,
+                Inspection.defaults(nntp.maxConnections()));
+    }
 
     /**
      * How this worker takes part in a deployment: whether it polls as a Worker Deployment Version
@@ -232,6 +322,10 @@ public record WorkerConfig(
                                 + ": number providers 1, 2, 3 ... without a gap");
             }
         }
+        Objects.requireNonNull(inspection, "inspection");
+        if (inspection.connections() > 0) {
+            Setting.inspectConnections(inspection.connections(), nntp.maxConnections());
+        }
     }
 
     /** Every provider, provider 0 (HEADWAY_NNTP_*) first. */
@@ -295,7 +389,8 @@ public record WorkerConfig(
                 s.integer(Setting.RETENTION_DAYS),
                 otherProviders(env),
                 s.integer(Setting.CHECK_CONNECTIONS),
-                s.integer(Setting.CHECK_STATS));
+                s.integer(Setting.CHECK_STATS),
+                Inspection.fromEnv(s));
     }
 
     /** Providers 1..N of HEADWAY_NNTP_<N>_* (provider 0 is {@link #fromEnvNntp}). */
