@@ -36,7 +36,9 @@ public final class CatalogReads {
     public Optional<Release> find(String guid) {
         boolean replica = route.onReplica();
         Optional<Release> found = route.read(ds -> new ReleaseGuids(ds).find(guid));
-        if (found.isEmpty() && replica && ReleaseGuids.FORM.matcher(guid == null ? "" : guid).matches()) {
+        if (found.isEmpty()
+                && replica
+                && ReleaseGuids.FORM.matcher(guid == null ? "" : guid).matches()) {
             return route.readPrimary(ds -> new ReleaseGuids(ds).find(guid));
         }
         return found;

@@ -150,8 +150,7 @@ public final class StreamingReplica implements AutoCloseable {
             while (true) {
                 try (Connection c = standby.postgresDatabase().getConnection();
                         Statement s = c.createStatement();
-                        ResultSet rs = s.executeQuery(
-                                "select pg_last_wal_replay_lsn() >= '" + target + "'::pg_lsn")) {
+                        ResultSet rs = s.executeQuery("select pg_last_wal_replay_lsn() >= '" + target + "'::pg_lsn")) {
                     rs.next();
                     if (rs.getBoolean(1)) {
                         return;
@@ -195,7 +194,8 @@ public final class StreamingReplica implements AutoCloseable {
 
     private long postmasterPid() {
         try {
-            return Long.parseLong(Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).strip());
+            return Long.parseLong(
+                    Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).strip());
         } catch (IOException e) {
             throw new UncheckedIOException("reading the standby's postmaster.pid", e);
         }

@@ -57,13 +57,13 @@ final class ServeCommand implements Runnable {
         Duration maxLag = atLeast(s, Setting.DB_READ_MAX_LAG);
         Duration timeout = atLeast(s, Setting.DB_READ_TIMEOUT);
         if (timeout.compareTo(searchTimeout) < 0) {
-            throw new IllegalArgumentException(Setting.DB_READ_TIMEOUT.key() + "=" + timeout.toMillis() + "ms is shorter"
+            throw new IllegalArgumentException(Setting.DB_READ_TIMEOUT.key() + "=" + timeout.toMillis()
+                    + "ms is shorter"
                     + " than " + Setting.HTTP_SEARCH_TIMEOUT.key() + "=" + searchTimeout.toMillis() + "ms: a search the"
                     + " replica is still allowed to run would be cut off; set it to at least the search timeout");
         }
         return new Stores.Replica(
-                new Database.Settings(
-                        url.strip(), primary.user(), primary.password(), primary.maxPoolSize(), timeout),
+                new Database.Settings(url.strip(), primary.user(), primary.password(), primary.maxPoolSize(), timeout),
                 maxLag,
                 timeout);
     }

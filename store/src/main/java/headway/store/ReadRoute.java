@@ -111,8 +111,7 @@ public final class ReadRoute implements AutoCloseable {
     }
 
     /** As {@link #withReplica}, measured only when a test calls {@link #probe()}, on its clock. */
-    static ReadRoute probedByCaller(
-            DataSource primary, HikariDataSource replica, Duration maxLag, LongSupplier nanos) {
+    static ReadRoute probedByCaller(DataSource primary, HikariDataSource replica, Duration maxLag, LongSupplier nanos) {
         return new ReadRoute(primary, replica, Database.redact(replica.getJdbcUrl()), maxLag, nanos, false);
     }
 
@@ -165,7 +164,9 @@ public final class ReadRoute implements AutoCloseable {
                 }
             }
         } catch (SQLException | NotStandby | RuntimeException e) {
-            LOG.debug("read probe: the primary's position is unknown ({}); the lag is judged on what was noted", e.toString());
+            LOG.debug(
+                    "read probe: the primary's position is unknown ({}); the lag is judged on what was noted",
+                    e.toString());
         }
         long replayed;
         try {
@@ -182,7 +183,9 @@ public final class ReadRoute implements AutoCloseable {
             while (!noted.isEmpty() && noted.peekFirst().lsn() <= replayed) {
                 noted.removeFirst();
             }
-            lag = noted.isEmpty() ? Duration.ZERO : Duration.ofNanos(now - noted.peekFirst().nanos());
+            lag = noted.isEmpty()
+                    ? Duration.ZERO
+                    : Duration.ofNanos(now - noted.peekFirst().nanos());
         }
         if (lag.compareTo(maxLag) > 0) {
             away("it is " + lag.toMillis() + " ms behind the primary (HEADWAY_DB_READ_MAX_LAG is " + maxLag.toMillis()
@@ -225,8 +228,7 @@ public final class ReadRoute implements AutoCloseable {
     }
 
     /** The log position a probe statement reads: the first column, or (for a standby) the second when the first is true. */
-    private static long position(DataSource ds, String sql, boolean standby)
-            throws SQLException, NotStandby {
+    private static long position(DataSource ds, String sql, boolean standby) throws SQLException, NotStandby {
         try (Connection c = ds.getConnection();
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery(sql)) {

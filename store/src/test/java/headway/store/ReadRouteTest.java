@@ -21,7 +21,8 @@ class ReadRouteTest {
         for (int i = 0; i < 10_000; i++) {
             long a = random.nextLong(Long.MAX_VALUE);
             long b = random.nextLong(Long.MAX_VALUE);
-            assertThat(Long.compare(ReadRoute.lsn(text(a)), ReadRoute.lsn(text(b)))).isEqualTo(Long.compare(a, b));
+            assertThat(Long.compare(ReadRoute.lsn(text(a)), ReadRoute.lsn(text(b))))
+                    .isEqualTo(Long.compare(a, b));
         }
         assertThatThrownBy(() -> ReadRoute.lsn("16B374D848")).isInstanceOf(IllegalArgumentException.class);
     }

@@ -310,8 +310,7 @@ final class Newznab {
             return feed(List.of(), query.offset(), Params.MAX_DEPTH, key, uncounted, base, extended, json);
         }
         ApiKeyStore.Usage usage = countRequest(key);
-        ReleaseSearch.Page page =
-                stores.reads().search(query, config.limits().searchTimeout());
+        ReleaseSearch.Page page = stores.reads().search(query, config.limits().searchTimeout());
         long total = Math.min(page.total(), Params.MAX_DEPTH);
         return feed(page.releases(), query.offset(), total, key, usage, base, extended, json);
     }

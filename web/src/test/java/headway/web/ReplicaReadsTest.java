@@ -63,8 +63,7 @@ class ReplicaReadsTest {
         stores = Stores.open(
                 primarySettings,
                 new Stores.Replica(
-                        new Database.Settings(
-                                replica.jdbcUrl("replica_reads"), "postgres", null, 8, READ_TIMEOUT),
+                        new Database.Settings(replica.jdbcUrl("replica_reads"), "postgres", null, 8, READ_TIMEOUT),
                         MAX_LAG,
                         READ_TIMEOUT),
                 "replica-test");
@@ -232,8 +231,9 @@ class ReplicaReadsTest {
 
     /** The guid of the release named {@code name}, read on the primary. */
     private static String guidOf(String name) {
-        return headway.catalog.ReleaseGuids.of(
-                new headway.catalog.ReleaseQueries(stores.dataSource()).named(name).get(0));
+        return headway.catalog.ReleaseGuids.of(new headway.catalog.ReleaseQueries(stores.dataSource())
+                .named(name)
+                .get(0));
     }
 
     private static HttpResponse<String> search(String q) throws Exception {
@@ -242,7 +242,8 @@ class ReplicaReadsTest {
 
     private static HttpResponse<String> api(String query) throws Exception {
         return HTTP.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + door.port() + "/api?" + query + "&apikey=" + key))
+                HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + door.port() + "/api?" + query + "&apikey=" + key))
                         .timeout(Duration.ofSeconds(20))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -252,7 +253,8 @@ class ReplicaReadsTest {
         long until = System.nanoTime() + within.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - until > 0) {
-                throw new AssertionError("not within " + within + ": " + what + " (" + stores.reads().where() + ")");
+                throw new AssertionError("not within " + within + ": " + what + " ("
+                        + stores.reads().where() + ")");
             }
             Thread.sleep(50);
         }
