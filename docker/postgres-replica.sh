@@ -10,7 +10,7 @@ set -eu
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
     psql -h postgres -U postgres -d postgres -v ON_ERROR_STOP=1 -c \
         "select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = 'headway_replica'"
-    pg_basebackup -h postgres -U postgres -D "$PGDATA" -R -X stream -C -S headway_replica --no-password
+    pg_basebackup -h postgres -U postgres -D "$PGDATA" -R -X stream -C -S headway_replica --checkpoint=fast --no-password
 fi
 chmod 0700 "$PGDATA"
 exec postgres -c hot_standby=on
