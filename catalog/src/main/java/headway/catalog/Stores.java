@@ -4,9 +4,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import headway.category.CategoryRules;
 import headway.index.RuleSetException;
 import headway.store.Database;
+import headway.store.ReadRoute;
 import headway.store.StoreException;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import javax.sql.DataSource;
 
 /**
@@ -18,13 +21,37 @@ import javax.sql.DataSource;
 public final class Stores implements AutoCloseable {
 
     private final HikariDataSource pool;
+    private final ReadRoute route;
 
-    private Stores(HikariDataSource pool) {
+    private Stores(HikariDataSource pool, ReadRoute route) {
         this.pool = pool;
+        this.route = route;
+    }
+
+    /**
+     * A hot standby that {@link #reads()} may read from: its connection settings, how far behind the
+     * primary it may be and still be read (HEADWAY_DB_READ_MAX_LAG), and the bound on every wait on it
+     * (HEADWAY_DB_READ_TIMEOUT: taking a connection, a statement, a silent socket).
+     */
+    public record Replica(Database.Settings settings, Duration maxLag, Duration timeout) {
+        public Replica {
+            Objects.requireNonNull(settings, "settings");
+            Objects.requireNonNull(maxLag, "maxLag");
+            Objects.requireNonNull(timeout, "timeout");
+        }
     }
 
     /** Opens a pool and applies every pending migration; a database that cannot be reached throws. */
     public static Stores open(Database.Settings settings, String poolName) {
+        return open(settings, null, poolName);
+    }
+
+    /**
+     * As {@link #open(Database.Settings, String)}, with {@link #reads()} on {@code replica} (null:
+     * none) while it is usable. A replica that cannot be reached does not fail the open: reads go to
+     * the primary until it can be.
+     */
+    public static Stores open(Database.Settings settings, Replica replica, String poolName) {
         HikariDataSource pool = Database.pool(settings, poolName);
         try {
             Database.migrate(pool);
@@ -32,7 +59,18 @@ public final class Stores implements AutoCloseable {
             pool.close();
             throw e;
         }
-        return new Stores(pool);
+        ReadRoute route = replica == null
+                ? ReadRoute.primaryOnly(pool)
+                : ReadRoute.withReplica(
+                        pool,
+                        Database.readPool(replica.settings(), poolName + "-read", replica.timeout()),
+                        replica.maxLag());
+        return new Stores(pool, route);
+    }
+
+    /** Searches, releases by guid, NZBs' binaries and the catalog's age, on the replica when it is usable. */
+    public CatalogReads reads() {
+        return new CatalogReads(route);
     }
 
     public DataSource dataSource() {
@@ -102,6 +140,7 @@ public final class Stores implements AutoCloseable {
 
     @Override
     public void close() {
+        route.close();
         pool.close();
     }
 }

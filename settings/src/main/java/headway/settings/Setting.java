@@ -25,6 +25,32 @@ public enum Setting {
             "200",
             "connections per worker (a held group uses up to two: its activity and its catalog writer)"),
     DB_CONNECT_TIMEOUT(Type.DURATION, "10s", null, "1ms", null, "give up connecting after"),
+    DB_READ_URL(
+            Type.TEXT,
+            null,
+            "none",
+            null,
+            null,
+            "`serve`: JDBC URL of a hot standby (a streaming replica of HEADWAY_DB_URL, same user and password)"
+                    + " that searches, caps, details and NZBs read from while it is reachable and at most"
+                    + " HEADWAY_DB_READ_MAX_LAG behind; keys, request and grab counts stay on the primary"),
+    DB_READ_MAX_LAG(
+            Type.DURATION,
+            "30s",
+            null,
+            "1s",
+            null,
+            "`serve`: a replica further behind the primary than this (measured every second from WAL positions)"
+                    + " is not read; reads go to the primary until it catches up"),
+    DB_READ_TIMEOUT(
+            Type.DURATION,
+            "2s",
+            null,
+            "250ms",
+            null,
+            "`serve`: every wait on the replica is bounded by this (taking a connection, a statement, a silent"
+                    + " socket: one second more, in whole seconds); past it the read is answered by the primary. At"
+                    + " least HEADWAY_HTTP_SEARCH_TIMEOUT"),
     TEMPORAL(
             Type.TEXT,
             "127.0.0.1:7233",

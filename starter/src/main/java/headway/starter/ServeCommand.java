@@ -4,10 +4,12 @@ import headway.catalog.Stores;
 import headway.settings.Setting;
 import headway.settings.Settings;
 import headway.store.Database;
+import headway.store.ReadRoute;
 import headway.web.FrontDoor;
 import headway.web.ServeConfig;
 import headway.worker.HeadwayWorker;
 import headway.worker.WorkerConfig;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -40,6 +42,55 @@ final class ServeCommand implements Runnable {
         return "serve: api=" + at + "/api" + (config.page() ? " web=" + at + "/" : "") + " (SIGTERM or Ctrl-C stops)";
     }
 
+    /**
+     * The replica of HEADWAY_DB_READ_URL (null when unset), with the primary's user, password and
+     * pool size, validated: its URL as the primary's, HEADWAY_DB_READ_MAX_LAG and HEADWAY_DB_READ_TIMEOUT
+     * at least their minimum, and the timeout at least the search timeout, because a search that
+     * the replica's socket timeout cut short would run again on the primary.
+     */
+    static Stores.Replica replica(Settings s, Database.Settings primary, Duration searchTimeout) {
+        String url = s.string(Setting.DB_READ_URL);
+        if (url == null) {
+            return null;
+        }
+        Database.checkUrl(url.strip(), Setting.DB_READ_URL.key());
+        Duration maxLag = atLeast(s, Setting.DB_READ_MAX_LAG);
+        Duration timeout = atLeast(s, Setting.DB_READ_TIMEOUT);
+        if (timeout.compareTo(searchTimeout) < 0) {
+            throw new IllegalArgumentException(Setting.DB_READ_TIMEOUT.key() + "=" + timeout.toMillis()
+                    + "ms is shorter"
+                    + " than " + Setting.HTTP_SEARCH_TIMEOUT.key() + "=" + searchTimeout.toMillis() + "ms: a search the"
+                    + " replica is still allowed to run would be cut off; set it to at least the search timeout");
+        }
+        return new Stores.Replica(
+                new Database.Settings(url.strip(), primary.user(), primary.password(), primary.maxPoolSize(), timeout),
+                maxLag,
+                timeout);
+    }
+
+    private static Duration atLeast(Settings s, Setting setting) {
+        Duration d = s.duration(setting);
+        if (d.compareTo(setting.minDuration()) < 0) {
+            throw new IllegalArgumentException(setting.key() + "=" + d.toMillis() + "ms is too short: use "
+                    + setting.minDuration().toMillis() + "ms or more (the default is " + setting.defaultValue() + ")");
+        }
+        return d;
+    }
+
+    /** Where reads go, once the probe has measured the replica (or after two probe intervals). */
+    private static String firstWhere(Stores stores) {
+        long until = System.nanoTime() + 2 * ReadRoute.PROBE_INTERVAL.toNanos();
+        while (!stores.reads().onReplica() && System.nanoTime() - until < 0) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return stores.reads().where();
+    }
+
     @Override
     public void run() {
         Map<String, String> env = connections.env();
@@ -51,16 +102,18 @@ final class ServeCommand implements Runnable {
         }
         ServeConfig config;
         Database.Settings db;
+        Stores.Replica replica;
         try {
             Settings settings = new Settings(env);
             config = ServeConfig.fromEnv(settings);
             db = WorkerConfig.databaseFromEnv(settings);
+            replica = replica(settings, db, config.limits().searchTimeout());
         } catch (IllegalArgumentException e) {
             throw CliException.badInput(e.getMessage());
         }
         Stores stores;
         try {
-            stores = Stores.open(db, "headway-serve");
+            stores = Stores.open(db, replica, "headway-serve");
         } catch (RuntimeException e) {
             throw new CliException(
                     Exit.UNREACHABLE,
@@ -85,6 +138,9 @@ final class ServeCommand implements Runnable {
                     "serve-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             spec.commandLine().getOut().println(started(config, door.port()));
+            if (replica != null) {
+                spec.commandLine().getOut().println("serve: " + firstWhere(stores));
+            }
             try {
                 stopped.await();
             } catch (InterruptedException e) {

@@ -93,4 +93,26 @@ class FrontDoorCliTest {
             assertThat(r.err()).contains("HEADWAY_HTTP_PORT");
         }
     }
+
+    @Test
+    void aBadReadSettingIsBadInputNamingItAndNeverThePassword() {
+        String secret = "s3cret-read-pw";
+        String[][] cases = {
+            {"HEADWAY_DB_READ_URL", "jdbc:mysql://replica/headway?password=" + secret, "HEADWAY_DB_READ_URL"},
+            {"HEADWAY_DB_READ_URL", "jdbc:postgresql://headway:" + secret + "@replica/headway", "HEADWAY_DB_READ_URL"},
+            {"HEADWAY_DB_READ_MAX_LAG", "500ms", "HEADWAY_DB_READ_MAX_LAG"},
+            {"HEADWAY_DB_READ_TIMEOUT", "100ms", "HEADWAY_DB_READ_TIMEOUT"},
+            {"HEADWAY_DB_READ_TIMEOUT", "400ms", "HEADWAY_HTTP_SEARCH_TIMEOUT"},
+            {"HEADWAY_DB_READ_TIMEOUT", "soon", "HEADWAY_DB_READ_TIMEOUT"}
+        };
+        for (String[] c : cases) {
+            Cli cli = Cli.of(TestDatabase.emptyDatabase("frontdoor"), null)
+                    .env("HEADWAY_DB_READ_URL", "jdbc:postgresql://127.0.0.1:1/headway?password=" + secret)
+                    .env(c[0], c[1]);
+            Cli.Result r = cli.run("serve", "--port", "0");
+            assertThat(r.code()).as(r.toString()).isEqualTo(Exit.BAD_INPUT);
+            assertThat(r.err()).as(r.toString()).contains(c[2]).doesNotContain(secret);
+            assertThat(r.out()).doesNotContain(secret);
+        }
+    }
 }

@@ -20,19 +20,7 @@ public final class Database {
     /** Connection settings: the JDBC URL, credentials (may be null) and the pool's maximum size. */
     public record Settings(String jdbcUrl, String user, String password, int maxPoolSize, Duration connectTimeout) {
         public Settings {
-            Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-            if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-                throw new IllegalArgumentException(
-                        "database URL must start with jdbc:postgresql:, was '" + redact(jdbcUrl)
-                                + "' (set HEADWAY_DB_URL or --db-url, e.g. jdbc:postgresql://localhost:5432/headway)");
-            }
-            if (USER_INFO.matcher(jdbcUrl).find()) {
-                throw new IllegalArgumentException("database URL '" + redact(jdbcUrl)
-                        + "' names a user before '@', which the PostgreSQL driver does not read (it takes"
-                        + " 'user:password@host' for a host name and echoes it, password and all, in its errors): put"
-                        + " the user in HEADWAY_DB_USER and the password in HEADWAY_DB_PASSWORD, and the URL as"
-                        + " jdbc:postgresql://host:5432/headway");
-            }
+            checkUrl(jdbcUrl, "HEADWAY_DB_URL or --db-url");
             if (maxPoolSize < 1 || maxPoolSize > 200) {
                 throw new IllegalArgumentException("database pool size must be between 1 and 200, was " + maxPoolSize);
             }
@@ -43,6 +31,25 @@ public final class Database {
         public String toString() {
             return "Settings[jdbcUrl=" + redact(jdbcUrl) + ", user=" + user + ", password="
                     + (password == null ? "none" : "***") + ", maxPoolSize=" + maxPoolSize + "]";
+        }
+    }
+
+    /**
+     * Throws, naming {@code setting} (where the URL came from), unless {@code jdbcUrl} is a
+     * PostgreSQL JDBC URL without a user before the host; the message never shows a password.
+     */
+    public static void checkUrl(String jdbcUrl, String setting) {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("database URL must start with jdbc:postgresql:, was '" + redact(jdbcUrl)
+                    + "' (set " + setting + ", e.g. jdbc:postgresql://localhost:5432/headway)");
+        }
+        if (USER_INFO.matcher(jdbcUrl).find()) {
+            throw new IllegalArgumentException("database URL '" + redact(jdbcUrl)
+                    + "' (" + setting + ") names a user before '@', which the PostgreSQL driver does not read (it"
+                    + " takes 'user:password@host' for a host name and echoes it, password and all, in its errors):"
+                    + " put the user in HEADWAY_DB_USER and the password in HEADWAY_DB_PASSWORD, and the URL as"
+                    + " jdbc:postgresql://host:5432/headway");
         }
     }
 
@@ -67,6 +74,36 @@ public final class Database {
         config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
         config.setInitializationFailTimeout(
                 Math.max(1, settings.connectTimeout().toMillis()));
+        return new HikariDataSource(config);
+    }
+
+    /**
+     * A read-only pool for a hot standby, every wait on it bounded by {@code timeout}: taking a
+     * connection (the pool's and the driver's connect and login timeouts), each statement (the
+     * session's {@code statement_timeout}; a search sets a shorter one for its own transaction), and
+     * silence on the socket ({@code socketTimeout}, a second longer, rounded up to whole seconds as the
+     * driver takes it), because a standby that is frozen or cut off by the network sends nothing at all,
+     * and a server-side timeout never fires on a server that does not run. It does not fail to open
+     * when the standby is down: a front door starts and reads from the primary until the standby is back.
+     */
+    public static HikariDataSource readPool(Settings settings, String poolName, Duration timeout) {
+        long ms = Math.max(250, timeout.toMillis());
+        long seconds = Math.max(1, (ms + 1_999) / 1_000);
+        HikariConfig config = new HikariConfig();
+        config.setConnectionInitSql(IDLE_IN_TRANSACTION_LIMIT + "; set statement_timeout = '" + ms + "ms'");
+        config.setJdbcUrl(settings.jdbcUrl());
+        config.setUsername(settings.user());
+        config.setPassword(settings.password());
+        config.setMaximumPoolSize(settings.maxPoolSize());
+        config.setMinimumIdle(1);
+        config.setPoolName(poolName);
+        config.setReadOnly(true);
+        config.setConnectionTimeout(ms);
+        config.setValidationTimeout(ms);
+        config.setInitializationFailTimeout(-1);
+        config.addDataSourceProperty("connectTimeout", Long.toString(seconds));
+        config.addDataSourceProperty("loginTimeout", Long.toString(seconds));
+        config.addDataSourceProperty("socketTimeout", Long.toString(seconds));
         return new HikariDataSource(config);
     }
 

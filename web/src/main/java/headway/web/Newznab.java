@@ -231,7 +231,7 @@ final class Newznab {
             }
             retention = config.retentionDays() > 0
                     ? config.retentionDays()
-                    : stores.guids().oldestDays();
+                    : stores.reads().oldestDays();
         }
         if (json) {
             ObjectNode caps = JSON.createObjectNode();
@@ -315,8 +315,7 @@ final class Newznab {
             return feed(List.of(), query.offset(), Params.MAX_DEPTH, key, uncounted, base, extended, json);
         }
         ApiKeyStore.Usage usage = countRequest(key);
-        ReleaseSearch.Page page =
-                stores.releases().search(query, config.limits().searchTimeout());
+        ReleaseSearch.Page page = stores.reads().search(query, config.limits().searchTimeout());
         long total = Math.min(page.total(), Params.MAX_DEPTH);
         return feed(page.releases(), query.offset(), total, key, usage, base, extended, json);
     }
@@ -326,7 +325,7 @@ final class Newznab {
         String id = p.text("id") != null ? p.text("id") : p.required("guid");
         boolean json = p.json();
         ApiKeyStore.Usage usage = countRequest(key);
-        Release r = stores.guids().find(id.toLowerCase(Locale.ROOT)).orElseThrow(NewznabException::noSuchItem);
+        Release r = stores.reads().find(id.toLowerCase(Locale.ROOT)).orElseThrow(NewznabException::noSuchItem);
         return feed(List.of(r), 0, 1, key, usage, base, true, json);
     }
 
@@ -334,7 +333,7 @@ final class Newznab {
         Caller key = authenticate(p, client);
         String id = p.required("id").toLowerCase(Locale.ROOT);
         ReleaseGuids guids = stores.guids();
-        Release r = guids.find(id).orElseThrow(NewznabException::noSuchItem);
+        Release r = stores.reads().find(id).orElseThrow(NewznabException::noSuchItem);
         ApiKeyStore keys = stores.apiKeys();
         if (!keys.countGrab(key.key()).allowed()) {
             throw NewznabException.grabLimit(keys.untilReset().toSeconds());
@@ -346,7 +345,7 @@ final class Newznab {
 
     /** The NZB of {@code r} with the headers downloaders read (its file name, X-DNZB-Name, X-DNZB-Category). */
     Reply nzb(Release r) {
-        List<CompletedBinary> binaries = stores.releases().binaries(r);
+        List<CompletedBinary> binaries = stores.reads().binaries(r);
         if (binaries.isEmpty()) {
             throw NewznabException.noSuchItem();
         }

@@ -100,7 +100,7 @@ final class SearchPage {
         }
         ReleaseSearch.Page found;
         try {
-            found = stores.releases().search(query, config.limits().searchTimeout());
+            found = stores.reads().search(query, config.limits().searchTimeout());
         } catch (SearchTimeoutException e) {
             found = new ReleaseSearch.Page(0, List.of());
             error = "The search took longer than " + e.timeout().toMillis()
@@ -203,7 +203,7 @@ final class SearchPage {
 
     /** {@code GET /release/<guid>}. */
     void release(Context ctx, String guid) {
-        Release r = stores.guids().find(guid).orElse(null);
+        Release r = stores.reads().find(guid).orElse(null);
         if (r == null) {
             ctx.status(404)
                     .contentType("text/html; charset=utf-8")
@@ -254,7 +254,7 @@ final class SearchPage {
                     .result("downloads without a key are off here: use the newznab API with a key\n");
             return;
         }
-        Release r = stores.guids().find(guid).orElse(null);
+        Release r = stores.reads().find(guid).orElse(null);
         if (r == null) {
             ctx.status(404).contentType("text/plain; charset=utf-8").result("no such release\n");
             return;
