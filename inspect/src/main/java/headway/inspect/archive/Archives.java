@@ -73,6 +73,16 @@ public final class Archives {
     }
 
     /**
+     * The listing of a 7z archive from the last bytes of its last volume alone, for when its first
+     * volume is not at hand (a shuffled, obfuscated post): found by the encoded header that ends
+     * the archive, so the reason says so when the bytes end in anything else. Encrypted headers
+     * are flagged; a listing is given only when the decoded header passes its CRC-32.
+     */
+    public static Listing sevenZipEnd(byte[] tail) {
+        return SevenZipReader.readEnd(Objects.requireNonNull(tail, "tail"));
+    }
+
+    /**
      * The listing of a ZIP archive: from the central directory when the tail (at
      * {@code tailOffset}, as for {@link #sevenZip}) holds it, else from the local headers at the
      * start of the head. Either may be empty (with no tail, {@code tailOffset} is at most the

@@ -34,6 +34,10 @@ final class ListingBuilder {
         headersEncrypted = true;
     }
 
+    boolean isHeadersEncrypted() {
+        return headersEncrypted;
+    }
+
     void volume(VolumeRole role, OptionalInt number) {
         volume = role;
         volumeNumber = number;

@@ -151,6 +151,110 @@ final class SevenZipReader {
         return null;
     }
 
+    /** Bytes before the end searched for the header's start: headers of release archives are a few hundred bytes. */
+    static final int END_SCAN = 16 * 1024;
+
+    /** Starts tried at most, so hostile bytes full of header ids cost a bounded number of parses. */
+    static final int END_CANDIDATES = 64;
+
+    /**
+     * A 7z archive's listing from the last bytes of its last volume alone, without the signature
+     * header that says where the header is. 7-Zip writes the header last, so it is found by
+     * content: the start, within {@link #END_SCAN} bytes of the end, from which a header parses and
+     * ends exactly where the bytes do. An encoded header ({@code kEncodedHeader}: the default, and
+     * always with {@code -mhe=on}) with an AES coder means encrypted headers; else its packed stream
+     * is taken to lie just before it (where 7-Zip writes it) and the decoded header must pass its
+     * folder's CRC-32. A plain header ({@code kHeader}, which {@code -mx0} and {@code -mhc=off}
+     * write) has no CRC here, so it counts only when it lists a file and its streams add up (a
+     * random run of bytes parses that far essentially never). Where a plain header places the tail
+     * comes from its pack position and sizes, since 7-Zip writes it right after the packed streams.
+     */
+    static Listing readEnd(byte[] tail) {
+        String reason = "no 7z header ends the bytes given";
+        int tried = 0;
+        for (int k = tail.length - 2; k >= Math.max(0, tail.length - END_SCAN) && tried < END_CANDIDATES; k--) {
+            int id = tail[k] & 0xFF;
+            int next = tail[k + 1] & 0xFF;
+            boolean encoded = id == SevenZipHeader.ENCODED_HEADER && next == SevenZipHeader.PACK_INFO;
+            boolean plain = id == SevenZipHeader.HEADER
+                    && next >= SevenZipHeader.ARCHIVE_PROPERTIES
+                    && next <= SevenZipHeader.FILES_INFO;
+            if (!encoded && !plain) {
+                continue;
+            }
+            tried++;
+            ListingBuilder out = new ListingBuilder(ArchiveFormat.SEVEN_ZIP);
+            try {
+                String miss = encoded ? readEncodedEnd(tail, k, out) : readPlainEnd(tail, k, out);
+                if (miss == null) {
+                    return out.build(out.isHeadersEncrypted() ? "the headers are encrypted" : null);
+                }
+                reason = "no 7z header ends the bytes given (the last start tried: " + miss + ")";
+            } catch (Malformed m) {
+                reason = "no 7z header ends the bytes given (the last start tried: " + m.getMessage() + ")";
+            }
+        }
+        return new ListingBuilder(ArchiveFormat.SEVEN_ZIP).build(reason);
+    }
+
+    /** Reads an encoded header starting at {@code k} of the tail; null when it gave the listing, else why not. */
+    private static String readEncodedEnd(byte[] tail, int k, ListingBuilder out) {
+        Cursor c = new Cursor(tail, k + 1, tail.length);
+        Streams encoded = SevenZipHeader.streams(c);
+        if (c.remaining() != 0) {
+            return "a streams info at " + k + " ends before the bytes do";
+        }
+        if (encoded.folders.length != 1 || encoded.packSizes.length != 1) {
+            return "a streams info at " + k + " is not one folder over one packed stream";
+        }
+        Folder f = encoded.folders[0];
+        if (f.has(AES)) {
+            out.headersEncrypted();
+            return null;
+        }
+        long packed = encoded.packSizes[0];
+        if (!f.crcDefined || packed > k) {
+            return "the encoded header at " + k + " has no CRC or its packed stream is not before it";
+        }
+        if (encoded.packPos < 0 || encoded.packPos > Long.MAX_VALUE / 2) {
+            return "the encoded header at " + k + " states a pack position past any archive";
+        }
+        long tailOffset = SIGNATURE_HEADER + encoded.packPos - (k - packed);
+        if (tailOffset < 0) {
+            return "the encoded header at " + k + " places its packed stream before the archive";
+        }
+        Window w = Window.of(new byte[0], tail, tailOffset);
+        byte[] decoded = decode(w, encoded, f);
+        Cursor h = new Cursor(decoded, 0, decoded.length);
+        int id = h.u8();
+        if (id != SevenZipHeader.HEADER) {
+            return "the encoded header at " + k + " decodes to id 0x" + Integer.toHexString(id) + ", not a header";
+        }
+        entries(w, SevenZipHeader.header(h), out);
+        return null;
+    }
+
+    /** Reads a plain header starting at {@code k} of the tail; null when it gave the listing, else why not. */
+    private static String readPlainEnd(byte[] tail, int k, ListingBuilder out) {
+        Cursor c = new Cursor(tail, k + 1, tail.length);
+        Header header = SevenZipHeader.header(c);
+        if (c.remaining() != 0) {
+            return "a header at " + k + " ends before the bytes do";
+        }
+        if (header.files().count < 1) {
+            return "a header at " + k + " lists no file";
+        }
+        Streams s = header.streams();
+        long end = s.packPos;
+        for (long size : s.packSizes) {
+            end = size < 0 || end < 0 || end > Long.MAX_VALUE / 2 ? -1 : end + size;
+        }
+        long tailOffset = end < 0 ? -1 : SIGNATURE_HEADER + end - k;
+        Window w = tailOffset < 0 ? Window.of(new byte[0], new byte[0], 0) : Window.of(new byte[0], tail, tailOffset);
+        entries(w, header, out);
+        return null;
+    }
+
     /** Decodes the encoded header's first folder from its packed stream, at most MAX_HEADER_BYTES. */
     private static byte[] decode(Window w, Streams s, Folder f) {
         long unpack = f.unpackSize();

@@ -142,6 +142,50 @@ class SevenZipArchivesTest {
                 .satisfies(e -> assertThat(e.packedSize()).isEqualTo(OptionalLong.of(200_000)));
     }
 
+    /** The listing from the last PART bytes of the last volume alone, as a shuffled post gives them. */
+    private static Listing endAlone(String lastVolume) {
+        return Archives.sevenZipEnd(TestTools.tail(TestTools.read(dir.resolve(lastVolume)), PART));
+    }
+
+    @Test
+    void theLastVolumesEndAloneListsOrFlagsTheArchive() {
+        assertListsTheSamples(endAlone("plain.7z"));
+        assertListsTheSamples(endAlone("lzma.7z"));
+        Listing entries = endAlone("entries.7z");
+        assertListsTheSamples(entries);
+        assertThat(entries.passworded()).isTrue();
+        Listing headers = endAlone("headers.7z");
+        assertThat(headers.headersEncrypted()).isTrue();
+        assertThat(headers.entries()).isEmpty();
+        assertThat(headers.reason()).isEqualTo("the headers are encrypted");
+        List<Path> volumes = TestTools.volumes(dir, "volumes.7z.");
+        assertListsTheSamples(endAlone(volumes.get(volumes.size() - 1).getFileName().toString()));
+        List<Path> stored = TestTools.volumes(dir, "storedvolumes.7z.");
+        assertListsTheSamples(endAlone(stored.get(stored.size() - 1).getFileName().toString()));
+    }
+
+    @Test
+    void aPlainHeaderEndsTheLastVolumeToo() {
+        assertListsTheSamples(endAlone("plainheader.7z"));
+        Listing stored = endAlone("store.7z");
+        assertListsTheSamples(stored);
+        assertThat(stored.passworded()).isFalse();
+    }
+
+    @Test
+    void anEndThatIsNoHeaderIsAReasonNotAListing() {
+        byte[] archive = TestTools.read(dir.resolve("plain.7z"));
+        for (int cut = 1; cut <= 40; cut++) {
+            Listing l = Archives.sevenZipEnd(java.util.Arrays.copyOf(archive, archive.length - cut));
+            assertThat(l.complete()).as("cut %d: %s", cut, l.reason()).isFalse();
+            assertThat(l.entries()).isEmpty();
+            assertThat(l.headersEncrypted()).isFalse();
+        }
+        byte[] first = TestTools.read(dir.resolve(TestTools.volumes(dir, "volumes.7z.").get(0).getFileName().toString()));
+        assertThat(Archives.sevenZipEnd(first).complete()).isFalse();
+        assertThat(Archives.sevenZipEnd(new byte[0]).reason()).contains("no 7z header");
+    }
+
     @Test
     void aHeaderOutsideTheBytesGivenIsAReason() {
         byte[] archive = TestTools.read(dir.resolve("plain.7z"));

@@ -73,6 +73,45 @@ class SevenZipFuzzTest {
         return list(what, b, b, 0);
     }
 
+    /**
+     * What an end alone gives agrees with the whole archive's listing: the same entries when it
+     * lists, encrypted headers only when they are; and the whole archive lists or is flagged from
+     * its end alone, its header encoded or plain.
+     */
+    private static void endAgrees(byte[] s, int n, Listing alone) {
+        Listing full = Archives.sevenZip(s, s, 0);
+        String what = n + " of " + s.length + " bytes: " + alone.reason();
+        if (alone.complete()) {
+            assertThat(alone.entries()).as(what).isEqualTo(full.entries());
+        }
+        if (alone.headersEncrypted()) {
+            assertThat(full.headersEncrypted()).as(what).isTrue();
+        }
+        if (n == s.length) {
+            assertThat(alone.complete() || alone.headersEncrypted()).as(what).isTrue();
+        }
+    }
+
+    @Test
+    void randomEndsAndEndsFullOfHeaderIdsGiveNoListing() {
+        Fuzz.run("7z ends alone", random -> {
+            for (int i = 0; i < 300; i++) {
+                byte[] b = Samples.bytes(random, random.nextInt(40_000));
+                Listing l = Fuzz.check(
+                        "random end of " + b.length, b.length, allocationBound(b.length), () -> Archives.sevenZipEnd(b));
+                assertThat(l.complete() || l.headersEncrypted()).as(l.reason()).isFalse();
+            }
+            for (int[] pattern : new int[][] {{0x01, 0x04}, {0x17, 0x06}, {0x01, 0x05, 0x01}, {0x17, 0x06, 0x00}}) {
+                byte[] b = new byte[SevenZipReader.END_SCAN * 2];
+                for (int i = 0; i < b.length; i++) {
+                    b[i] = (byte) pattern[i % pattern.length];
+                }
+                Listing l = Fuzz.check("ids " + pattern[0], b.length, allocationBound(b.length), () -> Archives.sevenZipEnd(b));
+                assertThat(l.complete() || l.headersEncrypted()).as(l.reason()).isFalse();
+            }
+        });
+    }
+
     @Test
     void samplesListWhole() {
         for (byte[] s : SAMPLES) {
@@ -87,6 +126,10 @@ class SevenZipFuzzTest {
             for (byte[] s : SAMPLES) {
                 for (int n = 0; n <= s.length; n++) {
                     list("head " + n, Arrays.copyOf(s, n), TestTools.tail(s, 64), s.length - Math.min(64, s.length));
+                    byte[] end = Arrays.copyOfRange(s, s.length - n, s.length);
+                    Listing alone = Fuzz.check(
+                            "end alone " + n, n, allocationBound(n), () -> Archives.sevenZipEnd(end));
+                    endAgrees(s, n, alone);
                     list(
                             "tail " + n,
                             Arrays.copyOf(s, 32),
