@@ -14,11 +14,12 @@ import java.util.Optional;
  * it its header alone), then the first article of the first of the largest files (a volume: RAR's
  * and ZIP's headers, 7z's signature, a payload's first 16 KiB that the PAR2 index names), then the
  * other small files, then the first articles of the other largest files, because a shuffled post
- * puts the first volume anywhere among them. A file's last article is never guessed: 7z's header
- * and ZIP's directory can only be read with the archive's size and offsets, which its first volume
- * states, so once an article is a 7z's first, {@link #sevenZipTail} names the one that holds its
- * header, and the caller fetches that one next. The cost: a shuffled 7z post may spend the budget
- * on middle volumes, which name nothing.
+ * puts the first volume anywhere among them. A file's last article is never guessed: once an
+ * article is a 7z's first, {@link #sevenZipTail} names the one that holds its header, and the
+ * caller fetches that one next; a small file fetched whole is its own end, and the reader looks
+ * there for a 7z's header when no first volume was read. The cost: a shuffled 7z post whose last
+ * volume is large (more than one article) may spend the budget on middle volumes, which name
+ * nothing.
  */
 public final class FetchPlan {
 

@@ -28,7 +28,11 @@ import java.util.Set;
  * memory, and the same bodies give the same answer.
  *
  * <p>Once an article turns out to be a 7z's first volume, the next one fetched is the one that
- * holds its header ({@link FetchPlan#sevenZipTail}) instead of the plan's next. The posted sizes
+ * holds its header ({@link FetchPlan#sevenZipTail}) instead of the plan's next. When no first
+ * volume was read (a shuffled post puts it anywhere among the volumes), the ends of files no reader
+ * recognised are read for a 7z's header alone ({@code Archives.sevenZipEnd}): 7-Zip writes the
+ * header last, so the last volume's end holds it, and a small last volume is among the files the
+ * plan fetches first. The posted sizes
  * the caller knows before any fetch are estimates (an overview line counts an article's encoded
  * bytes and headers), so a head fetched replaces its file's size with the yEnc header's, and the
  * last volume is matched exactly when the sizes are exact, else by the estimate nearest to the
@@ -151,7 +155,10 @@ public final class ReleaseReader {
         final List<String> failures = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         final List<Body> ends = new ArrayList<>();
+        /** Ends of files whose content no reader recognised: a 7z's last volume among them ends with its header. */
+        final List<Body> unknownEnds = new ArrayList<>();
         Body sevenZipHead;
+        String sevenZipMiss = "its header's article was not read";
         int articles;
 
         State(List<PostedFile> files) {
@@ -167,6 +174,9 @@ public final class ReleaseReader {
                 ends.add(0, b);
             }
             if (b.offset() != 0) {
+                if (f.segment() == segments && whole) {
+                    unknownEnds.add(b);
+                }
                 return Optional.empty();
             }
             posted.set(f.file(), new PostedFile(p.name(), size, p.segments(), md5Of16k(b.data(), size)));
@@ -192,6 +202,8 @@ public final class ReleaseReader {
                 Nfo nfo = NfoReader.read(d);
                 note(p, "NFO", nfo.reason());
                 nfos.add(nfo);
+            } else if (f.segment() == segments && whole) {
+                unknownEnds.add(b);
             }
             return Optional.empty();
         }
@@ -225,6 +237,32 @@ public final class ReleaseReader {
 
         Evidence evidence() {
             List<Listing> all = new ArrayList<>(listings);
+            Optional<Listing> sevenZip = sevenZipFromHead().or(this::sevenZipFromEnd);
+            sevenZip.ifPresent(all::add);
+            if (sevenZip.isEmpty() && sevenZipHead != null) {
+                notes.add("7z: " + sevenZipMiss);
+            }
+            return new Evidence(par2, nfos, all);
+        }
+
+        /**
+         * The 7z's listing from a file's end alone, when the first volume was not read or did not
+         * join a tail: a shuffled post puts the first volume anywhere, but a 7z ends with its
+         * header, and the last volume's end (often the whole of a small last volume, which the
+         * plan fetches first) holds it.
+         */
+        private Optional<Listing> sevenZipFromEnd() {
+            for (Body end : unknownEnds) {
+                Listing l = Archives.sevenZipEnd(end.data());
+                if (l.complete() || l.headersEncrypted()) {
+                    return Optional.of(l);
+                }
+            }
+            return Optional.empty();
+        }
+
+        /** The 7z's listing from its first volume's head and a file's end that completes it. */
+        private Optional<Listing> sevenZipFromHead() {
             if (sevenZipHead != null) {
                 long size = sevenZipSize(sevenZipHead.data());
                 Listing found = null;
@@ -240,12 +278,11 @@ public final class ReleaseReader {
                     found = found == null ? l : found;
                 }
                 if (found != null && (found.complete() || found.headersEncrypted())) {
-                    all.add(found);
-                } else {
-                    notes.add("7z: " + (found == null ? "its header's article was not read" : found.reason()));
+                    return Optional.of(found);
                 }
+                sevenZipMiss = found == null ? "its header's article was not read" : found.reason();
             }
-            return new Evidence(par2, nfos, all);
+            return Optional.empty();
         }
 
         private void note(PostedFile p, String what, String reason) {

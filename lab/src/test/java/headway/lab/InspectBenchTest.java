@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The deep index in the default deployment, end to end: a worker on the Temporal dev server with
  * the default schedules names every release of the mixed set (real par2 and 7z) from inside its
- * files or its subject, none wrong, flags passworded ones, reads at most 3 articles for the median
+ * files or its subject, none wrong, flags every passworded one, reads at most 3 articles for the median
  * release, and a release carries its real name within a minute of its last article (p50).
  */
 class InspectBenchTest {
@@ -28,9 +28,7 @@ class InspectBenchTest {
         System.out.println(r.line());
         assertThat(r.wrong()).as(r.line()).isZero();
         assertThat(r.named()).as(r.line()).isEqualTo(r.releases());
-        // a shuffled 7z post whose first volume is not among the heads the plan reads is not flagged
-        // (its PAR2 or NFO still names it): 2 of the 4 with seed 41 (docs/design.md, which articles first)
-        assertThat(r.passwordedFound()).as(r.line()).isGreaterThanOrEqualTo(2);
+        assertThat(r.passwordedFound()).as(r.line()).isEqualTo(r.passworded());
         assertThat(r.articlesMedian()).as(r.line()).isLessThanOrEqualTo(3);
         assertThat(r.secondsToNamedP50()).as(r.line()).isLessThanOrEqualTo(60);
     }
