@@ -157,6 +157,7 @@ public final class ReleaseReader {
         final List<Body> ends = new ArrayList<>();
         /** Ends of files whose content no reader recognised: a 7z's last volume among them ends with its header. */
         final List<Body> unknownEnds = new ArrayList<>();
+
         Body sevenZipHead;
         String sevenZipMiss = "its header's article was not read";
         int articles;

@@ -3,6 +3,7 @@ package headway.inspect.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -159,9 +160,11 @@ class SevenZipArchivesTest {
         assertThat(headers.entries()).isEmpty();
         assertThat(headers.reason()).isEqualTo("the headers are encrypted");
         List<Path> volumes = TestTools.volumes(dir, "volumes.7z.");
-        assertListsTheSamples(endAlone(volumes.get(volumes.size() - 1).getFileName().toString()));
+        assertListsTheSamples(
+                endAlone(volumes.get(volumes.size() - 1).getFileName().toString()));
         List<Path> stored = TestTools.volumes(dir, "storedvolumes.7z.");
-        assertListsTheSamples(endAlone(stored.get(stored.size() - 1).getFileName().toString()));
+        assertListsTheSamples(
+                endAlone(stored.get(stored.size() - 1).getFileName().toString()));
     }
 
     @Test
@@ -176,12 +179,13 @@ class SevenZipArchivesTest {
     void anEndThatIsNoHeaderIsAReasonNotAListing() {
         byte[] archive = TestTools.read(dir.resolve("plain.7z"));
         for (int cut = 1; cut <= 40; cut++) {
-            Listing l = Archives.sevenZipEnd(java.util.Arrays.copyOf(archive, archive.length - cut));
+            Listing l = Archives.sevenZipEnd(Arrays.copyOf(archive, archive.length - cut));
             assertThat(l.complete()).as("cut %d: %s", cut, l.reason()).isFalse();
             assertThat(l.entries()).isEmpty();
             assertThat(l.headersEncrypted()).isFalse();
         }
-        byte[] first = TestTools.read(dir.resolve(TestTools.volumes(dir, "volumes.7z.").get(0).getFileName().toString()));
+        byte[] first = TestTools.read(dir.resolve(
+                TestTools.volumes(dir, "volumes.7z.").get(0).getFileName().toString()));
         assertThat(Archives.sevenZipEnd(first).complete()).isFalse();
         assertThat(Archives.sevenZipEnd(new byte[0]).reason()).contains("no 7z header");
     }

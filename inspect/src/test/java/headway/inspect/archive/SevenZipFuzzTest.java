@@ -98,7 +98,10 @@ class SevenZipFuzzTest {
             for (int i = 0; i < 300; i++) {
                 byte[] b = Samples.bytes(random, random.nextInt(40_000));
                 Listing l = Fuzz.check(
-                        "random end of " + b.length, b.length, allocationBound(b.length), () -> Archives.sevenZipEnd(b));
+                        "random end of " + b.length,
+                        b.length,
+                        allocationBound(b.length),
+                        () -> Archives.sevenZipEnd(b));
                 assertThat(l.complete() || l.headersEncrypted()).as(l.reason()).isFalse();
             }
             for (int[] pattern : new int[][] {{0x01, 0x04}, {0x17, 0x06}, {0x01, 0x05, 0x01}, {0x17, 0x06, 0x00}}) {
@@ -106,7 +109,8 @@ class SevenZipFuzzTest {
                 for (int i = 0; i < b.length; i++) {
                     b[i] = (byte) pattern[i % pattern.length];
                 }
-                Listing l = Fuzz.check("ids " + pattern[0], b.length, allocationBound(b.length), () -> Archives.sevenZipEnd(b));
+                Listing l = Fuzz.check(
+                        "ids " + pattern[0], b.length, allocationBound(b.length), () -> Archives.sevenZipEnd(b));
                 assertThat(l.complete() || l.headersEncrypted()).as(l.reason()).isFalse();
             }
         });
@@ -127,8 +131,8 @@ class SevenZipFuzzTest {
                 for (int n = 0; n <= s.length; n++) {
                     list("head " + n, Arrays.copyOf(s, n), TestTools.tail(s, 64), s.length - Math.min(64, s.length));
                     byte[] end = Arrays.copyOfRange(s, s.length - n, s.length);
-                    Listing alone = Fuzz.check(
-                            "end alone " + n, n, allocationBound(n), () -> Archives.sevenZipEnd(end));
+                    Listing alone =
+                            Fuzz.check("end alone " + n, n, allocationBound(n), () -> Archives.sevenZipEnd(end));
                     endAgrees(s, n, alone);
                     list(
                             "tail " + n,
