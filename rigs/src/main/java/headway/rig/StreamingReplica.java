@@ -144,7 +144,10 @@ public final class StreamingReplica implements AutoCloseable {
         long until = System.nanoTime() + within.toNanos();
         try (Connection p = primary.postgresDatabase().getConnection();
                 Statement ps = p.createStatement();
-                ResultSet at = ps.executeQuery("select pg_current_wal_lsn()::text")) {
+                // the insert position, not the write position: the test databases run with
+                // synchronous_commit off, so a commit's record can sit unwritten for up to
+                // wal_writer_delay, and a standby past the write position may not have it yet
+                ResultSet at = ps.executeQuery("select pg_current_wal_insert_lsn()::text")) {
             at.next();
             String target = at.getString(1);
             while (true) {
