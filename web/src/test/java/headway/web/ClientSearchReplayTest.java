@@ -301,8 +301,8 @@ class ClientSearchReplayTest {
     private static List<String> sonarr(String t, String cats, String params) throws Exception {
         List<String> first = null;
         for (int page = 0; page < 30; page++) {
-            List<String> titles = titles(get("t=" + t + "&cat=" + cats + "&extended=1&apikey=" + key + "&offset="
-                    + page * 100 + "&limit=100" + params));
+            List<String> titles = NewznabApiTest.titles(get("t=" + t + "&cat=" + cats + "&extended=1&apikey=" + key
+                    + "&offset=" + page * 100 + "&limit=100" + params));
             if (first == null) {
                 first = titles;
             }
@@ -330,7 +330,8 @@ class ClientSearchReplayTest {
 
     /** Prowlarr's URL: t and extended, then cat, the key, then the parameters, limit and offset last. */
     private static List<String> prowlarr(String t, String cats, String params) throws Exception {
-        return titles(get("t=" + t + "&extended=1&cat=" + cats + "&apikey=" + key + params + "&limit=100&offset=0"));
+        return NewznabApiTest.titles(
+                get("t=" + t + "&extended=1&cat=" + cats + "&apikey=" + key + params + "&limit=100&offset=0"));
     }
 
     /** NZBHydra2's URL: t, extended, q, season, ep, password, cat, limit=1000, offset; pages while total says more. */
@@ -340,7 +341,7 @@ class ClientSearchReplayTest {
         while (true) {
             Document d = get("apikey=" + key + "&t=" + t + "&extended=1" + params + "&password=0&cat=" + cats
                     + "&limit=1000&offset=" + offset);
-            List<String> titles = titles(d);
+            List<String> titles = NewznabApiTest.titles(d);
             if (first == null) {
                 first = titles;
             }
@@ -358,18 +359,6 @@ class ClientSearchReplayTest {
         HttpResponse<String> r = served.get("/api?" + q);
         assertThat(r.statusCode()).as(q + ": " + r.body()).isEqualTo(200);
         return NewznabApiTest.xml(r.body());
-    }
-
-    private static List<String> titles(Document d) {
-        NodeList items = d.getElementsByTagName("item");
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < items.getLength(); i++) {
-            out.add(((Element) items.item(i))
-                    .getElementsByTagName("title")
-                    .item(0)
-                    .getTextContent());
-        }
-        return out;
     }
 
     private static Element only(Document d) {

@@ -97,7 +97,8 @@ class NewznabApiTest {
         return xml(r.body());
     }
 
-    private static List<String> titles(Document d) {
+    /** The titles of a feed's items, in order. */
+    static List<String> titles(Document d) {
         return elements(d, "item").stream().map(i -> text(i, "title")).toList();
     }
 

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
 
 /**
  * Requests exactly as the clients build them, where they differ from what NewznabApiTest asks:
@@ -69,18 +68,6 @@ class NewznabClientRequestsTest {
                 d.getElementsByTagNameNS(Newznab.NEWZNAB_NS, "response").item(0);
     }
 
-    private static List<String> titles(Document d) {
-        NodeList items = d.getElementsByTagName("item");
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < items.getLength(); i++) {
-            out.add(((Element) items.item(i))
-                    .getElementsByTagName("title")
-                    .item(0)
-                    .getTextContent());
-        }
-        return out;
-    }
-
     private static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
@@ -90,32 +77,37 @@ class NewznabClientRequestsTest {
     void aLimitAboveTheMaximumIsServedAsTheMaximumAndPagingGoesOn() throws Exception {
         assertThat(total).isGreaterThan(Newznab.MAX_LIMIT);
         Document first = search("t=search&extended=1&limit=1000&offset=0&password=0");
-        assertThat(titles(first)).hasSize(Newznab.MAX_LIMIT);
+        assertThat(NewznabApiTest.titles(first)).hasSize(Newznab.MAX_LIMIT);
         assertThat(response(first).getAttribute("offset")).isEqualTo("0");
         assertThat(response(first).getAttribute("total")).isEqualTo(Integer.toString(total));
         Document second = search("t=search&extended=1&limit=1000&offset=100&password=0");
-        assertThat(titles(second)).hasSize(total - Newznab.MAX_LIMIT).doesNotContainAnyElementsOf(titles(first));
+        assertThat(NewznabApiTest.titles(second))
+                .hasSize(total - Newznab.MAX_LIMIT)
+                .doesNotContainAnyElementsOf(NewznabApiTest.titles(first));
         assertThat(response(second).getAttribute("offset")).isEqualTo("100");
     }
 
     /** NZBHydra2 sends a book search as title and author, without q. */
     @Test
     void aBookSearchByTitleAndAuthorFindsThatBookOnly() throws Exception {
-        assertThat(titles(search("t=book&extended=1&title=" + enc("The Quiet Harbour") + "&author=" + enc("Jane Writer")
-                        + "&limit=1000&offset=0&password=0&cat=7020")))
+        assertThat(NewznabApiTest.titles(search("t=book&extended=1&title=" + enc("The Quiet Harbour") + "&author="
+                        + enc("Jane Writer") + "&limit=1000&offset=0&password=0&cat=7020")))
                 .containsExactly(BOOK);
-        assertThat(titles(search("t=book&author=" + enc("Max Penman")))).containsExactly(OTHER_BOOK);
-        assertThat(titles(search("t=book&q=harbour&author=" + enc("Max Penman"))))
+        assertThat(NewznabApiTest.titles(search("t=book&author=" + enc("Max Penman"))))
+                .containsExactly(OTHER_BOOK);
+        assertThat(NewznabApiTest.titles(search("t=book&q=harbour&author=" + enc("Max Penman"))))
                 .isEmpty();
-        assertThat(titles(search("t=book"))).containsExactlyInAnyOrder(BOOK, OTHER_BOOK);
+        assertThat(NewznabApiTest.titles(search("t=book"))).containsExactlyInAnyOrder(BOOK, OTHER_BOOK);
     }
 
     /** Prowlarr (and Lidarr) send artist and album when caps lists them. */
     @Test
     void aMusicSearchByArtistAndAlbumFindsThatAlbumOnly() throws Exception {
-        assertThat(titles(search("t=music&artist=" + enc("Some Artist") + "&album=" + enc("Bright Album"))))
+        assertThat(NewznabApiTest.titles(
+                        search("t=music&artist=" + enc("Some Artist") + "&album=" + enc("Bright Album"))))
                 .containsExactly(ALBUM);
-        assertThat(titles(search("t=music&artist=" + enc("Other Band")))).containsExactly(OTHER_ALBUM);
+        assertThat(NewznabApiTest.titles(search("t=music&artist=" + enc("Other Band"))))
+                .containsExactly(OTHER_ALBUM);
     }
 
     @Test
@@ -130,16 +122,18 @@ class NewznabClientRequestsTest {
     /** Prowlarr writes a '+' of a term as %20 and then URL-encodes it: the server reads "%20". */
     @Test
     void aDoubleEncodedSpaceFromProwlarrIsASpace() throws Exception {
-        assertThat(titles(search("t=search&q=Quiet%2520Harbour"))).containsExactly(BOOK);
+        assertThat(NewznabApiTest.titles(search("t=search&q=Quiet%2520Harbour")))
+                .containsExactly(BOOK);
     }
 
     /** Parameters the clients add that are not filters here are accepted, not errors. */
     @Test
     void theClientsExtraParametersAreAccepted() throws Exception {
-        assertThat(titles(search("t=search&q=" + enc("Quiet Harbour")
+        assertThat(NewznabApiTest.titles(search("t=search&q=" + enc("Quiet Harbour")
                         + "&extended=1&minage=&minsize=&maxsize=&password=0&attrs=poster,group")))
                 .containsExactly(BOOK);
-        assertThat(titles(search("t=search&q=" + enc("Quiet Harbour") + "&minsize=5&maxsize=5000&minage=0")))
+        assertThat(NewznabApiTest.titles(
+                        search("t=search&q=" + enc("Quiet Harbour") + "&minsize=5&maxsize=5000&minage=0")))
                 .containsExactly(BOOK);
     }
 }

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
 
 /**
  * Paging as the clients walk it: Sonarr and Radarr ask {@code offset=page*100&limit=100} until a
@@ -104,8 +103,8 @@ class PagingWalkTest {
     private static List<String> sonarrWalk(String params, Runnable between) throws Exception {
         List<String> all = new ArrayList<>();
         for (int page = 0; page < 30; page++) {
-            List<String> titles = titles(get("t=tvsearch&cat=5030,5040&extended=1&apikey=" + key + "&offset="
-                    + page * 100 + "&limit=100" + params));
+            List<String> titles = NewznabApiTest.titles(get("t=tvsearch&cat=5030,5040&extended=1&apikey=" + key
+                    + "&offset=" + page * 100 + "&limit=100" + params));
             all.addAll(titles);
             if (page == 0 && between != null) {
                 between.run();
@@ -124,7 +123,7 @@ class PagingWalkTest {
         while (true) {
             Document d = get("t=tvsearch&extended=1" + params + "&password=0&cat=5030,5040&limit=1000&offset=" + offset
                     + "&apikey=" + key);
-            List<String> titles = titles(d);
+            List<String> titles = NewznabApiTest.titles(d);
             all.addAll(titles);
             if (offset == 0 && between != null) {
                 between.run();
@@ -142,17 +141,5 @@ class PagingWalkTest {
         HttpResponse<String> r = served.get("/api?" + query);
         assertThat(r.statusCode()).as(query + ": " + r.body()).isEqualTo(200);
         return NewznabApiTest.xml(r.body());
-    }
-
-    private static List<String> titles(Document d) {
-        NodeList items = d.getElementsByTagName("item");
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < items.getLength(); i++) {
-            out.add(((Element) items.item(i))
-                    .getElementsByTagName("title")
-                    .item(0)
-                    .getTextContent());
-        }
-        return out;
     }
 }
