@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Claim conflicts told end to end, across real processes: the holder of a group is frozen with
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * in a result nobody reads, so the runs are started by the test after the thaw and their results
  * summed.
  */
+@Isolated("its assertions measure time: it runs alone, not beside another test class")
 class ConflictTest {
 
     private static final String GROUP = "alt.binaries.conflict";

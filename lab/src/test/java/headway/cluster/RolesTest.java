@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Worker roles on the dev server: one worker of role {@code tail} and one of role {@code history}
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * the other several times, and its catalog is exactly what the server served, nothing lost or
  * twice across the band switches (a take in the other band rebuilds its own window, V26).
  */
+@Isolated("its assertions measure time: it runs alone, not beside another test class")
 class RolesTest {
 
     private static final String GROUP = "alt.binaries.roles";
