@@ -3,6 +3,7 @@ package headway.worker;
 import headway.activity.AvailabilityChecker;
 import headway.activity.ConflictReporter;
 import headway.activity.FailoverHeaderSource;
+import headway.catalog.NewestBinary;
 import headway.activity.FleetShare;
 import headway.activity.GroupActivitiesImpl;
 import headway.activity.HeaderSource;
@@ -416,7 +417,12 @@ public final class HeadwayWorker implements AutoCloseable {
                     p.label(),
                     new NntpHeaderSource(pools.get(p.index()), config.nntp().pipeline())));
         }
-        return new FailoverHeaderSource(candidates, new ProviderSwitches(dataSource));
+        NewestBinary newest = new NewestBinary(dataSource);
+        return new FailoverHeaderSource(
+                candidates, new ProviderSwitches(dataSource), new GroupStore(dataSource), (group, article) -> newest.before(
+                        group, article)
+                .map(f -> new FailoverHeaderSource.Dated(f.lastArticle(), f.posted()))
+                .orElse(null));
     }
 
     /** What the node reports per provider: its connections open, how many it may open, the account's limit. */
