@@ -101,6 +101,9 @@ public final class InnPeer {
     private static void ihave(int feedPort, Iterable<Wire> articles) throws IOException {
         try (Socket s = new Socket("127.0.0.1", feedPort)) {
             s.setSoTimeout(20_000);
+            // an article goes in two writes (its bytes, the final dot): with Nagle's algorithm the
+            // second waited for innd's delayed ACK, 40 ms an article
+            s.setTcpNoDelay(true);
             LineReader in = new LineReader(s.getInputStream(), 8192);
             OutputStream out = s.getOutputStream();
             expect(in, "greeting", 200);
