@@ -245,13 +245,22 @@ public final class FailoverHeaderSource implements HeaderSource {
             try {
                 Switch s = ProviderMapper.map(preferred.source(), preferred.provider(), group, anchor, at);
                 if (!s.mappedBy().equals("message-id")) {
-                    log.info("{}: {} lacks {}; staying on {}", group, preferred.label(), anchor.messageId(),
+                    log.info(
+                            "{}: {} lacks {}; staying on {}",
+                            group,
+                            preferred.label(),
+                            anchor.messageId(),
                             candidate(serving.provider()).label());
                     continue;
                 }
                 List<Switch> stored = record(group, s, preferred);
-                log.warn("{}: back on {} from article {} (its article {}, mapped by message-id from {})", group,
-                        preferred.label(), at, s.onProvider(at), s.anchor());
+                log.warn(
+                        "{}: back on {} from article {} (its article {}, mapped by message-id from {})",
+                        group,
+                        preferred.label(),
+                        at,
+                        s.onProvider(at),
+                        s.anchor());
                 return stored;
             } catch (IOException | RuntimeException e) {
                 log.info("{}: {} cannot take the group back yet: {}", group, preferred.label(), e.toString());

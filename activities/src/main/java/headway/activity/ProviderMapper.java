@@ -110,8 +110,8 @@ final class ProviderMapper {
                 }
             }
         }
-        throw new IOException("provider " + provider + " holds no article of " + group + " posted at or after "
-                + when + " near its articles " + scanFrom + "-" + scanTo + ": cannot map the group's articles to it");
+        throw new IOException("provider " + provider + " holds no article of " + group + " posted at or after " + when
+                + " near its articles " + scanFrom + "-" + scanTo + ": cannot map the group's articles to it");
     }
 
     /**

@@ -73,8 +73,11 @@ public final class RetentionActivitiesImpl implements RetentionActivities {
         if (checker == null) {
             return 0;
         }
-        Duration postedBefore = days == 0 ? RECHECK_AGE_OFF : Duration.ofDays(days).multipliedBy(3).dividedBy(4);
-        Duration checkedBefore = days == 0 ? RECHECK_EVERY_OFF : Duration.ofDays(days).dividedBy(4);
+        Duration postedBefore = days == 0
+                ? RECHECK_AGE_OFF
+                : Duration.ofDays(days).multipliedBy(3).dividedBy(4);
+        Duration checkedBefore =
+                days == 0 ? RECHECK_EVERY_OFF : Duration.ofDays(days).dividedBy(4);
         return checker.checkAgain(availability.dueAgain(postedBefore, checkedBefore, RECHECK_ROUND));
     }
 

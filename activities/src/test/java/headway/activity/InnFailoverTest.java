@@ -58,8 +58,7 @@ class InnFailoverTest {
     private static final int PARTS = 10;
     private static final int SECOND_ONLY = 23;
     private static final int CHATTER_EVERY = 25;
-    private static final DateTimeFormatter DATE =
-            DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
 
     private static HikariDataSource ds;
 
@@ -180,7 +179,8 @@ class InnFailoverTest {
     private static long catalogNumber(String id, Posts posts, List<Switch> switches) {
         long onSecond = posts.secondNumbers.get(id);
         for (Switch s : switches) {
-            if (s.provider() == 1 && ProviderSwitches.covering(switches, onSecond - s.shift()).equals(s)) {
+            if (s.provider() == 1
+                    && ProviderSwitches.covering(switches, onSecond - s.shift()).equals(s)) {
                 return onSecond - s.shift();
             }
         }
@@ -222,8 +222,9 @@ class InnFailoverTest {
                 .isEmpty();
         assertThat(counts.keySet())
                 .as("every posted segment, no other")
-                .containsExactlyInAnyOrderElementsOf(
-                        posted.stream().map(id -> id.substring(1, id.length() - 1)).toList());
+                .containsExactlyInAnyOrderElementsOf(posted.stream()
+                        .map(id -> id.substring(1, id.length() - 1))
+                        .toList());
     }
 
     /** Plans the group and indexes its ranges, one lease, one window, as a worker would. */
@@ -261,8 +262,7 @@ class InnFailoverTest {
             return indexWhile(which, c -> false);
         }
 
-        private boolean indexWhile(Predicate<RangeRow> which, LongPredicate stopFirstAt)
-                throws Exception {
+        private boolean indexWhile(Predicate<RangeRow> which, LongPredicate stopFirstAt) throws Exception {
             Holdings.Held held = holdings.get(group, holder.epoch()).orElseThrow();
             RangeIndexer indexer = new RangeIndexer(
                     source, leases.fence(), ranges, new CatalogStore(), 16, IndexMetrics.discard(holdings));
@@ -302,7 +302,8 @@ class InnFailoverTest {
 
         /** More releases fed to both servers after those of {@code before}, numbered on from them. */
         static Posts feedMore(String group, Posts before, int releases, Random random) throws Exception {
-            Posts p = new Posts(new ArrayList<>(), new HashMap<>(before.firstNumbers), new HashMap<>(before.secondNumbers));
+            Posts p = new Posts(
+                    new ArrayList<>(), new HashMap<>(before.firstNumbers), new HashMap<>(before.secondNumbers));
             Instant base = Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
             p.feed(group, 1000, releases, base, new ArrayList<>(), random);
             return p;
@@ -334,7 +335,8 @@ class InnFailoverTest {
 
         /** INN numbers a group's articles in the order it accepts them, after its high-water mark. */
         private static void number(List<InnPeer.Wire> fed, Map<String, Long> numbers) {
-            long high = numbers.values().stream().mapToLong(Long::longValue).max().orElse(0);
+            long high =
+                    numbers.values().stream().mapToLong(Long::longValue).max().orElse(0);
             for (InnPeer.Wire w : fed) {
                 numbers.put(w.messageId(), ++high);
             }
@@ -348,23 +350,37 @@ class InnFailoverTest {
         private static InnPeer.Wire segment(String group, int release, int file, int part, Instant at, Random random) {
             String name = "Headway.Failover.Release." + release;
             String fileName = "failover.r" + release + ".part" + String.format("%02d", file) + ".rar";
-            String subject = name + " - [" + String.format("%02d", file) + "/" + String.format("%02d", FILES)
-                    + "] - \"" + fileName + "\" yEnc (" + part + "/" + PARTS + ")";
+            String subject = name + " - [" + String.format("%02d", file) + "/" + String.format("%02d", FILES) + "] - \""
+                    + fileName + "\" yEnc (" + part + "/" + PARTS + ")";
             String id = "<r" + release + ".f" + file + ".p" + part + "." + group + "@headway.test>";
             byte[] data = new byte[192];
             random.nextBytes(data);
             StringBuilder body = new StringBuilder();
-            body.append("=ybegin part=").append(part).append(" total=").append(PARTS).append(" line=128 size=")
-                    .append(data.length * PARTS).append(" name=").append(fileName).append("\r\n");
-            body.append("=ypart begin=").append((part - 1) * data.length + 1).append(" end=")
-                    .append(part * data.length).append("\r\n");
+            body.append("=ybegin part=")
+                    .append(part)
+                    .append(" total=")
+                    .append(PARTS)
+                    .append(" line=128 size=")
+                    .append(data.length * PARTS)
+                    .append(" name=")
+                    .append(fileName)
+                    .append("\r\n");
+            body.append("=ypart begin=")
+                    .append((part - 1) * data.length + 1)
+                    .append(" end=")
+                    .append(part * data.length)
+                    .append("\r\n");
             for (int i = 0; i < data.length; i += 96) {
                 for (int j = i; j < i + 96; j++) {
                     body.append((char) ('!' + ((data[j] & 0xff) % 90)));
                 }
                 body.append("\r\n");
             }
-            body.append("=yend size=").append(data.length).append(" part=").append(part).append("\r\n");
+            body.append("=yend size=")
+                    .append(data.length)
+                    .append(" part=")
+                    .append(part)
+                    .append("\r\n");
             return wire(group, id, subject, at, body.toString());
         }
 

@@ -114,7 +114,8 @@ public final class AvailabilityBench {
     /** Runs the case on {@code providers} (closed at the end) and prints its line. */
     public Outcome run(Providers providers) throws Exception {
         try (Providers both = providers;
-                NntpPool pool = new NntpPool(NntpPool.Config.defaults(both.second()).withMaxConnections(1))) {
+                NntpPool pool =
+                        new NntpPool(NntpPool.Config.defaults(both.second()).withMaxConnections(1))) {
             int recovery = segments / 10;
             int stratum = (segments + BUDGET - 1) / BUDGET;
             int agree = 0;

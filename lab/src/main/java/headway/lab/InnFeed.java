@@ -87,8 +87,7 @@ final class InnFeed {
         String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
         return new AvailabilityBench.Providers() {
             @Override
-            public void post(String group, String id, String subject, byte[] body, boolean removed)
-                    throws IOException {
+            public void post(String group, String id, String subject, byte[] body, boolean removed) throws IOException {
                 String article = "Path: bench!not-for-mail\r\nFrom: poster <poster@bench.test>\r\nNewsgroups: " + group
                         + "\r\nSubject: " + subject + "\r\nDate: " + date + "\r\nMessage-ID: " + id + "\r\n\r\n"
                         + new String(body, StandardCharsets.ISO_8859_1) + ".\r\n";
@@ -181,8 +180,7 @@ final class InnFeed {
         peer(script, 1, READER_PORT, FEED_PORT, args);
     }
 
-    private static void peer(Path script, int instance, int readerPort, int feedPort, String... args)
-            throws Exception {
+    private static void peer(Path script, int instance, int readerPort, int feedPort, String... args) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", script.toString());
         pb.command().addAll(java.util.List.of(args));
         pb.environment().put("NNTP_INSTANCE", Integer.toString(instance));

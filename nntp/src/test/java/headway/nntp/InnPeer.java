@@ -81,12 +81,13 @@ public final class InnPeer {
         pump.start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.destroyForcibly();
-            fail("nntp-peer.sh (instance " + instance.number() + ") " + String.join(" ", args) + " did not finish in 5 minutes: " + output);
+            fail("nntp-peer.sh (instance " + instance.number() + ") " + String.join(" ", args)
+                    + " did not finish in 5 minutes: " + output);
         }
         pump.join(5000);
         if (p.exitValue() != 0) {
-            fail("nntp-peer.sh (instance " + instance.number() + ") " + String.join(" ", args) + " exited " + p.exitValue()
-                    + " (INN could not be started; it must run as root with apt access):\n" + output);
+            fail("nntp-peer.sh (instance " + instance.number() + ") " + String.join(" ", args) + " exited "
+                    + p.exitValue() + " (INN could not be started; it must run as root with apt access):\n" + output);
         }
     }
 

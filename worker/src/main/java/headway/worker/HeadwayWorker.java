@@ -3,7 +3,6 @@ package headway.worker;
 import headway.activity.AvailabilityChecker;
 import headway.activity.ConflictReporter;
 import headway.activity.FailoverHeaderSource;
-import headway.catalog.NewestBinary;
 import headway.activity.FleetShare;
 import headway.activity.GroupActivitiesImpl;
 import headway.activity.HeaderSource;
@@ -22,6 +21,7 @@ import headway.activity.WindowSnapshots;
 import headway.catalog.AvailabilityStore;
 import headway.catalog.CatalogRetention;
 import headway.catalog.CatalogStore;
+import headway.catalog.NewestBinary;
 import headway.catalog.ReleaseQueries;
 import headway.catalog.RuleSetStore;
 import headway.catalog.Stores;
@@ -417,10 +417,12 @@ public final class HeadwayWorker implements AutoCloseable {
         }
         NewestBinary newest = new NewestBinary(dataSource);
         return new FailoverHeaderSource(
-                candidates, new ProviderSwitches(dataSource), new GroupStore(dataSource), (group, article) -> newest.before(
-                        group, article)
-                .map(f -> new FailoverHeaderSource.Dated(f.lastArticle(), f.posted()))
-                .orElse(null));
+                candidates,
+                new ProviderSwitches(dataSource),
+                new GroupStore(dataSource),
+                (group, article) -> newest.before(group, article)
+                        .map(f -> new FailoverHeaderSource.Dated(f.lastArticle(), f.posted()))
+                        .orElse(null));
     }
 
     /** What the node reports per provider: its connections open, how many it may open, the account's limit. */

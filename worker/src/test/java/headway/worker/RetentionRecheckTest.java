@@ -120,9 +120,8 @@ class RetentionRecheckTest {
         return Jdbc.inTransaction(ds, "reading availability", c -> {
             Map<String, String> out = new TreeMap<>();
             for (String[] row : Jdbc.list(
-                    c,
-                    "select name, class, checked_at > now() - interval '1 hour' from release_availability",
-                    rs -> new String[] {rs.getString(1), rs.getString(2), rs.getBoolean(3) ? "recent" : "old"})) {
+                    c, "select name, class, checked_at > now() - interval '1 hour' from release_availability", rs ->
+                            new String[] {rs.getString(1), rs.getString(2), rs.getBoolean(3) ? "recent" : "old"})) {
                 out.put(row[0], row[1] + " " + row[2]);
             }
             return out;
@@ -135,13 +134,15 @@ class RetentionRecheckTest {
         List<Integer> parts = new ArrayList<>();
         for (int i = 1; i <= SEGMENTS; i++) {
             String id = name + ".p" + i + "@recheck.test";
-            sim.postArticle(GROUP, Article.of(
-                    "<" + id + ">",
-                    "p <p@recheck.test>",
+            sim.postArticle(
                     GROUP,
-                    name + " (" + i + "/" + SEGMENTS + ")",
-                    "Mon, 7 Dec 2026 16:11:48 +0000",
-                    "x\r\n".getBytes(StandardCharsets.US_ASCII)));
+                    Article.of(
+                            "<" + id + ">",
+                            "p <p@recheck.test>",
+                            GROUP,
+                            name + " (" + i + "/" + SEGMENTS + ")",
+                            "Mon, 7 Dec 2026 16:11:48 +0000",
+                            "x\r\n".getBytes(StandardCharsets.US_ASCII)));
             ids.add(id);
             parts.add(i);
         }
