@@ -614,7 +614,8 @@ final class BenchCommand implements Runnable {
                 names = "--inn",
                 description =
                         "read from the INN reader on 127.0.0.1:1119 (tools/nntp-peer.sh, as root) instead of the news"
-                                + " simulator, in a group the benchmark fills by streaming to INN's feed port 1120")
+                                + " simulator, in a group the benchmark fills by streaming to INN's feed port 1120;"
+                                + " the two-provider availability case runs on INN and a second INN (1129/1130)")
         boolean inn;
 
         @Option(
@@ -678,7 +679,12 @@ final class BenchCommand implements Runnable {
                 } else {
                     bench.runOnSimulator(xfeature);
                 }
-                new AvailabilityBench(availabilitySegments, out).run();
+                AvailabilityBench availability = new AvailabilityBench(availabilitySegments, out);
+                if (inn) {
+                    availability.run(InnFeed.availabilityPair());
+                } else {
+                    availability.run();
+                }
             } catch (CliException e) {
                 throw e;
             } catch (Exception e) {
