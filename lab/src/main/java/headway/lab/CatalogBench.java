@@ -168,9 +168,10 @@ final class CatalogBench {
                     options.releases(),
                     options.batch());
             out.flush();
-            long t0 = System.nanoTime();
+            CpuMeter.Sample before = CpuMeter.sample(rig.postgres().port());
             Generated generated = write(ds, names);
-            double writeSeconds = (System.nanoTime() - t0) / 1e9;
+            CpuMeter.Sample after = CpuMeter.sample(rig.postgres().port());
+            double writeSeconds = (after.wallNanos() - before.wallNanos()) / 1e9;
             long t1 = System.nanoTime();
             try (Connection c = ds.getConnection();
                     Statement s = c.createStatement()) {
@@ -179,9 +180,12 @@ final class CatalogBench {
             }
             out.printf(
                     Locale.ROOT,
-                    "catalog: written in %.1f s (%.0f headers/s), vacuum analyze %.1f s%n",
+                    "catalog: written in %.1f s (%.0f headers/s), CPU us per header: postgres %.2f, this JVM %.2f"
+                            + " (the generator and its NZBs' gzip included); vacuum analyze %.1f s%n",
                     writeSeconds,
                     generated.headers() / writeSeconds,
+                    after.postgresSince(before) * 1e6 / generated.headers(),
+                    (after.jvm() - before.jvm() - after.jitSince(before)) * 1e6 / generated.headers(),
                     (System.nanoTime() - t1) / 1e9);
             long bytes;
             try (Connection c = ds.getConnection()) {
