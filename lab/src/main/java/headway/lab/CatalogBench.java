@@ -152,7 +152,8 @@ final class CatalogBench {
             DataSource ds = rig.dataSource();
             try (Connection c = ds.getConnection();
                     Statement s = c.createStatement()) {
-                s.execute("alter system set shared_buffers = '" + options.sharedBuffers().replace("'", "") + "'");
+                s.execute("alter system set shared_buffers = '"
+                        + options.sharedBuffers().replace("'", "") + "'");
             }
             rig.restartPostgres();
             rig.dataSource().getHikariPoolMXBean().softEvictConnections();
@@ -248,7 +249,8 @@ final class CatalogBench {
                     catalog.writeBinaries(c, batch);
                     c.commit();
                 }
-                written += batch.stream().mapToLong(CompletedBinary::partsPresent).sum();
+                written +=
+                        batch.stream().mapToLong(CompletedBinary::partsPresent).sum();
                 if (written >= nextReport) {
                     out.printf(Locale.ROOT, "catalog: %,d headers written%n", written);
                     out.flush();
@@ -349,7 +351,8 @@ final class CatalogBench {
         for (Made m : sampled) {
             Optional<Release> release = catalog.release(ds, m.group(), m.poster(), m.name());
             if (release.isEmpty()) {
-                throw new IllegalStateException("release '" + m.name() + "' of " + m.group() + " is not in the catalog");
+                throw new IllegalStateException(
+                        "release '" + m.name() + "' of " + m.group() + " is not in the catalog");
             }
             byte[] back = nzb(release.get().displayName(), catalog.binaries(ds, release.get()));
             if (!MessageDigest.isEqual(digest(back), m.digest())) {

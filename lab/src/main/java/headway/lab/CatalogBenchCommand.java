@@ -61,7 +61,8 @@ final class CatalogBenchCommand implements Runnable {
             throw CliException.badInput("--queries must be between 10 and 100000, was " + queries);
         }
         if (!sharedBuffers.matches("[0-9]{1,6}(kB|MB|GB)")) {
-            throw CliException.badInput("--shared-buffers must be a size like 128MB or 1GB, was '" + sharedBuffers + "'");
+            throw CliException.badInput(
+                    "--shared-buffers must be a size like 128MB or 1GB, was '" + sharedBuffers + "'");
         }
         PrintWriter out = spec.commandLine().getOut();
         CatalogBench.Result r;

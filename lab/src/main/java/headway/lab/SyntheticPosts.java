@@ -26,7 +26,7 @@ import java.util.Random;
  *       from one article to the next), 64 bytes.
  * </ul>
  *
- * A release is posted by one tool; the mix averages about 47 bytes an id. An article is 700 KiB
+ * A release is posted by one tool; the mix averages 46.5 bytes an id. An article is 700 KiB
  * (ngPost's and Nyuu's default) or 750 KiB of data (the two sample NZBs), yEnc-encoded with its
  * headers: about 3.2 % more, a few hundred bytes apart from one article to the next, the last part
  * of a file shorter. Deterministic for a seed.
@@ -128,11 +128,12 @@ final class SyntheticPosts {
             }
             case NYUU_RAND -> sb.append(letters(24)).append('-').append(millis).append("@nyuu");
             case NEWSUP -> sb.append(letters(32)).append('@').append(domain);
-            case NEWZTOOLZ -> sb.append("NewzToolz_Rulz!_www.techsono.com_")
-                    .append(ids)
-                    .append('_')
-                    .append(counter)
-                    .append("@giganews.com");
+            case NEWZTOOLZ ->
+                sb.append("NewzToolz_Rulz!_www.techsono.com_")
+                        .append(ids)
+                        .append('_')
+                        .append(counter)
+                        .append("@giganews.com");
         }
         return sb.toString();
     }
