@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
             BenchCommand.Search.class,
             BenchCommand.FrontDoor.class,
             BenchCommand.Provider.class,
-            BenchCommand.Inspect.class
+            BenchCommand.Inspect.class,
+            CatalogBenchCommand.class
         })
 final class BenchCommand implements Runnable {
     @Spec
@@ -46,7 +47,8 @@ final class BenchCommand implements Runnable {
     public void run() {
         throw new CommandLine.ParameterException(
                 spec.commandLine(),
-                "name a benchmark: throughput, overhead, scale, takeover, subjects, search, frontdoor, provider or inspect");
+                "name a benchmark: throughput, overhead, scale, takeover, subjects, search, frontdoor, provider, inspect or"
+                        + " catalog");
     }
 
     /** The catalogue's default of the setting an option mirrors, which {@code ${DEFAULT-VALUE}} shows in the help. */
