@@ -453,7 +453,8 @@ public final class Window {
 
     /**
      * The open binary of {@code key}'s file posted in the month before or after {@code key}'s, or
-     * null: a file posted across a month boundary is two binaries (see {@link Key}), and its second
+     * without a date, or null: a file posted across a month boundary is two binaries (see {@link
+     * Key}), and its second
      * takes the release of the first rather than starting an obfuscated post or a spelling of its
      * own.
      */
@@ -462,9 +463,13 @@ public final class Window {
             return null;
         }
         Open before = open.get(new Key(key.poster(), key.fileName(), key.totalParts(), key.month() - 1));
-        return before != null
-                ? before
-                : open.get(new Key(key.poster(), key.fileName(), key.totalParts(), key.month() + 1));
+        if (before != null) {
+            return before;
+        }
+        Open after = open.get(new Key(key.poster(), key.fileName(), key.totalParts(), key.month() + 1));
+        return after != null
+                ? after
+                : open.get(new Key(key.poster(), key.fileName(), key.totalParts(), PostingMonth.UNDATED));
     }
 
     /** Ages out binaries against {@code currentArticle}, because a range with no matching headers still moves time on. */
