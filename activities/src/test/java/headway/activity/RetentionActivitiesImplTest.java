@@ -30,7 +30,8 @@ class RetentionActivitiesImplTest {
                     insert into releases (group_name, poster, name, files_present, files_complete, bytes,
                                           completion_percent, complete, rule_version, posted)
                     values ('a.b.off', 'p', 'Ancient', 1, 1, 10, 100, true, 1, '2001-01-01T00:00:00Z');
-                    select binaries_drop_month((date_trunc('month', hw_now() at time zone 'UTC') + interval '3 months')::date);
+                    select binaries_detach_month((date_trunc('month', hw_now() at time zone 'UTC') + interval '3 months')::date);
+                    select binaries_drop_detached();
                     """);
             CatalogMonths months = new CatalogMonths(ds);
             assertThat(months.months()).hasSize(CatalogMonths.AHEAD);

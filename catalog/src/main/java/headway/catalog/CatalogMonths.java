@@ -13,10 +13,10 @@ import javax.sql.DataSource;
  * The monthly partitions of {@code binaries} (V33): made ahead of the writes and back to the
  * retention horizon, and dropped whole once the horizon has passed their month. Making a month
  * locks the parent only SHARE UPDATE EXCLUSIVE (writers go on) and {@code binaries_default}
- * briefly; dropping one locks {@code binaries} ACCESS EXCLUSIVE for the detach, the move of the
- * rows of releases retention kept and the drop, each wait bounded by {@value #LOCK_TIMEOUT} so
- * that writers queue behind it at most that long; a month that could not be locked is tried again
- * by the next run. Unchecked: a database error is a {@link headway.store.StoreException}.
+ * briefly; dropping one locks {@code binaries} ACCESS EXCLUSIVE for the detach and the move of the
+ * rows of releases retention kept (the drop of the detached table follows in a transaction of its
+ * own), each wait bounded by {@value #LOCK_TIMEOUT} so that writers queue behind it at most that
+ * long; a month that could not be locked is tried again by the next run. Unchecked: a database error is a {@link headway.store.StoreException}.
  */
 public final class CatalogMonths {
 
@@ -35,7 +35,9 @@ public final class CatalogMonths {
 
     private static final String MAKE = "select binaries_month(?::date)";
 
-    private static final String DROP = "select binaries_drop_month(?::date)";
+    private static final String DETACH = "select binaries_detach_month(?::date)";
+
+    private static final String DROP_DETACHED = "select binaries_drop_detached()";
 
     /** The monthly partitions, oldest first. */
     private static final String MONTHS = """
@@ -84,11 +86,14 @@ public final class CatalogMonths {
 
     /**
      * Drops month {@code month}'s partition, keeping (in {@code binaries_default}) the binaries of
-     * every release still in the catalog; returns the rows kept, -1 when the month has no partition,
-     * or null when its lock was not granted in time.
+     * every release still in the catalog: detached in one transaction under {@code binaries}' lock,
+     * dropped in another that locks nothing writers use. Returns the rows kept, -1 when the month
+     * has no partition, or null when its lock was not granted in time.
      */
     Long drop(LocalDate month) {
-        return locked("dropping the catalog's month " + month, c -> Jdbc.one(c, DROP, rs -> rs.getLong(1), month));
+        Long kept = locked("detaching the catalog's month " + month, c -> Jdbc.one(c, DETACH, rs -> rs.getLong(1), month));
+        Jdbc.inTransaction(dataSource, "dropping detached months", c -> Jdbc.one(c, DROP_DETACHED, rs -> rs.getInt(1)));
+        return kept;
     }
 
     /** Runs {@code work} in a transaction that waits at most {@link #LOCK_TIMEOUT} for a lock; null when one was not granted. */
