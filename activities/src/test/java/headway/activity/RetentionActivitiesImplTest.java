@@ -40,7 +40,8 @@ class RetentionActivitiesImplTest {
             assertThat(off.purge()).isEqualTo(RetentionSummary.off());
 
             assertThat(months.months()).hasSize(CatalogMonths.AHEAD + 1);
-            assertThat(TestDatabase.queryLong(ds, "select count(*) from releases")).isEqualTo(1);
+            assertThat(TestDatabase.queryLong(ds, "select count(*) from releases"))
+                    .isEqualTo(1);
         }
     }
 

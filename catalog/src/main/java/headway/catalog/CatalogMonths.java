@@ -56,7 +56,9 @@ public final class CatalogMonths {
     /** The months that have a partition, oldest first. */
     public List<LocalDate> months() {
         return Jdbc.inTransaction(
-                dataSource, "listing the catalog's months", c -> Jdbc.list(c, MONTHS, rs -> rs.getObject(1, LocalDate.class)));
+                dataSource,
+                "listing the catalog's months",
+                c -> Jdbc.list(c, MONTHS, rs -> rs.getObject(1, LocalDate.class)));
     }
 
     /**
@@ -66,12 +68,16 @@ public final class CatalogMonths {
      */
     public int prepare(Instant back) {
         LocalDate now = Jdbc.inTransaction(
-                dataSource, "reading the current month", c -> Jdbc.one(c, THIS_MONTH, rs -> rs.getObject(1, LocalDate.class)));
-        LocalDate from = back == null ? now : back.atZone(ZoneOffset.UTC).toLocalDate().withDayOfMonth(1);
+                dataSource,
+                "reading the current month",
+                c -> Jdbc.one(c, THIS_MONTH, rs -> rs.getObject(1, LocalDate.class)));
+        LocalDate from =
+                back == null ? now : back.atZone(ZoneOffset.UTC).toLocalDate().withDayOfMonth(1);
         int made = 0;
         for (LocalDate m = from; !m.isAfter(now.plusMonths(AHEAD)); m = m.plusMonths(1)) {
             LocalDate month = m;
-            Boolean done = locked("making the catalog's month " + month, c -> Jdbc.one(c, MAKE, rs -> rs.getBoolean(1), month));
+            Boolean done = locked(
+                    "making the catalog's month " + month, c -> Jdbc.one(c, MAKE, rs -> rs.getBoolean(1), month));
             made += Boolean.TRUE.equals(done) ? 1 : 0;
         }
         return made;
@@ -80,7 +86,10 @@ public final class CatalogMonths {
     /** The months whose partitions lie wholly before {@code horizon}, oldest first: what {@link #drop} may take. */
     List<LocalDate> before(Instant horizon) {
         return months().stream()
-                .filter(m -> !m.plusMonths(1).atStartOfDay(ZoneOffset.UTC).toInstant().isAfter(horizon))
+                .filter(m -> !m.plusMonths(1)
+                        .atStartOfDay(ZoneOffset.UTC)
+                        .toInstant()
+                        .isAfter(horizon))
                 .toList();
     }
 
@@ -91,7 +100,8 @@ public final class CatalogMonths {
      * has no partition, or null when its lock was not granted in time.
      */
     Long drop(LocalDate month) {
-        Long kept = locked("detaching the catalog's month " + month, c -> Jdbc.one(c, DETACH, rs -> rs.getLong(1), month));
+        Long kept =
+                locked("detaching the catalog's month " + month, c -> Jdbc.one(c, DETACH, rs -> rs.getLong(1), month));
         Jdbc.inTransaction(dataSource, "dropping detached months", c -> Jdbc.one(c, DROP_DETACHED, rs -> rs.getInt(1)));
         return kept;
     }

@@ -319,7 +319,10 @@ public final class CatalogRetention {
                 s.setTimestamp(7, at);
                 s.setLong(8, windowMaxAge);
                 s.setLong(9, windowMaxAge);
-                s.setArray(10, c.createArrayOf("date", whole.stream().map(LocalDate::toString).toArray()));
+                s.setArray(
+                        10,
+                        c.createArrayOf(
+                                "date", whole.stream().map(LocalDate::toString).toArray()));
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
                         totals.releases += rs.getLong(2);

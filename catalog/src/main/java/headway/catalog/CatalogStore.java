@@ -640,7 +640,8 @@ public final class CatalogStore {
             boolean near = b.posted().isBefore(start.plus(NEAR_BOUNDARY))
                     || !b.posted().isBefore(end.minus(NEAR_BOUNDARY));
             List<String> months = near
-                    ? List.of(month.minusMonths(1).toString(), month.plusMonths(1).toString(), UNDATED)
+                    ? List.of(
+                            month.minusMonths(1).toString(), month.plusMonths(1).toString(), UNDATED)
                     : List.of(UNDATED);
             byMonths.computeIfAbsent(months, m -> new ArrayList<>()).add(b);
         }
@@ -675,7 +676,6 @@ public final class CatalogStore {
             .text(CompletedBinary::poster)
             .text(CompletedBinary::fileName)
             .int4(CompletedBinary::totalParts);
-
 
     /**
      * A binary's segments in part order, each part once (the first): as {@link CompletedBinary}

@@ -79,8 +79,8 @@ class MonthlyCatalogTest {
         index(4, 3, 2, 1);
         assertThat(db.dump()).isEqualTo(first);
 
-        assertThat(db.rows("select tableoid::regclass || ' ' || part_numbers::text from binaries where group_name = '" + G
-                        + "' order by posted_month"))
+        assertThat(db.rows("select tableoid::regclass || ' ' || part_numbers::text from binaries where group_name = '"
+                        + G + "' order by posted_month"))
                 .containsExactly("binaries_2026_10 {1,2}", "binaries_2026_11 {3,4}");
         assertThat(db.rows("select m from binaries, unnest(message_id_array(message_ids)) as m where group_name = '" + G
                         + "' order by m"))
@@ -96,7 +96,9 @@ class MonthlyCatalogTest {
                 .containsExactly("s1@x", "s2@x", "s3@x", "s4@x");
         ByteArrayOutputStream xml = new ByteArrayOutputStream();
         NzbWriter.write(xml, r.name(), nzb);
-        assertThat(xml.toString(StandardCharsets.UTF_8)).containsOnlyOnce("<file ").contains("s4@x");
+        assertThat(xml.toString(StandardCharsets.UTF_8))
+                .containsOnlyOnce("<file ")
+                .contains("s4@x");
     }
 
     @Test
@@ -181,14 +183,16 @@ class MonthlyCatalogTest {
         assertThat(TestDatabase.queryLong(own.ds, "select count(*) from pg_class where oid = " + partition))
                 .as("the month's table is gone, not emptied")
                 .isZero();
-        assertThat(new CatalogMonths(own.ds).months().stream().map(Object::toString)).doesNotContain("2025-01-01");
+        assertThat(new CatalogMonths(own.ds).months().stream().map(Object::toString))
+                .doesNotContain("2025-01-01");
         assertThat(own.rows("select name from releases where group_name = '" + g + "'"))
                 .containsExactly("Near.Release");
         assertThat(own.rows("select file_name || ' ' || tableoid::regclass from binaries where group_name = '" + g
                         + "' order by file_name"))
                 .as("the release within a holder's reach stays whole, in the default partition")
                 .containsExactly("near.part1.rar binaries_default", "near.part2.rar binaries_default");
-        assertThat(store.binaries(own.ds, store.named(own.ds, "Near.Release").get(0))).isEqualTo(nearBefore);
+        assertThat(store.binaries(own.ds, store.named(own.ds, "Near.Release").get(0)))
+                .isEqualTo(nearBefore);
 
         CatalogRetention.Purged again = new CatalogRetention(own.ds).purge(30, 1_000, 500);
         assertThat(again.monthsDropped() + again.releases() + again.binaries()).isZero();

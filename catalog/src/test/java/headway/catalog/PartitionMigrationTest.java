@@ -112,7 +112,9 @@ class PartitionMigrationTest {
             CatalogStore store = new CatalogStore();
             for (Map.Entry<String, String> e : nzbs.entrySet()) {
                 Release r = store.release(ds, G, POSTER, e.getKey()).orElseThrow();
-                assertThat(nzb(e.getKey(), store.binaries(ds, r))).as(e.getKey()).isEqualTo(e.getValue());
+                assertThat(nzb(e.getKey(), store.binaries(ds, r)))
+                        .as(e.getKey())
+                        .isEqualTo(e.getValue());
             }
             assertThat(TestDatabase.queryLong(ds, """
                             select count(*) from binaries
@@ -123,7 +125,8 @@ class PartitionMigrationTest {
                             """))
                     .as("every row in the partition of its month, an undated one in the default")
                     .isZero();
-            assertThat(TestDatabase.queryLong(ds, "select count(*) from binaries_default")).isEqualTo(13);
+            assertThat(TestDatabase.queryLong(ds, "select count(*) from binaries_default"))
+                    .isEqualTo(13);
             assertThat(new CatalogMonths(ds).months().stream().map(Object::toString))
                     .contains("2026-09-01", "2026-10-01", "2026-11-01");
 
@@ -133,23 +136,31 @@ class PartitionMigrationTest {
                 store.writeBinaries(
                         c,
                         List.of(
-                                straddle("2026-10-31T23:59:00Z", 2000, new Segment(1, 10, "s1@x"), new Segment(2, 20, "s2@x")),
-                                straddle("2026-11-01T00:01:00Z", 2002, new Segment(3, 30, "s3@x"), new Segment(4, 40, "s4@x"))));
+                                straddle(
+                                        "2026-10-31T23:59:00Z",
+                                        2000,
+                                        new Segment(1, 10, "s1@x"),
+                                        new Segment(2, 20, "s2@x")),
+                                straddle(
+                                        "2026-11-01T00:01:00Z",
+                                        2002,
+                                        new Segment(3, 30, "s3@x"),
+                                        new Segment(4, 40, "s4@x"))));
                 c.commit();
             }
             assertThat(TestDatabase.queryLong(ds, """
                             select count(*) - count(distinct m)
                             from binaries, unnest(message_id_array(message_ids)) as m
-                            """))
-                    .isZero();
-            assertThat(dump(ds, "select tableoid::regclass, part_numbers from binaries where file_name = 'straddle.rar'"
-                            + " order by posted_month"))
+                            """)).isZero();
+            assertThat(dump(
+                            ds,
+                            "select tableoid::regclass, part_numbers from binaries where file_name = 'straddle.rar'"
+                                    + " order by posted_month"))
                     .isEqualTo("binaries_2026_10\t{1,2}\nbinaries_2026_11\t{3,4}\n");
             Release straddle = store.release(ds, G, POSTER, "Straddle.Release").orElseThrow();
             assertThat(straddle.filesPresent()).isEqualTo(1);
             assertThat(straddle.complete()).isTrue();
-            assertThat(nzb("Straddle.Release", store.binaries(ds, straddle)))
-                    .isEqualTo(nzbs.get("Straddle.Release"));
+            assertThat(nzb("Straddle.Release", store.binaries(ds, straddle))).isEqualTo(nzbs.get("Straddle.Release"));
         }
     }
 

@@ -39,6 +39,7 @@ public final class PostingMonth {
         if (posted == null) {
             return null;
         }
-        return LocalDate.ofEpochDay(Math.floorDiv(posted.getEpochSecond(), SECONDS_PER_DAY)).withDayOfMonth(1);
+        return LocalDate.ofEpochDay(Math.floorDiv(posted.getEpochSecond(), SECONDS_PER_DAY))
+                .withDayOfMonth(1);
     }
 }

@@ -99,23 +99,54 @@ class WindowCodecTest {
     void aFilePostedAcrossAMonthBoundaryIsTwoBinariesOfOneRelease() throws IOException {
         Window w = new Window(GROUP, 10_000);
         w.catalogHoldsUpTo(0);
-        w.accept(Headers.line(1, "Show.S01E01 - [1/1] - \"a.rar\" yEnc (1/3)", POSTER, "a1@x", "Tue, 30 Nov 2027 23:59:58 +0000"), RULES);
-        w.accept(Headers.line(2, "Show.S01E01 - [1/1] - \"a.rar\" yEnc (2/3)", POSTER, "a2@x", "Wed, 01 Dec 2027 00:00:01 +0000"), RULES);
-        w.accept(Headers.line(3, "Show.S01E01 - [1/1] - \"a.rar\" yEnc (3/3)", POSTER, "a3@x", "Wed, 01 Dec 2027 00:00:02 +0000"), RULES);
+        w.accept(
+                Headers.line(
+                        1,
+                        "Show.S01E01 - [1/1] - \"a.rar\" yEnc (1/3)",
+                        POSTER,
+                        "a1@x",
+                        "Tue, 30 Nov 2027 23:59:58 +0000"),
+                RULES);
+        w.accept(
+                Headers.line(
+                        2,
+                        "Show.S01E01 - [1/1] - \"a.rar\" yEnc (2/3)",
+                        POSTER,
+                        "a2@x",
+                        "Wed, 01 Dec 2027 00:00:01 +0000"),
+                RULES);
+        w.accept(
+                Headers.line(
+                        3,
+                        "Show.S01E01 - [1/1] - \"a.rar\" yEnc (3/3)",
+                        POSTER,
+                        "a3@x",
+                        "Wed, 01 Dec 2027 00:00:02 +0000"),
+                RULES);
         List<CompletedBinary> halves = w.changedOpen();
         assertThat(halves)
-                .extracting(b -> PostingMonth.firstDay(b.posted()).toString(), CompletedBinary::releaseName, b -> b.segments()
-                        .stream()
-                        .map(Segment::messageId)
-                        .toList(), CompletedBinary::fresh)
+                .extracting(
+                        b -> PostingMonth.firstDay(b.posted()).toString(),
+                        CompletedBinary::releaseName,
+                        b -> b.segments().stream().map(Segment::messageId).toList(),
+                        CompletedBinary::fresh)
                 .containsExactly(
                         tuple("2027-11-01", halves.get(0).releaseName(), List.of("a1@x"), false),
                         tuple("2027-12-01", halves.get(0).releaseName(), List.of("a2@x", "a3@x"), false));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         WindowCodec.write(w, out);
         Window read = WindowCodec.read(new ByteArrayInputStream(out.toByteArray()));
-        read.accept(Headers.line(4, "Show.S01E01 - [1/1] - \"a.rar\" yEnc (1/3)", POSTER, "a1@x", "Tue, 30 Nov 2027 23:59:58 +0000"), RULES);
-        assertThat(read.stats().duplicates()).as("the snapshot keeps each half under its month").isEqualTo(1);
+        read.accept(
+                Headers.line(
+                        4,
+                        "Show.S01E01 - [1/1] - \"a.rar\" yEnc (1/3)",
+                        POSTER,
+                        "a1@x",
+                        "Tue, 30 Nov 2027 23:59:58 +0000"),
+                RULES);
+        assertThat(read.stats().duplicates())
+                .as("the snapshot keeps each half under its month")
+                .isEqualTo(1);
     }
 
     @Test
