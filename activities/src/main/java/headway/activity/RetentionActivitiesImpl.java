@@ -81,9 +81,11 @@ public final class RetentionActivitiesImpl implements RetentionActivities {
         return checker.checkAgain(availability.dueAgain(postedBefore, checkedBefore, RECHECK_ROUND));
     }
 
+    /** Makes the catalog's monthly partitions ahead (and back to the horizon), then purges; with retention off only the former. */
     @Override
     public RetentionSummary purge() {
         if (days == 0) {
+            retention.prepareMonths();
             return RetentionSummary.off();
         }
         long deadline = System.nanoTime() + BUDGET.toNanos();

@@ -1,6 +1,7 @@
 package headway.catalog;
 
 import headway.index.CompletedBinary;
+import headway.index.PostingMonth;
 import headway.index.Segment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -25,12 +26,16 @@ final class BinaryCopy {
 
     static final String COPY = "copy binaries (group_name, poster, file_name, total_parts, release_name, file_total,"
             + " subject, posted, first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids,"
-            + " bytes) from stdin (format binary)";
+            + " bytes, posted_month) from stdin (format binary)";
 
     private static final byte[] SIGNATURE = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xff, '\r', '\n', 0};
     private static final int INT4_OID = 23;
     /** Seconds from the Unix epoch to PostgreSQL's, 2000-01-01T00:00:00Z. */
     private static final long POSTGRES_EPOCH = 946_684_800L;
+    /** Days from the Unix epoch to PostgreSQL's. */
+    private static final long POSTGRES_EPOCH_DAY = 10_957;
+    /** The binary form of the date {@code -infinity}: the month of a part without a date. */
+    private static final int DATE_MINUS_INFINITY = Integer.MIN_VALUE;
     /** How many bytes are encoded before they go to the server. */
     private static final int FLUSH_AT = 1 << 16;
 
@@ -65,7 +70,7 @@ final class BinaryCopy {
     }
 
     private static void row(Rows out, CompletedBinary b, List<Segment> segments) {
-        out.int16(15);
+        out.int16(16);
         out.text(b.group());
         out.text(b.poster());
         out.text(b.fileName());
@@ -80,6 +85,9 @@ final class BinaryCopy {
             out.int32(8);
             out.int64((posted.getEpochSecond() - POSTGRES_EPOCH) * 1_000_000L + posted.getNano() / 1_000);
         }
+        int month = posted == null
+                ? DATE_MINUS_INFINITY
+                : (int) (PostingMonth.firstDay(posted).toEpochDay() - POSTGRES_EPOCH_DAY);
         int8(out, b.firstArticle());
         int8(out, b.lastArticle());
         int4(out, b.ruleVersion());
@@ -105,6 +113,7 @@ final class BinaryCopy {
         }
         out.int32At(lengthAt, out.size - lengthAt - 4);
         int8(out, bytes);
+        int4(out, month); // a date is four bytes, days from 2000-01-01
     }
 
     /** A one-dimensional array without nulls: the field's length, then the array's header. */

@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -73,7 +74,9 @@ public final class CatalogRetention {
     /**
      * Removes, of the candidates, the releases (with their binaries and grab counts) whose every
      * binary was posted before the horizon and lies out of every holder's reach; per group, the
-     * releases and binaries removed and the highest article of those binaries.
+     * releases and binaries removed and the highest article of those binaries. The binaries in the
+     * months given (partitions wholly before the horizon) are not deleted row by row: their
+     * partitions are dropped after the releases ({@link CatalogMonths}).
      */
     private static final String PURGE_RELEASES = """
             with candidate as (
@@ -96,10 +99,16 @@ public final class CatalogRetention {
                                         and g.start_article <= b.last_article + ?
                                         and g.end_article >= b.first_article - ?)))
             ),
+            doomed_binaries as (
+                select b.group_name, b.last_article
+                from binaries b join doomed d
+                  on b.group_name = d.group_name and b.poster = d.poster and b.release_name = d.name
+            ),
             gone_binaries as (
                 delete from binaries b using doomed d
                 where b.group_name = d.group_name and b.poster = d.poster and b.release_name = d.name
-                returning b.group_name, b.last_article
+                  and b.posted_month <> all(?::date[])
+                returning 1
             ),
             gone_grabs as (
                 delete from release_grabs g using doomed d where g.guid = d.guid returning 1
@@ -110,7 +119,7 @@ public final class CatalogRetention {
                 returning r.group_name
             )
             select group_name, coalesce(r.n, 0), coalesce(b.n, 0), b.highest
-            from (select group_name, count(*) as n, max(last_article) as highest from gone_binaries group by 1) b
+            from (select group_name, count(*) as n, max(last_article) as highest from doomed_binaries group by 1) b
             full join (select group_name, count(*) as n from gone group by 1) r using (group_name)
             """;
 
@@ -127,12 +136,17 @@ public final class CatalogRetention {
     private static final String OVERVIEW = "select catalog_bytes(), min(posted), max(posted) from releases";
 
     private final DataSource dataSource;
+    private final CatalogMonths months;
 
     public CatalogRetention(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.months = new CatalogMonths(dataSource);
     }
 
-    /** What one purge removed, and how many groups were too busy to wait for. */
+    /**
+     * What one purge removed, how many groups were too busy to wait for, and the monthly partitions
+     * it made and dropped whole (a month whose lock was not granted in time counts as busy).
+     */
     public record Purged(
             Instant horizon,
             long releases,
@@ -140,7 +154,9 @@ public final class CatalogRetention {
             long missingRuns,
             long rejected,
             int busy,
-            boolean finished) {}
+            boolean finished,
+            int monthsMade,
+            int monthsDropped) {}
 
     /** The catalog's bytes ({@code catalog_bytes()}) and its oldest and newest release by posting time (null when empty). */
     public record Overview(long bytes, Instant oldest, Instant newest) {}
@@ -167,6 +183,8 @@ public final class CatalogRetention {
                 dataSource,
                 "reading the retention horizon",
                 c -> Jdbc.one(c, HORIZON, rs -> Jdbc.instant(rs, 1), days));
+        int made = months.prepare(horizon);
+        List<LocalDate> whole = months.before(horizon);
         Key after = null;
         Totals totals = new Totals();
         Set<String> busy = new TreeSet<>();
@@ -180,11 +198,24 @@ public final class CatalogRetention {
             Key last = Jdbc.inTransaction(
                     dataSource,
                     "purging releases",
-                    c -> purgeBatch(c, horizon, from, batch, windowMaxAge, totals, busy));
+                    c -> purgeBatch(c, horizon, whole, from, batch, windowMaxAge, totals, busy));
             if (last == null) {
                 break;
             }
             after = last;
+        }
+        int dropped = 0;
+        // a month's drop moves back the rows of every release kept: after a finished purge with no
+        // group left busy, only the few a holder may still write to
+        if (finished && busy.isEmpty()) {
+            for (LocalDate month : whole) {
+                Long kept = months.drop(month);
+                if (kept == null) {
+                    busy.add("binaries_" + month);
+                } else if (kept >= 0) {
+                    dropped++;
+                }
+            }
         }
         for (Map.Entry<String, Long> below : totals.highest.entrySet()) {
             long[] misses = purgeMisses(below.getKey(), below.getValue());
@@ -192,7 +223,20 @@ public final class CatalogRetention {
             totals.rejected += misses[1];
         }
         return new Purged(
-                horizon, totals.releases, totals.binaries, totals.runs, totals.rejected, busy.size(), finished);
+                horizon,
+                totals.releases,
+                totals.binaries,
+                totals.runs,
+                totals.rejected,
+                busy.size(),
+                finished,
+                made,
+                dropped);
+    }
+
+    /** Makes the monthly partitions of the current month and {@value CatalogMonths#AHEAD} ahead that are missing, with retention off. */
+    public int prepareMonths() {
+        return months.prepare(null);
     }
 
     /** The catalog's size and the span of its posting times. */
@@ -223,7 +267,14 @@ public final class CatalogRetention {
      * {@code after} null starts at the oldest release.
      */
     private static Key purgeBatch(
-            Connection c, Instant horizon, Key after, int limit, long windowMaxAge, Totals totals, Set<String> busy)
+            Connection c,
+            Instant horizon,
+            List<LocalDate> whole,
+            Key after,
+            int limit,
+            long windowMaxAge,
+            Totals totals,
+            Set<String> busy)
             throws SQLException {
         Timestamp at = Timestamp.from(horizon);
         Jdbc.Row<Key> key = rs -> new Key(Jdbc.instant(rs, 4), rs.getString(1), rs.getString(2), rs.getString(3));
@@ -268,6 +319,10 @@ public final class CatalogRetention {
                 s.setTimestamp(7, at);
                 s.setLong(8, windowMaxAge);
                 s.setLong(9, windowMaxAge);
+                s.setArray(
+                        10,
+                        c.createArrayOf(
+                                "date", whole.stream().map(LocalDate::toString).toArray()));
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
                         totals.releases += rs.getLong(2);

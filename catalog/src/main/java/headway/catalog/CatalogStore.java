@@ -2,6 +2,7 @@ package headway.catalog;
 
 import headway.category.CategoryRules;
 import headway.index.CompletedBinary;
+import headway.index.PostingMonth;
 import headway.index.RejectedArticle;
 import headway.index.Segment;
 import headway.index.Window;
@@ -17,9 +18,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,6 +33,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
+import org.postgresql.PGStatement;
 
 /**
  * Reads and writes binaries, releases and missing-article runs. Invariant: a binary row holds
@@ -79,7 +84,7 @@ public final class CatalogStore {
                      and starts_with(excluded.message_ids || E'\t', binaries.message_ids || E'\t'))""";
 
     static final String MERGE = """
-            on conflict (group_name, poster, file_name, total_parts) do update set
+            on conflict (group_name, poster, file_name, total_parts, posted_month) do update set
                 (part_numbers, segment_bytes, message_ids, bytes) = (
                     select excluded.part_numbers, excluded.segment_bytes, excluded.message_ids, excluded.bytes
                     where {stored is prefix}
@@ -121,12 +126,13 @@ public final class CatalogStore {
     private static final String UPSERT_BINARIES = """
             insert into binaries (group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
                                   first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids,
-                                  bytes)
+                                  bytes, posted_month)
             select k.group_name, k.poster, k.file_name, k.total_parts, k.release_name, k.file_total, k.subject, k.posted,
                    k.first_article, k.last_article, k.rule_version,
                    string_to_array(k.parts, ' ')::int[], string_to_array(k.sizes, ' ')::int[],
                    k.ids,
-                   k.bytes
+                   k.bytes,
+                   coalesce(date_trunc('month', k.posted at time zone 'UTC')::date, '-infinity'::date)
             from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::timestamptz[],
                         ?::bigint[], ?::bigint[], ?::int[], ?::text[], ?::text[], ?::text[], ?::bigint[])
                  as k(group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
@@ -156,8 +162,37 @@ public final class CatalogStore {
                    first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids
             from binaries
             where group_name = ? and poster = ? and release_name = ?
-            order by file_name, total_parts
+            order by file_name, total_parts, posted_month
             """;
+
+    /**
+     * Whether one of the binaries just copied has a row of its file in one of the months given (by
+     * {@link #hasSiblings}): planned with the months known, so only their partitions are read, one
+     * look-up of the primary key in each per binary.
+     */
+    private static final String SIBLINGS_IN = """
+            select exists (
+                select 1
+                from unnest(?::text[], ?::text[], ?::text[], ?::int[]) as k(g, p, f, t)
+                join binaries b on b.group_name = k.g and b.poster = k.p and b.file_name = k.f and b.total_parts = k.t
+                where b.posted_month = any(?::date[]))
+            """;
+
+    /** As {@link #SIBLINGS_IN}, for binaries without a date: a row of the file in any dated month. */
+    private static final String SIBLINGS_DATED = """
+            select exists (
+                select 1
+                from unnest(?::text[], ?::text[], ?::text[], ?::int[]) as k(g, p, f, t)
+                join binaries b on b.group_name = k.g and b.poster = k.p and b.file_name = k.f and b.total_parts = k.t
+                where b.posted_month > '-infinity'::date)
+            """;
+
+    /**
+     * How near the start or end of its month a binary copied must have been posted for the other
+     * half of its file to be looked for in the month beside it: a file is posted in minutes to hours,
+     * so a half posted days into its month has no other half in the month before or after.
+     */
+    static final Duration NEAR_BOUNDARY = Duration.ofDays(2);
 
     /** {@link #writeBinaries(Connection, List, CategoryRules, int)} with the shipped default categories as version 0. */
     public void writeBinaries(Connection conn, List<CompletedBinary> binaries) throws SQLException {
@@ -400,14 +435,36 @@ public final class CatalogStore {
     /** The binaries of a release with their segments in part order, ready for {@link headway.index.NzbWriter}. */
     public List<CompletedBinary> binaries(DataSource ds, Release release) throws SQLException {
         try (Connection c = ds.getConnection()) {
-            return Jdbc.list(
+            return mergeMonths(Jdbc.list(
                     c,
                     SELECT_BINARIES_OF_RELEASE,
                     CatalogStore::binary,
                     release.group(),
                     release.poster(),
-                    release.name());
+                    release.name()));
         }
+    }
+
+    /**
+     * One binary per file out of rows in posting-month order: the rows of a file posted across a
+     * month boundary (one per month) become one, the earlier month's segment kept for a part both
+     * hold, so an NZB lists each file once.
+     */
+    static List<CompletedBinary> mergeMonths(List<CompletedBinary> rows) {
+        List<CompletedBinary> out = new ArrayList<>(rows.size());
+        for (CompletedBinary b : rows) {
+            CompletedBinary last = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (last != null
+                    && last.totalParts() == b.totalParts()
+                    && last.fileName().equals(b.fileName())
+                    && last.poster().equals(b.poster())
+                    && last.group().equals(b.group())) {
+                out.set(out.size() - 1, union(last, b));
+            } else {
+                out.add(b);
+            }
+        }
+        return out;
     }
 
     /** The catalog's on-disk size as the database function catalog_bytes() defines it: what the size cap compares. */
@@ -428,10 +485,13 @@ public final class CatalogStore {
                 e);
     }
 
+    /** The binaries with one per row key: group, poster, file, total parts and posting month (the row's partition). */
     static List<CompletedBinary> mergeByKey(List<CompletedBinary> binaries) {
         Map<List<Object>, CompletedBinary> byKey = new LinkedHashMap<>();
         for (CompletedBinary b : binaries) {
-            byKey.merge(List.of(b.group(), b.poster(), b.fileName(), b.totalParts()), b, CatalogStore::union);
+            LocalDate month = PostingMonth.firstDay(b.posted());
+            byKey.merge(
+                    Arrays.asList(b.group(), b.poster(), b.fileName(), b.totalParts(), month), b, CatalogStore::union);
         }
         return new ArrayList<>(byKey.values());
     }
@@ -528,13 +588,19 @@ public final class CatalogStore {
         }
         if (!fresh.isEmpty() && !conn.getAutoCommit()) {
             Savepoint before = conn.setSavepoint();
+            boolean copied;
             try {
                 BinaryCopy.copy(conn, fresh);
-                conn.releaseSavepoint(before);
+                copied = !hasSiblings(conn, fresh);
             } catch (SQLException e) {
                 if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
                     throw e;
                 }
+                copied = false;
+            }
+            if (copied) {
+                conn.releaseSavepoint(before);
+            } else {
                 conn.rollback(before);
                 merged = chunk;
                 fresh = List.of();
@@ -551,6 +617,65 @@ public final class CatalogStore {
         }
         return fresh;
     }
+
+    /**
+     * Whether a binary just copied has a row of its file in another month, where a window may have
+     * handed over the other half of a file posted across a month boundary (one it no longer held):
+     * the month before or after for a binary posted within {@link #NEAR_BOUNDARY} of them, the
+     * month of parts without a date for every one, and any dated month for one without a date.
+     * Then its release must be recomputed rather than added to, or it would count the file twice.
+     * One statement per set of months (usually two a chunk).
+     */
+    private static boolean hasSiblings(Connection conn, List<CompletedBinary> copied) throws SQLException {
+        Map<List<String>, List<CompletedBinary>> byMonths = new LinkedHashMap<>();
+        List<CompletedBinary> undated = new ArrayList<>();
+        for (CompletedBinary b : copied) {
+            if (b.posted() == null) {
+                undated.add(b);
+                continue;
+            }
+            LocalDate month = PostingMonth.firstDay(b.posted());
+            Instant start = month.atStartOfDay(ZoneOffset.UTC).toInstant();
+            Instant end = month.plusMonths(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+            boolean near = b.posted().isBefore(start.plus(NEAR_BOUNDARY))
+                    || !b.posted().isBefore(end.minus(NEAR_BOUNDARY));
+            List<String> months = near
+                    ? List.of(
+                            month.minusMonths(1).toString(), month.plusMonths(1).toString(), UNDATED)
+                    : List.of(UNDATED);
+            byMonths.computeIfAbsent(months, m -> new ArrayList<>()).add(b);
+        }
+        for (Map.Entry<List<String>, List<CompletedBinary>> e : byMonths.entrySet()) {
+            if (siblings(conn, SIBLINGS_IN, e.getValue(), e.getKey())) {
+                return true;
+            }
+        }
+        return !undated.isEmpty() && siblings(conn, SIBLINGS_DATED, undated, List.of());
+    }
+
+    /** The month of parts without a date, as the catalog writes it. */
+    private static final String UNDATED = "-infinity";
+
+    private static boolean siblings(Connection conn, String sql, List<CompletedBinary> binaries, List<String> months)
+            throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            // never a server-side prepared statement: planned with the months known, it reads their partitions alone
+            ps.unwrap(PGStatement.class).setPrepareThreshold(0);
+            int next = SIBLING_KEYS.bind(ps, 1, binaries);
+            if (!months.isEmpty()) {
+                ps.setArray(next, conn.createArrayOf("date", months.toArray()));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    private static final ColumnArrays<CompletedBinary> SIBLING_KEYS = ColumnArrays.<CompletedBinary>of()
+            .text(CompletedBinary::group)
+            .text(CompletedBinary::poster)
+            .text(CompletedBinary::fileName)
+            .int4(CompletedBinary::totalParts);
 
     /**
      * A binary's segments in part order, each part once (the first): as {@link CompletedBinary}

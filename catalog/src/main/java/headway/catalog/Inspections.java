@@ -147,11 +147,20 @@ public final class Inspections {
             select name, category, real_name from releases where group_name = ? and poster = ? and name = ?
             """;
 
+    /**
+     * A release's files, each once: a file posted across a month boundary is a row per month (V33),
+     * whose segments are read together, the earlier month's last so that it wins a part both hold.
+     */
     private static final String FILES = """
-            select file_name, bytes, total_parts, part_numbers, message_id_array(message_ids), segment_bytes
-            from binaries
-            where group_name = ? and poster = ? and release_name = ?
-            order by first_article, file_name
+            select b.file_name, sum(u.y), b.total_parts,
+                   array_agg(u.p order by b.posted_month desc, u.p),
+                   array_agg(u.m order by b.posted_month desc, u.p),
+                   array_agg(u.y order by b.posted_month desc, u.p)
+            from binaries b
+            cross join lateral unnest(b.part_numbers, message_id_array(b.message_ids), b.segment_bytes) as u(p, m, y)
+            where b.group_name = ? and b.poster = ? and b.release_name = ?
+            group by b.file_name, b.total_parts
+            order by min(b.first_article), b.file_name
             """;
 
     private static final String SHOW = """

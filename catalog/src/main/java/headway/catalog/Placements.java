@@ -77,24 +77,32 @@ final class Placements {
      */
     private static final String HELD = """
             with n as materialized (select * from unnest(?::int[], ?::text[]) as n(idx, m) where n.m <> ''),
-                 k as (select * from unnest(?::text[], ?::text[], ?::text[], ?::int[]) with ordinality as k(g, p, f, t, idx)),
+                 k as (select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[])
+                                     with ordinality as k(g, p, f, t, posted, idx)),
                  o as (select * from unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) as o(g, lo, hi, w))
-            select n.idx, n.m, b.poster, b.file_name, b.total_parts, b.rule_version
+            select n.idx, n.m, b.poster, b.file_name, b.total_parts, b.rule_version, b.posted_month::text
             from o
             join binaries b on b.group_name = o.g
                            and b.first_article between o.lo - o.w and o.hi and b.last_article >= o.lo
             cross join lateral unnest(message_id_array(b.message_ids)) as x(m)
             join n on n.m = x.m
             join k on k.idx = n.idx and k.g = b.group_name
-            where (b.poster, b.file_name, b.total_parts) is distinct from (k.p, k.f, k.t)
+            where (b.poster, b.file_name, b.total_parts, b.posted_month)
+                  is distinct from (k.p, k.f, k.t,
+                                    coalesce(date_trunc('month', k.posted::timestamptz at time zone 'UTC')::date,
+                                             '-infinity'::date))
             """;
 
-    /** A binary's key: group, poster, file name, total parts. */
+    /** A binary's key: group, poster, file name, total parts (the posting month apart). */
     private static final ColumnArrays<CompletedBinary> KEYS = ColumnArrays.<CompletedBinary>of()
             .text(CompletedBinary::group)
             .text(CompletedBinary::poster)
             .text(CompletedBinary::fileName)
             .int4(CompletedBinary::totalParts);
+
+    /** A binary row's key: its binary's key and when it was posted, whose month is the row's partition. */
+    private static final ColumnArrays<CompletedBinary> ROW_KEYS =
+            KEYS.text(b -> b.posted() == null ? null : b.posted().toString());
 
     private static final ColumnArrays<CompletedBinary> RELINK_COLUMNS =
             KEYS.text(CompletedBinary::releaseName).int4(CompletedBinary::ruleVersion);
@@ -117,14 +125,15 @@ final class Placements {
             .int8(Overlap::to)
             .int8(Overlap::widest);
 
-    /** An article the chunk takes from the binary (group, poster, file, total) that holds it. */
-    private record Lost(String group, String poster, String file, int total, String messageId) {}
+    /** An article the chunk takes from the binary row (group, poster, file, total, month) that holds it. */
+    private record Lost(String group, String poster, String file, int total, String month, String messageId) {}
 
     private static final ColumnArrays<Lost> LOST_FROM = ColumnArrays.<Lost>of()
             .text(Lost::group)
             .text(Lost::poster)
             .text(Lost::file)
-            .int4(Lost::total);
+            .int4(Lost::total)
+            .text(Lost::month);
 
     private static final ColumnArrays<Lost> LOST = LOST_FROM.text(Lost::messageId);
 
@@ -135,9 +144,10 @@ final class Placements {
 
     /** Removes the given message-ids from their binaries; returns the releases of the binaries changed. */
     private static final String REMOVE = """
-            with x as (select l.g, l.p, l.f, l.t, array_agg(l.m) as ms
-                       from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[]) as l(g, p, f, t, m)
-                       group by l.g, l.p, l.f, l.t)
+            with x as (select l.g, l.p, l.f, l.t, l.month::date as month, array_agg(l.m) as ms
+                       from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[])
+                            as l(g, p, f, t, month, m)
+                       group by l.g, l.p, l.f, l.t, l.month)
             update binaries b
             set (part_numbers, segment_bytes, message_ids, bytes) = (
                 select coalesce(array_agg(u.p order by u.p), '{}'), coalesce(array_agg(u.y order by u.p), '{}'),
@@ -146,14 +156,15 @@ final class Placements {
                 where u.m <> all(x.ms))
             from x
             where b.group_name = x.g and b.poster = x.p and b.file_name = x.f and b.total_parts = x.t
+              and b.posted_month = x.month
             returning b.group_name, b.poster, b.release_name
             """;
 
     private static final String DELETE_EMPTY_BINARIES = """
             delete from binaries b
-            using unnest(?::text[], ?::text[], ?::text[], ?::int[]) as k(g, p, f, t)
+            using unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[]) as k(g, p, f, t, month)
             where b.group_name = k.g and b.poster = k.p and b.file_name = k.f and b.total_parts = k.t
-              and cardinality(b.part_numbers) = 0
+              and b.posted_month = k.month::date and cardinality(b.part_numbers) = 0
             """;
 
     private static final String DELETE_EMPTY_RELEASES = """
@@ -255,7 +266,7 @@ final class Placements {
         Map<Integer, Set<String>> kept = new HashMap<>();
         try (PreparedStatement ps = conn.prepareStatement(HELD)) {
             int next = OWNED.bind(ps, 1, owned);
-            next = KEYS.bind(ps, next, chunk);
+            next = ROW_KEYS.bind(ps, next, chunk);
             OVERLAPS.bind(ps, next, overlaps);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -263,7 +274,12 @@ final class Placements {
                     String messageId = rs.getString(2);
                     if (chunk.get(idx).ruleVersion() >= rs.getInt(6)) {
                         lost.add(new Lost(
-                                chunk.get(idx).group(), rs.getString(3), rs.getString(4), rs.getInt(5), messageId));
+                                chunk.get(idx).group(),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getInt(5),
+                                rs.getString(7),
+                                messageId));
                     } else {
                         kept.computeIfAbsent(idx, i -> new HashSet<>()).add(messageId);
                     }

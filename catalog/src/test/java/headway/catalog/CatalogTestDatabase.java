@@ -51,7 +51,7 @@ final class CatalogTestDatabase implements AutoCloseable {
     String dump() throws SQLException {
         StringBuilder sb = new StringBuilder();
         String[] queries = {
-            "select * from binaries order by group_name, poster, file_name, total_parts",
+            "select * from binaries order by group_name, poster, file_name, total_parts, posted_month",
             "select * from releases order by group_name, poster, name",
             "select * from missing_article_runs order by group_name, first_article, last_article",
             "select version, name, body from rule_sets order by version"

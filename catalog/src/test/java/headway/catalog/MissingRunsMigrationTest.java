@@ -80,7 +80,7 @@ class MissingRunsMigrationTest {
             assertThat(TestDatabase.queryLong(ds, "select catalog_bytes()"))
                     .as("both tables count in the catalog's size")
                     .isEqualTo(TestDatabase.queryLong(ds, """
-                            select pg_total_relation_size('rule_sets') + pg_total_relation_size('binaries')
+                            select pg_total_relation_size('rule_sets') + (select sum(pg_total_relation_size(relid)) from pg_partition_tree('binaries'))
                                    + pg_total_relation_size('releases') + pg_total_relation_size('missing_articles')
                                    + pg_total_relation_size('missing_runs')
                                    + pg_total_relation_size('rejected_articles')

@@ -65,6 +65,9 @@ public final class Window {
     /** Where {@link Poison#clean(OverviewLine, byte[])} reads a header's texts (the window is fed by one thread at a time). */
     private final byte[] scratch = new byte[SubjectParser.MAX_LENGTH + 1];
 
+    /** The month of a header's date, remembered for the day of the last one (headers come in date order). */
+    private final PostingMonth months = new PostingMonth();
+
     /** Where {@link #read} collects a header's long names before they are added with it. */
     private final Map<String, String> scratchNames = new HashMap<>();
 
@@ -96,28 +99,35 @@ public final class Window {
      * or re-index after an upgrade moves articles to their new keys instead of cataloging them
      * twice.
      */
-    public static final int KEYING = 1;
+    public static final int KEYING = 2;
 
     /**
-     * An open binary's key. Its hash leaves the poster out: every part of a file shares one
-     * file-name string (the rule memo's), whose hash is computed once, where the poster is a new
-     * string per header whose hash would be computed per header. Keys that share a file name and
-     * differ by poster meet in one bucket; being comparable, they keep a crowded bucket a tree,
-     * so that posting one file name under many posters cannot make look-ups linear.
+     * An open binary's key: poster, file name, total parts and the month its parts were posted in
+     * ({@link PostingMonth}), because the catalog keeps a binary's parts of each month in a row of
+     * that month's partition, and an article must land in the same row however the headers are cut
+     * into writes. A file posted across a month boundary is two binaries here and two rows there.
+     * Its hash leaves the poster out: every part of a file shares one file-name string (the rule
+     * memo's), whose hash is computed once, where the poster is a new string per header whose hash
+     * would be computed per header. Keys that share a file name and differ by poster meet in one
+     * bucket; being comparable, they keep a crowded bucket a tree, so that posting one file name
+     * under many posters cannot make look-ups linear.
      */
-    record Key(String poster, String fileName, int totalParts) implements Comparable<Key> {
-        private static final Comparator<Key> ORDER =
-                Comparator.comparing(Key::fileName).thenComparing(Key::poster).thenComparingInt(Key::totalParts);
+    record Key(String poster, String fileName, int totalParts, int month) implements Comparable<Key> {
+        private static final Comparator<Key> ORDER = Comparator.comparing(Key::fileName)
+                .thenComparing(Key::poster)
+                .thenComparingInt(Key::totalParts)
+                .thenComparingInt(Key::month);
 
         @Override
         public int hashCode() {
-            return 31 * fileName.hashCode() + totalParts;
+            return 31 * (31 * fileName.hashCode() + totalParts) + month;
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof Key k
                     && totalParts == k.totalParts
+                    && month == k.month
                     && fileName.equals(k.fileName)
                     && poster.equals(k.poster);
         }
@@ -332,6 +342,8 @@ public final class Window {
         boolean unseen;
         /** The header's long names with their whole texts, or an empty map. */
         Map<String, String> longNames;
+        /** When a new binary opens: the open binary of its file in the month before or after ({@link #sibling}), or null. */
+        Open sibling;
     }
 
     private final Pending pending = new Pending();
@@ -357,15 +369,20 @@ public final class Window {
             ParsedSubject p = m.subject();
             Map<String, String> names = scratchNames;
             names.clear();
-            Key key = key(line.from(), p, names);
+            Key key = key(line.from(), p, names, months.of(posted));
             String release = Poison.bounded(p.releaseName(), names);
             Open existing = open.get(key);
-            out.post = existing == null && Posts.groups(Posts.obfuscated(release), p.fileNumber(), p.fileTotal())
+            Open sibling = existing == null ? sibling(key) : null;
+            out.post = existing == null
+                            && sibling == null
+                            && Posts.groups(Posts.obfuscated(release), p.fileNumber(), p.fileTotal())
                     ? new Posts.Key(key.poster(), p.fileTotal())
                     : null;
             out.fileNumber = p.fileNumber();
-            out.spellingKey =
-                    existing == null && out.post == null ? key.poster() + '\n' + ReleaseNames.fold(release) : null;
+            out.spellingKey = existing == null && sibling == null && out.post == null
+                    ? key.poster() + '\n' + ReleaseNames.fold(release)
+                    : null;
+            out.sibling = sibling;
             int part = p.part() >= 0 ? p.part() : 1;
             out.segment = new Segment(part, (int) Math.max(0, Math.min(Integer.MAX_VALUE, line.bytes())), id, article);
             out.longNames = names.isEmpty() ? Map.of() : Map.copyOf(names);
@@ -431,6 +448,28 @@ public final class Window {
         p.posted = null;
         p.longNames = null;
         p.post = null;
+        p.sibling = null;
+    }
+
+    /**
+     * The open binary of {@code key}'s file posted in the month before or after {@code key}'s, or
+     * without a date, or null: a file posted across a month boundary is two binaries (see {@link
+     * Key}), and its second
+     * takes the release of the first rather than starting an obfuscated post or a spelling of its
+     * own.
+     */
+    private Open sibling(Key key) {
+        if (key.month() == PostingMonth.UNDATED) {
+            return null;
+        }
+        Open before = open.get(new Key(key.poster(), key.fileName(), key.totalParts(), key.month() - 1));
+        if (before != null) {
+            return before;
+        }
+        Open after = open.get(new Key(key.poster(), key.fileName(), key.totalParts(), key.month() + 1));
+        return after != null
+                ? after
+                : open.get(new Key(key.poster(), key.fileName(), key.totalParts(), PostingMonth.UNDATED));
     }
 
     /** Ages out binaries against {@code currentArticle}, because a range with no matching headers still moves time on. */
@@ -522,10 +561,13 @@ public final class Window {
         return new Stats(open.size(), segments, accepted, unmatched, rejected, duplicates);
     }
 
-    /** The key of the binary a header of {@code from} parsed as {@code p} belongs to; long names go to {@code longNames}. */
-    static Key key(String from, ParsedSubject p, Map<String, String> longNames) {
+    /**
+     * The key of the binary a header of {@code from} parsed as {@code p} and posted in {@code month}
+     * ({@link PostingMonth#of}) belongs to; long names go to {@code longNames}.
+     */
+    static Key key(String from, ParsedSubject p, Map<String, String> longNames, int month) {
         int total = p.totalParts() > 0 ? p.totalParts() : 1;
-        return new Key(Poison.bounded(from, longNames), Poison.bounded(p.fileName(), longNames), total);
+        return new Key(Poison.bounded(from, longNames), Poison.bounded(p.fileName(), longNames), total, month);
     }
 
     /** Adds {@code p}'s segment to its binary, opening it when it is not open; a complete binary leaves. */
@@ -536,14 +578,18 @@ public final class Window {
             b = new Open(
                     p.post != null
                             ? posts.release(p.post, p.fileNumber, p.release, p.article)
-                            : spelling(p.spellingKey, p.release),
+                            : p.sibling != null ? p.sibling.releaseName : spelling(p.spellingKey, p.release),
                     p.fileTotal,
                     p.subject,
                     p.posted,
                     p.article,
                     p.article,
                     p.ruleVersion);
-            b.catalogMayHold = !p.unseen;
+            // halves of one file: neither is new to its release, whose sums must count the file once
+            b.catalogMayHold = !p.unseen || p.sibling != null;
+            if (p.sibling != null) {
+                p.sibling.catalogMayHold = true;
+            }
             if (open.isEmpty()) {
                 headFirst = b.firstArticle;
             }

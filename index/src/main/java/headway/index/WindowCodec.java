@@ -25,11 +25,14 @@ import java.util.zip.ZipException;
  * counters) comes first, then the binaries in the order they were first seen, each with its
  * segments as {@code [part, bytes, message-id, article]} in part order, the article as its distance
  * from the binary's first (a few digits, where the number itself cost a quarter more bytes), left
- * out when it is not known (format version 2; version 1, which an older build writes, has none,
- * read as -1: see {@link Segment}), and after the binaries the obfuscated posts being read ({@link
- * Posts}) as {@code [poster, file total, name, last article, [file numbers]]}, least recently fed
- * first (format version 3; a window read from version 1 or 2 knows no post, so the rest of a post
- * then open starts a release of its own). Reading is strict: an
+ * out when it is not known (read as -1: see {@link Segment}), and after the binaries the obfuscated
+ * posts being read ({@link Posts}) as {@code [poster, file total, name, last article, [file
+ * numbers]]}, least recently fed first. Format version 4: every binary holds parts of one posting
+ * month (the month of its {@code posted}, see {@link Window.Key}). Versions 1 to 3, which builds
+ * before the catalog was partitioned by month wrote, are refused like a damaged snapshot: their
+ * binaries may mix parts of two months, and writing such a binary would put the parts of one
+ * month in the other month's row, so the holder rebuilds the window from the catalog's cursor
+ * instead (a redo of at most the window's maximum age, once per group). Reading is strict: an
  * unknown field, a missing one, a wrong token, a bad gzip stream or data after the end is a
  * {@link BadSnapshotException} naming what was wrong, which the snapshot stores treat as no
  * snapshot. The trade-off of a hand-written codec over data binding is code to keep in step with
@@ -44,13 +47,7 @@ import java.util.zip.ZipException;
 final class WindowCodec {
 
     private static final String FORMAT = "headway.window";
-    private static final int FORMAT_VERSION = 3;
-
-    /** The format version before segments carried their article numbers, still read. */
-    private static final int WITHOUT_ARTICLES = 1;
-
-    /** The format version before the obfuscated posts were carried ({@link Posts}), still read: a window read from it knows no post. */
-    private static final int WITHOUT_POSTS = 2;
+    private static final int FORMAT_VERSION = 4;
 
     private static final JsonFactory JSON = JsonFactory.builder()
             .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
@@ -169,13 +166,10 @@ final class WindowCodec {
                     case "format" -> format = p.getValueAsString();
                     case "formatVersion" -> {
                         int version = p.getIntValue();
-                        if (!FORMAT.equals(format)
-                                || (version != FORMAT_VERSION
-                                        && version != WITHOUT_POSTS
-                                        && version != WITHOUT_ARTICLES)) {
+                        if (!FORMAT.equals(format) || version != FORMAT_VERSION) {
                             throw new BadSnapshotException(
-                                    "not a window snapshot of format " + FORMAT + " v" + WITHOUT_ARTICLES + " to v"
-                                            + FORMAT_VERSION,
+                                    "not a window snapshot of format " + FORMAT + " v" + FORMAT_VERSION
+                                            + " (older versions may mix posting months in a binary: rebuild)",
                                     null);
                         }
                     }
@@ -292,7 +286,7 @@ final class WindowCodec {
             Long distance = distances.get(i);
             b.parts.add(distance == null ? s : new Segment(s.part(), s.bytes(), s.messageId(), first + distance));
         }
-        w.restoreOpen(new Window.Key(poster, file, total), b);
+        w.restoreOpen(new Window.Key(poster, file, total, new PostingMonth().of(posted)), b);
     }
 
     private static void readPost(JsonParser p, Window w) throws IOException {

@@ -14,7 +14,11 @@ final class Headers {
     private Headers() {}
 
     static OverviewLine line(long article, String subject, String poster, String messageId) {
-        return new OverviewLine(article, subject, poster, DATE, "<" + messageId + ">", "", 700_000, 5400, "");
+        return line(article, subject, poster, messageId, DATE);
+    }
+
+    static OverviewLine line(long article, String subject, String poster, String messageId, String date) {
+        return new OverviewLine(article, subject, poster, date, "<" + messageId + ">", "", 700_000, 5400, "");
     }
 
     /**

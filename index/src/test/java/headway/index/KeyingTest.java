@@ -63,7 +63,7 @@ class KeyingTest {
         for (SubjectCorpusTest.Row row : rows) {
             SubjectMatch match = rules.match("alt.binaries.test", "poster <poster@example.com>", row.subject());
             if (match instanceof SubjectMatch.Matched m) {
-                Window.Key key = Window.key("poster <poster@example.com>", m.subject(), new HashMap<>());
+                Window.Key key = Window.key("poster <poster@example.com>", m.subject(), new HashMap<>(), 0);
                 keys.add(key.fileName() + "\t" + key.totalParts());
             } else {
                 keys.add("-\t" + match.getClass().getSimpleName());

@@ -197,22 +197,23 @@ class ObfuscatedPostsTest {
 
     @Test
     void aSnapshotPostThatLiesIsABadSnapshot() {
-        String lying = "{\"format\":\"headway.window\",\"formatVersion\":3,\"group\":\"g\",\"maxAgeArticles\":10,"
+        String lying = "{\"format\":\"headway.window\",\"formatVersion\":4,\"group\":\"g\",\"maxAgeArticles\":10,"
                 + "\"newestArticle\":5,\"accepted\":0,\"unmatched\":0,\"rejected\":0,\"duplicates\":0,"
                 + "\"binaries\":[],\"posts\":[[\"p\",4,\"x\",3,[1,9]]]}";
         assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(gzip(lying))))
                 .isInstanceOf(BadSnapshotException.class)
                 .hasMessageContaining("has file 9");
-        String early = "{\"format\":\"headway.window\",\"formatVersion\":3,\"group\":\"g\",\"maxAgeArticles\":10,"
+        String early = "{\"format\":\"headway.window\",\"formatVersion\":4,\"group\":\"g\",\"maxAgeArticles\":10,"
                 + "\"posts\":[],\"binaries\":[]}";
         assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(gzip(early))))
                 .isInstanceOf(BadSnapshotException.class)
                 .hasMessageContaining("posts before its binaries");
         String v2 = "{\"format\":\"headway.window\",\"formatVersion\":2,\"group\":\"g\",\"maxAgeArticles\":10,"
                 + "\"newestArticle\":5,\"accepted\":0,\"unmatched\":0,\"rejected\":0,\"duplicates\":0,\"binaries\":[]}";
-        assertThat(uncheckedRead(v2).posts().size())
-                .as("format 2 still read, knowing no post")
-                .isZero();
+        assertThatThrownBy(() -> Window.readFrom(new ByteArrayInputStream(gzip(v2))))
+                .as("format 2 may mix posting months in a binary: refused, so the holder rebuilds")
+                .isInstanceOf(BadSnapshotException.class);
+        assertThat(uncheckedRead(v2.replace(":2,", ":4,")).posts().size()).isZero();
     }
 
     private static Window uncheckedRead(String json) {

@@ -62,7 +62,7 @@ class WindowCodecTest {
     }
 
     @Test
-    void segmentsKeepTheirArticlesAndAnOlderBuildsSnapshotReadsWithoutThem() throws IOException {
+    void segmentsKeepTheirArticlesAndAnOlderBuildsSnapshotIsRefused() throws IOException {
         Window w = new Window(GROUP, 10_000);
         w.accept(Headers.line(7, "\"a.rar\" yEnc (2/3)", POSTER, "a2@x"), RULES);
         w.accept(Headers.line(9, "\"a.rar\" yEnc (1/3)", POSTER, "a1@x"), RULES);
@@ -73,20 +73,80 @@ class WindowCodecTest {
                 .extracting(Segment::part, Segment::article)
                 .containsExactly(tuple(1, 9L), tuple(2, 7L));
 
-        String older = """
-                {"format": "headway.window", "formatVersion": 1, "group": "alt.binaries.test", "maxAgeArticles": 100,
+        // builds before the monthly catalog wrote versions 1 to 3, whose binaries may mix two months
+        String current = """
+                {"format": "headway.window", "formatVersion": 4, "group": "alt.binaries.test", "maxAgeArticles": 100,
                  "newestArticle": 9, "accepted": 2, "unmatched": 0, "rejected": 0, "duplicates": 0,
                  "binaries": [{"poster": "p", "file": "a.rar", "total": 3, "release": "a", "fileTotal": -1,
                                "subject": "s", "first": 7, "last": 9, "rule": 3,
-                               "segments": [[1, 10, "a1@x"], [2, 20, "a2@x"]]}]}
+                               "segments": [[1, 10, "a1@x"], [2, 20, "a2@x", 1]]}]}
                 """;
-        Window old = WindowCodec.read(new ByteArrayInputStream(gzip(older)));
-        assertThat(old.changedOpen().get(0).segments())
+        assertThat(WindowCodec.read(new ByteArrayInputStream(gzip(current)))
+                        .changedOpen()
+                        .get(0)
+                        .segments())
                 .extracting(Segment::messageId, Segment::article)
-                .containsExactly(tuple("a1@x", -1L), tuple("a2@x", -1L));
-        assertThatThrownBy(() ->
-                        WindowCodec.read(new ByteArrayInputStream(gzip(older.replace("\"a1@x\"]", "\"a1@x\", 1, 2]")))))
-                .isInstanceOf(BadSnapshotException.class);
+                .containsExactly(tuple("a1@x", -1L), tuple("a2@x", 8L));
+        for (int older = 1; older <= 3; older++) {
+            String json = current.replace("\"formatVersion\": 4", "\"formatVersion\": " + older);
+            assertThatThrownBy(() -> WindowCodec.read(new ByteArrayInputStream(gzip(json))))
+                    .isInstanceOf(BadSnapshotException.class)
+                    .hasMessageContaining("v4");
+        }
+    }
+
+    @Test
+    void aFilePostedAcrossAMonthBoundaryIsTwoBinariesOfOneRelease() throws IOException {
+        Window w = new Window(GROUP, 10_000);
+        w.catalogHoldsUpTo(0);
+        w.accept(
+                Headers.line(
+                        1,
+                        "Show.S01E01 - [1/1] - \"a.rar\" yEnc (1/3)",
+                        POSTER,
+                        "a1@x",
+                        "Tue, 30 Nov 2027 23:59:58 +0000"),
+                RULES);
+        w.accept(
+                Headers.line(
+                        2,
+                        "Show.S01E01 - [1/1] - \"a.rar\" yEnc (2/3)",
+                        POSTER,
+                        "a2@x",
+                        "Wed, 01 Dec 2027 00:00:01 +0000"),
+                RULES);
+        w.accept(
+                Headers.line(
+                        3,
+                        "Show.S01E01 - [1/1] - \"a.rar\" yEnc (3/3)",
+                        POSTER,
+                        "a3@x",
+                        "Wed, 01 Dec 2027 00:00:02 +0000"),
+                RULES);
+        List<CompletedBinary> halves = w.changedOpen();
+        assertThat(halves)
+                .extracting(
+                        b -> PostingMonth.firstDay(b.posted()).toString(),
+                        CompletedBinary::releaseName,
+                        b -> b.segments().stream().map(Segment::messageId).toList(),
+                        CompletedBinary::fresh)
+                .containsExactly(
+                        tuple("2027-11-01", halves.get(0).releaseName(), List.of("a1@x"), false),
+                        tuple("2027-12-01", halves.get(0).releaseName(), List.of("a2@x", "a3@x"), false));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        WindowCodec.write(w, out);
+        Window read = WindowCodec.read(new ByteArrayInputStream(out.toByteArray()));
+        read.accept(
+                Headers.line(
+                        4,
+                        "Show.S01E01 - [1/1] - \"a.rar\" yEnc (1/3)",
+                        POSTER,
+                        "a1@x",
+                        "Tue, 30 Nov 2027 23:59:58 +0000"),
+                RULES);
+        assertThat(read.stats().duplicates())
+                .as("the snapshot keeps each half under its month")
+                .isEqualTo(1);
     }
 
     @Test

@@ -186,13 +186,17 @@ class WindowTest {
 
     @Test
     void keysOrderConsistentlyWithEquals() {
-        Window.Key a = new Window.Key("p1", "f.rar", 3);
+        Window.Key a = new Window.Key("p1", "f.rar", 3, 24_323);
         assertThat(a)
-                .isEqualTo(new Window.Key("p1", new String("f.rar"), 3))
-                .hasSameHashCodeAs(new Window.Key("p1", "f.rar", 3));
-        assertThat(a.compareTo(new Window.Key("p1", "f.rar", 3))).isZero();
+                .isEqualTo(new Window.Key("p1", new String("f.rar"), 3, 24_323))
+                .hasSameHashCodeAs(new Window.Key("p1", "f.rar", 3, 24_323));
+        assertThat(a.compareTo(new Window.Key("p1", "f.rar", 3, 24_323))).isZero();
         for (Window.Key other : List.of(
-                new Window.Key("p2", "f.rar", 3), new Window.Key("p1", "g.rar", 3), new Window.Key("p1", "f.rar", 4))) {
+                new Window.Key("p2", "f.rar", 3, 24_323),
+                new Window.Key("p1", "g.rar", 3, 24_323),
+                new Window.Key("p1", "f.rar", 4, 24_323),
+                new Window.Key("p1", "f.rar", 3, 24_324),
+                new Window.Key("p1", "f.rar", 3, PostingMonth.UNDATED))) {
             assertThat(a).isNotEqualTo(other);
             assertThat(Integer.signum(a.compareTo(other)))
                     .isEqualTo(-Integer.signum(other.compareTo(a)))
