@@ -66,7 +66,8 @@ final class InnFeed {
         }
     }
 
-    private static void peer(Path script, String... args) throws Exception {
+    /** Runs {@code script args...} on INN's ports, failing with its output unless it exits 0 within 5 minutes. */
+    static void peer(Path script, String... args) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", script.toString());
         pb.command().addAll(java.util.List.of(args));
         pb.environment().put("NNTP_PORT", Integer.toString(READER_PORT));
