@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the claim statement costs on a catalog of releases ({@code -Dheadway.claimPlan.releases},
- * 60,000 in the suite, 200,000 for the figures in docs/benchmarks.md) in the steady state
+ * 20,000 in the suite, 200,000 for the figures in docs/benchmarks.md) in the steady state
  * between posts: a tenth filed under 8010/8020 and never named, every one of them enrolled already
  * (inspected, unnamed or given up), so enrolment finds nothing new and walks every candidate. Before
  * V29 enrolment read releases in posted order through {@code releases_posted} and filtered all of
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class InspectionsClaimPlanTest {
 
-    static final int RELEASES = Integer.getInteger("headway.claimPlan.releases", 60_000);
+    static final int RELEASES = Integer.getInteger("headway.claimPlan.releases", 20_000);
     private static final String G = "alt.binaries.claim.plan";
 
     private static final String FILL = """
