@@ -174,6 +174,7 @@ public final class ReleaseReader {
         String sevenZipMiss = "its header's article was not read";
         /** The file that ends the 7z (its last volume) once its first volume was read, else -1. */
         int tailFile = -1;
+
         int articles;
 
         State(List<PostedFile> files) {

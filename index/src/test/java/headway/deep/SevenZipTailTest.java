@@ -66,7 +66,8 @@ class SevenZipTailTest {
             String[] at = id.substring(1, id.indexOf('@')).split("\\.");
             byte[] v = volumes.get(Integer.parseInt(at[0]));
             int from = (Integer.parseInt(at[1]) - 1) * partBytes;
-            return ReleaseReader.Body.of(Arrays.copyOfRange(v, from, Math.min(v.length, from + partBytes)), v.length, from);
+            return ReleaseReader.Body.of(
+                    Arrays.copyOfRange(v, from, Math.min(v.length, from + partBytes)), v.length, from);
         }
     }
 
@@ -78,8 +79,8 @@ class SevenZipTailTest {
         byte[] payload = new byte[300_000];
         new Random(41).nextBytes(payload);
         Files.write(dir.resolve(NAME + ".mkv"), payload);
-        List<String> cmd = new ArrayList<>(List.of(
-                ReleaseTools.find().sevenZip().toString(), "a", "-t7z", "-mx=0", "-bd", "-v" + VOLUME + "b"));
+        List<String> cmd = new ArrayList<>(
+                List.of(ReleaseTools.find().sevenZip().toString(), "a", "-t7z", "-mx=0", "-bd", "-v" + VOLUME + "b"));
         if (encryptedHeaders) {
             cmd.addAll(List.of("-psecret", "-mhe=on"));
         }
@@ -111,7 +112,8 @@ class SevenZipTailTest {
         return posted;
     }
 
-    private static ReleaseReader.Result read(Posted posted, List<String> asked, UnaryOperator<ReleaseReader.Body> bend) {
+    private static ReleaseReader.Result read(
+            Posted posted, List<String> asked, UnaryOperator<ReleaseReader.Body> bend) {
         List<PostedFile> files = posted.files();
         return ReleaseReader.read(files.get(0).name(), true, files, posted.ids(), FetchPlan.DEFAULT_BUDGET, id -> {
             asked.add(id);
@@ -157,7 +159,10 @@ class SevenZipTailTest {
         for (int i = 0; i < bends.size(); i++) {
             List<String> asked = new ArrayList<>();
             ReleaseReader.Result result = read(posted, asked, bends.get(i));
-            assertThat(asked).as("bend %d", i).hasSizeLessThanOrEqualTo(FetchPlan.DEFAULT_BUDGET).doesNotHaveDuplicates();
+            assertThat(asked)
+                    .as("bend %d", i)
+                    .hasSizeLessThanOrEqualTo(FetchPlan.DEFAULT_BUDGET)
+                    .doesNotHaveDuplicates();
             assertThat(result.naming().name()).as("bend %d: %s", i, result).isEmpty();
             assertThat(result.notes().stream().anyMatch(n -> n.startsWith("7z: "))
                             || !result.failures().isEmpty())
@@ -189,7 +194,10 @@ class SevenZipTailTest {
             List<String> asked = new ArrayList<>();
             String what = "round " + round + " (replay with -Dheadway.seed=" + seed + ")";
             ReleaseReader.Result result = read(lying, asked, b -> b);
-            assertThat(asked).as(what).hasSizeLessThanOrEqualTo(FetchPlan.DEFAULT_BUDGET).doesNotHaveDuplicates();
+            assertThat(asked)
+                    .as(what)
+                    .hasSizeLessThanOrEqualTo(FetchPlan.DEFAULT_BUDGET)
+                    .doesNotHaveDuplicates();
             assertThat(result.naming().name())
                     .as("%s: a self-consistent start header that points off the header names nothing: %s", what, result)
                     .isEmpty();

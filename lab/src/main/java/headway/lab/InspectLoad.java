@@ -122,7 +122,9 @@ final class InspectLoad {
 
     /** Bodies the simulator has served so far. */
     static long bodies(Rig rig) {
-        return rig.simulator().bodiesServed().values().stream().mapToLong(Integer::longValue).sum();
+        return rig.simulator().bodiesServed().values().stream()
+                .mapToLong(Integer::longValue)
+                .sum();
     }
 
     /** Waits until every release of round {@code round} is settled (at most {@code limit}), then pauses inspection. */
@@ -135,7 +137,8 @@ final class InspectLoad {
         }
         double seconds = (System.nanoTime() - triggeredAt) / 1e9;
         schedule.pause("bench throughput: round " + (round + 1) + "'s inspection settled");
-        long obfuscated = releases.get(round).stream().filter(PostedRelease::obfuscated).count();
+        long obfuscated =
+                releases.get(round).stream().filter(PostedRelease::obfuscated).count();
         return new Settled((int) obfuscated, counts[0], counts[1], bodies(rig) - bodiesBefore, seconds);
     }
 

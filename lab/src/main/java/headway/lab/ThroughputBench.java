@@ -264,14 +264,14 @@ public final class ThroughputBench {
         Rig.Indexed e2e = c.rig().indexAll(specs, c.rangeSize(), c.ttl(), Duration.ofMinutes(20));
         Phase on = new Phase(e2e.headers(), start, CpuMeter.sample(c.pg()));
         long during = InspectLoad.bodies(c.rig()) - bodies;
-        out.println(at + "end to end with inspection on took " + on.took() + "; " + during
-                + " bodies served during it");
+        out.println(
+                at + "end to end with inspection on took " + on.took() + "; " + during + " bodies served during it");
         InspectLoad.Settled s = inspect.settle(c.rig(), round, bodies, Duration.ofMinutes(10));
         double rate = e2e.headers() / e2e.seconds();
         out.printf(
                 java.util.Locale.ROOT,
-                "%sinspection: %d obfuscated releases, %d named, %d not settled, %d bodies, settled %.1f s after"
-                        + " the trigger; end to end %.0f headers/s with it on, %.0f off (ratio %.3f)%n",
+                "%sinspection: %d obfuscated releases, %d named, %d not settled, %d bodies, all settled within %.1f s of"
+                        + " the trigger (looked at once the phase ended); end to end %.0f headers/s with it on, %.0f off (ratio %.3f)%n",
                 at,
                 s.releases(),
                 s.named(),
@@ -281,14 +281,18 @@ public final class ThroughputBench {
                 rate,
                 off.endToEndRate(),
                 rate / off.endToEndRate());
-        return new InspectedRound(rate, rate / off.endToEndRate(), new InspectLoad.Settled(
-                s.releases(), s.named(), s.unsettled(), during, s.seconds()));
+        return new InspectedRound(
+                rate,
+                rate / off.endToEndRate(),
+                new InspectLoad.Settled(s.releases(), s.named(), s.unsettled(), during, s.seconds()));
     }
 
     private static Inspecting inspecting(List<Round> done, List<InspectedRound> inspected) {
         return new Inspecting(
                 median(done, Round::endToEndRate),
-                Medians.of(inspected.stream().mapToDouble(InspectedRound::endToEndOn).toArray()),
+                Medians.of(inspected.stream()
+                        .mapToDouble(InspectedRound::endToEndOn)
+                        .toArray()),
                 Medians.of(inspected.stream().mapToDouble(InspectedRound::ratio).toArray()),
                 inspected.stream().mapToInt(i -> i.settled().releases()).sum(),
                 inspected.stream().mapToInt(i -> i.settled().named()).sum(),

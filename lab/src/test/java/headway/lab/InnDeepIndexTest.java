@@ -143,7 +143,8 @@ class InnDeepIndexTest {
                             "inn-deep-serve");
                     FrontDoor door = FrontDoor.start(
                             stores, new ServeConfig("127.0.0.1", 0, false, "headway"), HeadwayWorker.newRegistry())) {
-                Api api = new Api("http://127.0.0.1:" + door.port(), stores.apiKeys().add("inn-deep", null, null));
+                Api api = new Api(
+                        "http://127.0.0.1:" + door.port(), stores.apiKeys().add("inn-deep", null, null));
                 Map<String, Element> found = new LinkedHashMap<>();
                 long deadline = System.nanoTime() + LIMIT.toNanos();
                 while (found.size() < posted.size() && System.nanoTime() < deadline) {
