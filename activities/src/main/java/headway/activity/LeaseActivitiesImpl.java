@@ -51,35 +51,11 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     private final ConflictReporter conflicts;
     private final Band band;
 
-    public LeaseActivitiesImpl(
-            LeaseStore leases,
-            SnapshotStore snapshots,
-            Holdings holdings,
-            Supplier<RuleSet> rules,
-            String node,
-            String ownTaskQueue,
-            Duration ttl,
-            long windowMaxAge,
-            IndexMetrics metrics) {
-        this(leases, snapshots, holdings, rules, node, ownTaskQueue, ttl, windowMaxAge, metrics, ConflictReporter.NONE);
-    }
-
-    /** As above, telling the group's workflow of every takeover through {@code conflicts}. */
-    public LeaseActivitiesImpl(
-            LeaseStore leases,
-            SnapshotStore snapshots,
-            Holdings holdings,
-            Supplier<RuleSet> rules,
-            String node,
-            String ownTaskQueue,
-            Duration ttl,
-            long windowMaxAge,
-            IndexMetrics metrics,
-            ConflictReporter conflicts) {
-        this(leases, snapshots, holdings, rules, node, ownTaskQueue, ttl, windowMaxAge, metrics, conflicts, Band.ALL);
-    }
-
-    /** As above, for a worker of {@code band} (HEADWAY_WORKER_ROLE): its turn counts among that band's waiting groups. */
+    /**
+     * The activities of {@code node}; every takeover is told to the group's workflow through {@code conflicts}
+     * ({@link ConflictReporter#NONE} where nothing listens), and a worker of {@code band} (HEADWAY_WORKER_ROLE)
+     * counts its turn among that band's waiting groups ({@link Band#ALL} for a worker of every role).
+     */
     public LeaseActivitiesImpl(
             LeaseStore leases,
             SnapshotStore snapshots,

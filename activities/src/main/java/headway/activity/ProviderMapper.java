@@ -77,6 +77,53 @@ final class ProviderMapper {
         return new Switch(from, provider, firstAfter - (anchor.article() + 1), "date", anchor.date());
     }
 
+    /**
+     * The switch at catalog article {@code from} to {@code provider} when no header of the group was
+     * read on this worker: the first article of the provider posted at or after {@code anchor}'s date
+     * (the catalog's newest binary before {@code from}) becomes catalog article {@code anchor + 1}. At
+     * or after, not after: posts of the anchor's second are read again (the catalog keeps one place
+     * per message-id) rather than skipped.
+     */
+    static Switch mapByDate(
+            HeaderSource target, int provider, String group, FailoverHeaderSource.Dated anchor, long from)
+            throws IOException {
+        GroupInfo info = target.group(group);
+        Instant when = anchor.posted();
+        long lo = info.low();
+        long hi = info.high();
+        while (hi - lo > WINDOW) {
+            long mid = lo + (hi - lo) / 2;
+            Instant at = firstDate(target, group, mid, Math.min(hi, mid + PROBE));
+            if (at == null || at.isBefore(when)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        long scanFrom = Math.max(info.low(), lo - WINDOW);
+        long scanTo = Math.min(info.high(), hi + WINDOW);
+        for (long p = scanFrom; p <= scanTo; p += PIECE) {
+            for (OverviewLine l : read(target, group, p, Math.min(scanTo, p + PIECE - 1))) {
+                Instant d = date(l.date());
+                if (d != null && !d.isBefore(when)) {
+                    return new Switch(from, provider, l.article() - (anchor.article() + 1), "date", when.toString());
+                }
+            }
+        }
+        throw new IOException("provider " + provider + " holds no article of " + group + " posted at or after " + when
+                + " near its articles " + scanFrom + "-" + scanTo + ": cannot map the group's articles to it");
+    }
+
+    /**
+     * The switch at catalog article {@code from} to {@code provider} for a group the catalog holds
+     * nothing of before {@code from}: the provider's first article (its low-water mark) is catalog
+     * article {@code from}.
+     */
+    static Switch mapToLow(HeaderSource target, int provider, String group, long from) throws IOException {
+        GroupInfo info = target.group(group);
+        return new Switch(from, provider, info.low() - from, "low-water", Long.toString(info.low()));
+    }
+
     private static Instant firstDate(HeaderSource target, String group, long from, long to) throws IOException {
         for (OverviewLine l : read(target, group, from, to)) {
             Instant d = date(l.date());

@@ -1,7 +1,6 @@
 package headway.activity;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import headway.coordination.ProviderSwitches.Switch;
 import headway.nntp.NntpPool;
@@ -47,11 +46,15 @@ class FailoverHeaderSourceTest {
     }
 
     @Test
-    void withoutAnAnchorTheFetchFailsAndSaysWhy() throws Exception {
+    void withoutAnAnchorOrACatalogTheBackupStartsAtItsLowWaterMark() throws Exception {
         try (Pair pair = Pair.start(10, 7, 50)) {
             pair.primary.close();
-            assertThatThrownBy(() -> pair.source.fetch(GROUP, 1, 20, new Collector()))
-                    .hasMessageContaining("no header of it was read on this worker");
+            Collector seen = new Collector();
+            pair.source.fetch(GROUP, 1, 20, seen);
+            assertThat(seen.ids).hasSize(17).contains("<only-b-0@rig.test>", "<post-9@rig.test>");
+            Switch s = pair.switches.get(GROUP).get(1);
+            assertThat(s.mappedBy()).isEqualTo("low-water");
+            assertThat(s.onProvider(1)).as("the backup's first article").isEqualTo(1);
         }
     }
 
@@ -157,7 +160,11 @@ class FailoverHeaderSourceTest {
                         list.sort((x, y) -> Long.compare(x.fromArticle(), y.fromArticle()));
                         switches.put(g, List.copyOf(list));
                         return switches.get(g);
-                    });
+                    },
+                    g -> Long.MIN_VALUE,
+                    FailoverHeaderSource.AnchorLookup.NONE,
+                    FailoverHeaderSource.FAIL_BACK_AFTER,
+                    System::nanoTime);
             return new Pair(a, b, poolA, poolB, source, switches, posted, numbersOnA);
         }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.coordination.Band;
 import headway.coordination.GroupStore;
 import headway.coordination.LeaseStore;
 import headway.coordination.NodeRegistry;
@@ -155,7 +156,9 @@ class FleetShareTest {
                     "own/" + id,
                     TTL,
                     1000,
-                    IndexMetrics.discard(holdings));
+                    IndexMetrics.discard(holdings),
+                    ConflictReporter.NONE,
+                    Band.ALL);
         }
 
         void shareTheFleet() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.zaxxer.hikari.HikariDataSource;
 import headway.catalog.CatalogStore;
+import headway.coordination.Band;
 import headway.coordination.GroupStore;
 import headway.coordination.LeaseStore;
 import headway.coordination.PostgresSnapshotStore;
@@ -185,7 +186,9 @@ class HostileServerIndexingTest {
                     "own/node-h",
                     TTL,
                     1000,
-                    metrics);
+                    metrics,
+                    ConflictReporter.NONE,
+                    Band.ALL);
             LeaseGrant grant = leaseActivities.lease(GROUP, TTL);
             held = holdings.get(GROUP, grant.token().epoch()).orElseThrow();
             range = ranges.nextRange(held.holder(), 0).orElseThrow();

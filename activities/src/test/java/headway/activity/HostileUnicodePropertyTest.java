@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import headway.catalog.CatalogStore;
 import headway.catalog.RuleSetStore;
+import headway.coordination.Band;
 import headway.coordination.GroupStore;
 import headway.coordination.LeaseStore;
 import headway.coordination.PostgresSnapshotStore;
@@ -146,7 +147,17 @@ class HostileUnicodePropertyTest {
                 Duration.ofMillis(200)))) {
             PostgresSnapshotStore snapshots = new PostgresSnapshotStore(ds, leases);
             LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(
-                    leases, snapshots, holdings, () -> rules, "node-u", "own/node-u", TTL, 150, metrics);
+                    leases,
+                    snapshots,
+                    holdings,
+                    () -> rules,
+                    "node-u",
+                    "own/node-u",
+                    TTL,
+                    150,
+                    metrics,
+                    ConflictReporter.NONE,
+                    Band.ALL);
             LeaseGrant grant = leaseActivities.lease(group, TTL);
             Holdings.Held held = holdings.get(group, grant.token().epoch()).orElseThrow();
             RangeIndexer indexer = new RangeIndexer(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import headway.catalog.CatalogStore;
+import headway.coordination.Band;
 import headway.coordination.GroupStore;
 import headway.coordination.LeaseOutcome;
 import headway.coordination.LeaseStore;
@@ -187,7 +188,9 @@ class LeaseKeeperTest {
                 "own/" + node,
                 Duration.ofSeconds(30),
                 1000,
-                IndexMetrics.discard(holdings));
+                IndexMetrics.discard(holdings),
+                ConflictReporter.NONE,
+                Band.ALL);
         LeaseGrant grant = activities.lease(group, TTL);
         assertThat(grant.granted()).isTrue();
         Holdings.Held held = holdings.get(group, grant.token().epoch()).orElseThrow();

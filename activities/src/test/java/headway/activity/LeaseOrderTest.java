@@ -3,6 +3,7 @@ package headway.activity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.coordination.Band;
 import headway.coordination.GroupStore;
 import headway.coordination.LeaseStore;
 import headway.coordination.NodeRegistry;
@@ -129,7 +130,9 @@ class LeaseOrderTest {
                     "own/" + id,
                     TTL,
                     1000,
-                    IndexMetrics.discard(holdings));
+                    IndexMetrics.discard(holdings),
+                    ConflictReporter.NONE,
+                    Band.ALL);
         }
 
         void hold(HolderToken token) {

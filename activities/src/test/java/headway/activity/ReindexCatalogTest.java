@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
 import headway.catalog.CatalogStore;
 import headway.catalog.MissStore;
+import headway.coordination.Band;
 import headway.coordination.GroupStore;
 import headway.coordination.LeaseStore;
 import headway.coordination.PostgresSnapshotStore;
@@ -245,7 +246,9 @@ class ReindexCatalogTest {
                     "own/node-1",
                     TTL,
                     1000,
-                    metrics);
+                    metrics,
+                    ConflictReporter.NONE,
+                    Band.ALL);
         }
 
         void lease() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import headway.catalog.CatalogStore;
+import headway.coordination.Band;
 import headway.coordination.GroupStore;
 import headway.coordination.LeaseStore;
 import headway.coordination.PostgresSnapshotStore;
@@ -368,7 +369,9 @@ class TakeoverCatalogTest {
                     "own/" + id,
                     TTL,
                     WINDOW_MAX_AGE,
-                    metrics);
+                    metrics,
+                    ConflictReporter.NONE,
+                    Band.ALL);
         }
 
         LeaseGrant lease() {

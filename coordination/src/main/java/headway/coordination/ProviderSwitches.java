@@ -32,7 +32,9 @@ public final class ProviderSwitches {
      * One switch: from catalog article {@code fromArticle} on, provider {@code provider}'s article
      * {@code n + shift} is catalog article {@code n}; {@code mappedBy} says how the shift was found
      * ({@code message-id}: the anchor article found on the new provider; {@code date}: the first
-     * article posted after the anchor's date; {@code start}: provider 0 before any switch).
+     * article posted after the anchor's date; {@code low-water}: the provider's first article, for a
+     * group the catalog held nothing of; {@code high-water}: the provider's next article after the
+     * group's highest planned one; {@code start}: provider 0 before any switch).
      */
     public record Switch(long fromArticle, int provider, long shift, String mappedBy, String anchor) {
         /** Provider 0, shift 0, from the first article: a group before any switch. */

@@ -3,42 +3,15 @@ package headway.coordination;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.zaxxer.hikari.HikariDataSource;
 import headway.store.Holder;
 import headway.store.LeaseLostException;
 import headway.store.TestDatabase;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class FenceTest {
+class FenceTest extends WithCoordinationDatabase {
 
     private static final Duration TTL = Duration.ofSeconds(30);
-
-    private static HikariDataSource ds;
-    private static GroupStore groups;
-    private static LeaseStore leases;
-    private static RangeStore ranges;
-
-    @BeforeAll
-    static void database() {
-        ds = TestDatabase.migrated("fence");
-        groups = new GroupStore(ds);
-        leases = new LeaseStore(ds, 0);
-        ranges = new RangeStore(ds, 0);
-    }
-
-    @AfterAll
-    static void close() {
-        ds.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        TestDatabase.execute(ds, "truncate groups, nodes, lease_events, clock_skew cascade");
-    }
 
     @Test
     void noStatementOfAHoldersTransactionMayOutliveTheStatementTimeout() {

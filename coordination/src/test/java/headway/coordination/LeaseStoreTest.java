@@ -3,7 +3,6 @@ package headway.coordination;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.zaxxer.hikari.HikariDataSource;
 import headway.catalog.CatalogStore;
 import headway.catalog.CatalogStoreTest;
 import headway.store.Holder;
@@ -12,37 +11,11 @@ import headway.store.TestDatabase;
 import headway.store.UnknownGroupException;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class LeaseStoreTest {
+class LeaseStoreTest extends WithCoordinationDatabase {
 
     private static final Duration TTL = Duration.ofSeconds(30);
-
-    private static HikariDataSource ds;
-    private static GroupStore groups;
-    private static LeaseStore leases;
-    private static RangeStore ranges;
-
-    @BeforeAll
-    static void database() {
-        ds = TestDatabase.migrated("lease");
-        groups = new GroupStore(ds);
-        leases = new LeaseStore(ds, 0);
-        ranges = new RangeStore(ds, 0);
-    }
-
-    @AfterAll
-    static void close() {
-        ds.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        TestDatabase.execute(ds, "truncate groups, nodes, lease_events, clock_skew cascade");
-    }
 
     @Test
     void aHoldersLeasesEndWithItsRegistryRowNotAfterTheLeaseTtl() {
@@ -460,7 +433,7 @@ class LeaseStoreTest {
         assertThat(leases.outlook("alt.binaries.x").plannedRanges()).isEqualTo(1);
     }
 
-    private static void finishNextRange(Holder h) {
+    private void finishNextRange(Holder h) {
         RangeRow r = ranges.nextRange(h, null).orElseThrow();
         assertThat(ranges.rangeDone(h, r.id(), 0)).isTrue();
     }
@@ -479,7 +452,7 @@ class LeaseStoreTest {
         assertThat(leases.leasingOrder(TTL, 10)).isEmpty();
     }
 
-    private static void recordSnapshot(Holder h, long next) {
+    private void recordSnapshot(Holder h, long next) {
         leases.fence().run(h, "test snapshot", c -> {
             leases.recordSnapshot(c, h, next);
             return null;

@@ -2,7 +2,6 @@ package headway.coordination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariDataSource;
 import headway.store.Holder;
 import headway.store.TestDatabase;
 import java.sql.Connection;
@@ -10,37 +9,11 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class RangeStoreTest {
+class RangeStoreTest extends WithCoordinationDatabase {
 
     private static final Duration TTL = Duration.ofSeconds(30);
-
-    private static HikariDataSource ds;
-    private static GroupStore groups;
-    private static LeaseStore leases;
-    private static RangeStore ranges;
-
-    @BeforeAll
-    static void database() {
-        ds = TestDatabase.migrated("ranges");
-        groups = new GroupStore(ds);
-        leases = new LeaseStore(ds, 0);
-        ranges = new RangeStore(ds, 0);
-    }
-
-    @AfterAll
-    static void close() {
-        ds.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        TestDatabase.execute(ds, "truncate groups, nodes, lease_events, clock_skew cascade");
-    }
 
     @Test
     void nextRangeSkipsRangesLockedByAnotherTransaction() throws Exception {

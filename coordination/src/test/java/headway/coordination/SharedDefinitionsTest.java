@@ -3,7 +3,6 @@ package headway.coordination;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import com.zaxxer.hikari.HikariDataSource;
 import headway.catalog.CatalogStore;
 import headway.catalog.CatalogStoreTest;
 import headway.store.Holder;
@@ -11,35 +10,15 @@ import headway.store.TestDatabase;
 import headway.watchman.Watchman;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Pins the two measures that migration V4 defines once (the view group_lag and the function
  * catalog_bytes()), and checks that every reader of them reports the same number.
  */
-class SharedDefinitionsTest {
+class SharedDefinitionsTest extends WithCoordinationDatabase {
 
     private static final Duration TTL = Duration.ofSeconds(30);
-
-    private static HikariDataSource ds;
-    private static GroupStore groups;
-    private static LeaseStore leases;
-    private static RangeStore ranges;
-
-    @BeforeAll
-    static void database() {
-        ds = TestDatabase.migrated("definitions");
-        groups = new GroupStore(ds);
-        leases = new LeaseStore(ds, 0);
-        ranges = new RangeStore(ds, 0);
-    }
-
-    @AfterAll
-    static void close() {
-        ds.close();
-    }
 
     @Test
     void lagIsTheArticlesLeftInUnfinishedRangesForEveryReader() {

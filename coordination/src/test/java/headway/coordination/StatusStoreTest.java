@@ -4,45 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import com.zaxxer.hikari.HikariDataSource;
 import headway.store.Holder;
 import headway.store.Jdbc;
 import headway.store.LeaseLostException;
 import headway.store.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class StatusStoreTest {
+class StatusStoreTest extends WithCoordinationDatabase {
 
     private static final Duration TTL = Duration.ofSeconds(30);
 
-    private static HikariDataSource ds;
-    private static GroupStore groups;
-    private static LeaseStore leases;
-    private static RangeStore ranges;
-    private static StatusStore status;
+    private StatusStore status;
 
     @BeforeAll
-    static void database() {
-        ds = TestDatabase.migrated("status");
-        groups = new GroupStore(ds);
-        leases = new LeaseStore(ds, 0);
-        ranges = new RangeStore(ds, 0);
+    void stores() {
         status = new StatusStore(ds);
-    }
-
-    @AfterAll
-    static void close() {
-        ds.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        TestDatabase.execute(ds, "truncate groups, nodes, lease_events, clock_skew cascade");
     }
 
     @Test
@@ -66,7 +45,7 @@ class StatusStoreTest {
         assertThat(status.conflictsSince(databaseTime())).isEmpty();
     }
 
-    private static Instant databaseTime() {
+    private Instant databaseTime() {
         return Jdbc.inTransaction(
                 ds, "reading the database clock", c -> Jdbc.one(c, "select hw_now()", rs -> Jdbc.instant(rs, 1)));
     }

@@ -3,12 +3,9 @@ package headway.watchman;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.zaxxer.hikari.HikariDataSource;
-import headway.coordination.GroupStore;
-import headway.coordination.LeaseStore;
 import headway.coordination.NodeRegistry;
 import headway.coordination.RangeRow;
-import headway.coordination.RangeStore;
+import headway.coordination.WithCoordinationDatabase;
 import headway.store.Holder;
 import headway.store.StoreException;
 import headway.store.TestDatabase;
@@ -16,12 +13,10 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class WatchmanTest {
+class WatchmanTest extends WithCoordinationDatabase {
 
     private static final Duration LEASE_TTL = Duration.ofSeconds(30);
     private static final Duration RANGE_BOUND = Duration.ofMinutes(5);
@@ -29,28 +24,9 @@ class WatchmanTest {
     private static final Duration NODE_TTL = Duration.ofSeconds(15);
     private static final Watchman.Bounds BOUNDS = new Watchman.Bounds(RANGE_BOUND, GROUP_BOUND, NODE_TTL);
 
-    private static HikariDataSource ds;
-    private static GroupStore groups;
-    private static LeaseStore leases;
-    private static RangeStore ranges;
-
-    @BeforeAll
-    static void database() {
-        ds = TestDatabase.migrated("watchman");
-        groups = new GroupStore(ds);
-        leases = new LeaseStore(ds, 0);
-        ranges = new RangeStore(ds, 0);
-    }
-
-    @AfterAll
-    static void close() {
-        ds.close();
-    }
-
     @BeforeEach
     void empty() {
         TestDatabase.execute(ds, "drop trigger if exists fail_one on stuck_moves");
-        TestDatabase.execute(ds, "truncate groups, nodes, lease_events, clock_skew, stuck_moves, presence cascade");
     }
 
     @Test
@@ -445,7 +421,7 @@ class WatchmanTest {
 
     private record Leased(Holder holder, RangeRow range) {}
 
-    private static Leased leasedRange(String group) {
+    private Leased leasedRange(String group) {
         groups.add(group, 0);
         groups.plan(group, 1, 100, 100, 1);
         Holder h = leases.lease(group, "n1", LEASE_TTL).holder();

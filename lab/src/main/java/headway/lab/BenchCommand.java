@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
             BenchCommand.Search.class,
             BenchCommand.FrontDoor.class,
             BenchCommand.Provider.class,
-            BenchCommand.Inspect.class
+            BenchCommand.Inspect.class,
+            CatalogBenchCommand.class
         })
 final class BenchCommand implements Runnable {
     @Spec
@@ -46,7 +47,8 @@ final class BenchCommand implements Runnable {
     public void run() {
         throw new CommandLine.ParameterException(
                 spec.commandLine(),
-                "name a benchmark: throughput, overhead, scale, takeover, subjects, search, frontdoor, provider or inspect");
+                "name a benchmark: throughput, overhead, scale, takeover, subjects, search, frontdoor, provider, inspect or"
+                        + " catalog");
     }
 
     /** The catalogue's default of the setting an option mirrors, which {@code ${DEFAULT-VALUE}} shows in the help. */
@@ -635,7 +637,8 @@ final class BenchCommand implements Runnable {
                 names = "--inn",
                 description =
                         "read from the INN reader on 127.0.0.1:1119 (tools/nntp-peer.sh, as root) instead of the news"
-                                + " simulator, in a group the benchmark fills by streaming to INN's feed port 1120")
+                                + " simulator, in a group the benchmark fills by streaming to INN's feed port 1120;"
+                                + " the two-provider availability case runs on INN and a second INN (1129/1130)")
         boolean inn;
 
         @Option(
@@ -699,7 +702,12 @@ final class BenchCommand implements Runnable {
                 } else {
                     bench.runOnSimulator(xfeature);
                 }
-                new AvailabilityBench(availabilitySegments, out).run();
+                AvailabilityBench availability = new AvailabilityBench(availabilitySegments, out);
+                if (inn) {
+                    availability.run(InnFeed.availabilityPair());
+                } else {
+                    availability.run();
+                }
             } catch (CliException e) {
                 throw e;
             } catch (Exception e) {

@@ -38,12 +38,7 @@ final class InnFeed {
 
     /** Starts INN with the group, fills it to {@code articles} articles when it holds fewer, and names it. */
     static ProviderBench.Target prepare(int articles, PrintWriter out) throws Exception {
-        Path script = Path.of(System.getProperty("headway.nntpPeer", "tools/nntp-peer.sh"));
-        if (!Files.isRegularFile(script)) {
-            throw new CliException(
-                    Exit.UNREACHABLE,
-                    "--inn needs tools/nntp-peer.sh: run from the repository root or set -Dheadway.nntpPeer=PATH");
-        }
+        Path script = script();
         peer(script, "start", GROUP);
         NntpServer reader = NntpServer.plain("127.0.0.1", READER_PORT)
                 .withSecurity(new NntpServer.Security(NntpServer.StartTls.OFF, null, false, false));
@@ -66,12 +61,132 @@ final class InnFeed {
         }
     }
 
-    /** Runs {@code script args...} on INN's ports, failing with its output unless it exits 0 within 5 minutes. */
+    /** The second INN (tools/nntp-peer.sh with NNTP_INSTANCE=2): its reader and feed ports. */
+    static final int SECOND_READER_PORT = 1129;
+
+    static final int SECOND_FEED_PORT = 1130;
+
+    /**
+     * The availability case's two providers on two INN servers (tools/nntp-peer.sh, instances 1 and
+     * 2): each segment is streamed (TAKETHIS) to both, except that a segment the case takes down is
+     * never fed to the second: INN's timecaf spool goes on serving an article {@code ctlinnd cancel}
+     * removed (STAT and HEAD by message-id still answer), so a takedown is what the second never got.
+     */
+    static AvailabilityBench.Providers availabilityPair() throws Exception {
+        Path script = script();
+        peer(script, 1, READER_PORT, FEED_PORT, "start", AvailabilityBench.GROUP);
+        peer(script, 2, SECOND_READER_PORT, SECOND_FEED_PORT, "start", AvailabilityBench.GROUP);
+        Stream first = new Stream(FEED_PORT);
+        Stream second;
+        try {
+            second = new Stream(SECOND_FEED_PORT);
+        } catch (IOException e) {
+            first.close();
+            throw e;
+        }
+        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+        return new AvailabilityBench.Providers() {
+            @Override
+            public void post(String group, String id, String subject, byte[] body, boolean removed) throws IOException {
+                String article = "Path: bench!not-for-mail\r\nFrom: poster <poster@bench.test>\r\nNewsgroups: " + group
+                        + "\r\nSubject: " + subject + "\r\nDate: " + date + "\r\nMessage-ID: " + id + "\r\n\r\n"
+                        + new String(body, StandardCharsets.ISO_8859_1) + ".\r\n";
+                first.take(id, article);
+                if (!removed) {
+                    second.take(id, article);
+                }
+            }
+
+            @Override
+            public void flush() throws IOException {
+                first.flush();
+                second.flush();
+            }
+
+            @Override
+            public NntpServer second() {
+                return NntpServer.plain("127.0.0.1", SECOND_READER_PORT)
+                        .withSecurity(new NntpServer.Security(NntpServer.StartTls.OFF, null, false, false));
+            }
+
+            @Override
+            public void close() {
+                first.close();
+                second.close();
+            }
+        };
+    }
+
+    /** A MODE STREAM connection to an innd feed port, {@value #PIPELINE} TAKETHIS sent before their answers are read. */
+    private static final class Stream implements AutoCloseable {
+        private final Socket socket;
+        private final BufferedReader in;
+        private final OutputStream out;
+        private final StringBuilder pending = new StringBuilder();
+        private int held;
+
+        Stream(int port) throws IOException {
+            socket = new Socket("127.0.0.1", port);
+            try {
+                socket.setSoTimeout(30_000);
+                socket.setTcpNoDelay(true);
+                in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
+                out = socket.getOutputStream();
+                expect(in.readLine(), "greeting", "200");
+                send(out, "MODE STREAM\r\n");
+                expect(in.readLine(), "MODE STREAM", "203");
+            } catch (IOException e) {
+                socket.close();
+                throw e;
+            }
+        }
+
+        void take(String id, String article) throws IOException {
+            pending.append("TAKETHIS ").append(id).append("\r\n").append(article);
+            if (++held == PIPELINE) {
+                flush();
+            }
+        }
+
+        void flush() throws IOException {
+            send(out, pending.toString());
+            pending.setLength(0);
+            for (; held > 0; held--) {
+                expect(in.readLine(), "TAKETHIS", "239");
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // closing a finished feed: nothing left to lose
+            }
+        }
+    }
+
+    private static Path script() {
+        Path script = Path.of(System.getProperty("headway.nntpPeer", "tools/nntp-peer.sh"));
+        if (!Files.isRegularFile(script)) {
+            throw new CliException(
+                    Exit.UNREACHABLE,
+                    "--inn needs tools/nntp-peer.sh: run from the repository root or set -Dheadway.nntpPeer=PATH");
+        }
+        return script;
+    }
+
+    /** Runs {@code script args...} on the first INN's ports, failing with its output unless it exits 0 within 5 minutes. */
     static void peer(Path script, String... args) throws Exception {
+        peer(script, 1, READER_PORT, FEED_PORT, args);
+    }
+
+    private static void peer(Path script, int instance, int readerPort, int feedPort, String... args) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", script.toString());
         pb.command().addAll(java.util.List.of(args));
-        pb.environment().put("NNTP_PORT", Integer.toString(READER_PORT));
-        pb.environment().put("NNTP_FEED_PORT", Integer.toString(FEED_PORT));
+        pb.environment().put("NNTP_INSTANCE", Integer.toString(instance));
+        pb.environment().put("NNTP_PORT", Integer.toString(readerPort));
+        pb.environment().put("NNTP_FEED_PORT", Integer.toString(feedPort));
         pb.redirectErrorStream(true);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Process p = pb.start();

@@ -32,6 +32,9 @@ public final class HoldingServer implements AutoCloseable {
     public final AtomicInteger endedByNextCommand = new AtomicInteger();
 
     public final AtomicInteger endedByHold = new AtomicInteger();
+    /** Replies ended by the hold, per connection in the order they were accepted. */
+    private final List<AtomicInteger> heldPerConnection = new CopyOnWriteArrayList<>();
+
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     /** Every OVER range received, in arrival order, over all connections. */
     public final List<String> overs = new CopyOnWriteArrayList<>();
@@ -64,7 +67,9 @@ public final class HoldingServer implements AutoCloseable {
             try {
                 Socket s = listener.accept();
                 sockets.add(s);
-                Thread t = new Thread(() -> serve(s), "holding-nntp");
+                AtomicInteger held = new AtomicInteger();
+                heldPerConnection.add(held);
+                Thread t = new Thread(() -> serve(s, held), "holding-nntp");
                 t.setDaemon(true);
                 t.start();
             } catch (IOException e) {
@@ -73,7 +78,7 @@ public final class HoldingServer implements AutoCloseable {
         }
     }
 
-    private void serve(Socket s) {
+    private void serve(Socket s, AtomicInteger held) {
         try (s) {
             BufferedReader in =
                     new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
@@ -104,6 +109,7 @@ public final class HoldingServer implements AutoCloseable {
                             }
                         } catch (SocketTimeoutException e) {
                             endedByHold.incrementAndGet();
+                            held.incrementAndGet();
                         }
                         s.setSoTimeout(0);
                     }
@@ -126,6 +132,23 @@ public final class HoldingServer implements AutoCloseable {
         } catch (IOException e) {
             // the client went away
         }
+    }
+
+    /** Connections accepted so far. */
+    public int connections() {
+        return heldPerConnection.size();
+    }
+
+    /**
+     * Replies ended by the hold on the connections accepted from the {@code first}-th on (0-based): a
+     * connection from before cannot add to it, however late its own hold runs out.
+     */
+    public int heldOnConnectionsFrom(int first) {
+        int sum = 0;
+        for (int i = first; i < heldPerConnection.size(); i++) {
+            sum += heldPerConnection.get(i).get();
+        }
+        return sum;
     }
 
     private static void send(OutputStream out, String s) throws IOException {

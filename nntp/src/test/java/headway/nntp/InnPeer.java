@@ -27,17 +27,45 @@ public final class InnPeer {
     /** innd's feed port for IHAVE and streaming. */
     public static final int FEED_PORT = 1120;
 
+    /**
+     * One of the independent INN servers nntp-peer.sh runs ({@code NNTP_INSTANCE}): each its own
+     * config, spool, history and ports, so two of them stand for two news providers.
+     */
+    public record Instance(int number, int readerPort, int feedPort) {
+        /** Runs {@code nntp-peer.sh args...} on this instance; see {@link InnPeer#run}. */
+        public void run(String... args) throws Exception {
+            InnPeer.run(this, args);
+        }
+
+        /** Feeds articles to this instance's innd; see {@link InnPeer#ihave}. */
+        public void ihave(Iterable<Wire> articles) throws IOException {
+            InnPeer.ihave(feedPort, articles);
+        }
+    }
+
+    /** The first server (the package's directories), on {@link #READER_PORT} and {@link #FEED_PORT}. */
+    public static final Instance FIRST = new Instance(1, READER_PORT, FEED_PORT);
+
+    /** The second server (its own directories under /var/lib/news-peer2), on 1129 and 1130. */
+    public static final Instance SECOND = new Instance(2, 1129, 1130);
+
     private InnPeer() {}
 
-    /** Runs {@code nntp-peer.sh args...} and fails the test with its output when it does not exit 0 within 5 minutes. */
+    /** Runs {@code nntp-peer.sh args...} on the first server; see {@link #run(Instance, String...)}. */
     public static void run(String... args) throws Exception {
+        run(FIRST, args);
+    }
+
+    /** Runs {@code nntp-peer.sh args...} and fails the test with its output when it does not exit 0 within 5 minutes. */
+    private static void run(Instance instance, String... args) throws Exception {
         if (!Files.isRegularFile(SCRIPT)) {
             fail("INN peer script not found at " + SCRIPT + ": set -Dheadway.nntpPeer=/path/to/nntp-peer.sh");
         }
         ProcessBuilder pb = new ProcessBuilder("bash", SCRIPT.toString());
         pb.command().addAll(List.of(args));
-        pb.environment().put("NNTP_PORT", Integer.toString(READER_PORT));
-        pb.environment().put("NNTP_FEED_PORT", Integer.toString(FEED_PORT));
+        pb.environment().put("NNTP_INSTANCE", Integer.toString(instance.number()));
+        pb.environment().put("NNTP_PORT", Integer.toString(instance.readerPort()));
+        pb.environment().put("NNTP_FEED_PORT", Integer.toString(instance.feedPort()));
         pb.environment().put("NNTP_DOMAIN", "nntp.test");
         pb.redirectErrorStream(true);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -53,22 +81,30 @@ public final class InnPeer {
         pump.start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.destroyForcibly();
-            fail("nntp-peer.sh " + String.join(" ", args) + " did not finish in 5 minutes: " + output);
+            fail("nntp-peer.sh (instance " + instance.number() + ") " + String.join(" ", args)
+                    + " did not finish in 5 minutes: " + output);
         }
         pump.join(5000);
         if (p.exitValue() != 0) {
-            fail("nntp-peer.sh " + String.join(" ", args) + " exited " + p.exitValue()
-                    + " (INN could not be started; it must run as root with apt access):\n" + output);
+            fail("nntp-peer.sh (instance " + instance.number() + ") " + String.join(" ", args) + " exited "
+                    + p.exitValue() + " (INN could not be started; it must run as root with apt access):\n" + output);
         }
     }
 
     /** An article as it goes over the wire: its message-id and its bytes, dot-stuffed, without the final dot line. */
     public record Wire(String messageId, byte[] bytes) {}
 
-    /** Feeds articles to innd one by one with IHAVE, failing the test on any answer but 335 then 235. */
+    /** Feeds articles to the first server's innd one by one with IHAVE, failing the test on any answer but 335 then 235. */
     public static void ihave(Iterable<Wire> articles) throws IOException {
-        try (Socket s = new Socket("127.0.0.1", FEED_PORT)) {
+        ihave(FEED_PORT, articles);
+    }
+
+    private static void ihave(int feedPort, Iterable<Wire> articles) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", feedPort)) {
             s.setSoTimeout(20_000);
+            // an article goes in two writes (its bytes, the final dot): with Nagle's algorithm the
+            // second waited for innd's delayed ACK, 40 ms an article
+            s.setTcpNoDelay(true);
             LineReader in = new LineReader(s.getInputStream(), 8192);
             OutputStream out = s.getOutputStream();
             expect(in, "greeting", 200);

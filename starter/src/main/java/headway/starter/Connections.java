@@ -117,11 +117,19 @@ final class Connections implements AutoCloseable {
      * be reached or refuses us.
      */
     WorkflowClient temporal() {
+        return temporal(Duration.ZERO, message -> {});
+    }
+
+    /**
+     * As {@link #temporal()}, asking a server that is down or slow to answer again for up to
+     * {@code patience} (a worker), and telling {@code waiting} once that it waits.
+     */
+    WorkflowClient temporal(Duration patience, java.util.function.Consumer<String> waiting) {
         if (client == null) {
             TemporalConnection connection;
             try {
                 connection = TemporalConnection.fromEnv(env());
-                client = connection.connect(metrics, Duration.ofSeconds(5));
+                client = connection.connect(metrics, Duration.ofSeconds(5), patience, waiting);
             } catch (IllegalArgumentException e) {
                 throw CliException.badInput(e.getMessage());
             } catch (TemporalConnection.Unreachable e) {

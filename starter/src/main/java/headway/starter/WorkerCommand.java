@@ -7,6 +7,7 @@ import headway.worker.HeadwayWorker;
 import headway.worker.WorkerConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.temporal.client.WorkflowClient;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -24,6 +25,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "worker", mixinStandardHelpOptions = true, description = "Run a worker (until SIGTERM).")
 final class WorkerCommand implements Runnable {
+    /**
+     * How long a worker asks again for a Temporal server that is down or slow to answer before it
+     * exits 3: long enough for a server started beside it (compose, a service manager) to come up.
+     */
+    static final Duration TEMPORAL_PATIENCE = Duration.ofSeconds(60);
+
     @Mixin
     Connections connections;
 
@@ -84,7 +91,9 @@ final class WorkerCommand implements Runnable {
                 Stores stores = openDatabase(config)) {
             PrometheusMeterRegistry registry = HeadwayWorker.newRegistry();
             connections.metrics = registry;
-            WorkflowClient client = connections.temporal();
+            // a worker started beside its server (compose, a busy host) waits for it a while instead of exiting
+            WorkflowClient client = connections.temporal(
+                    TEMPORAL_PATIENCE, waiting -> spec.commandLine().getErr().println("headway: " + waiting));
             HeadwayWorker worker = HeadwayWorker.start(config, client, stores, registry);
             Thread hook = new Thread(
                     () -> {

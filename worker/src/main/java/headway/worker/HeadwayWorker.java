@@ -21,6 +21,7 @@ import headway.activity.WindowSnapshots;
 import headway.catalog.AvailabilityStore;
 import headway.catalog.CatalogRetention;
 import headway.catalog.CatalogStore;
+import headway.catalog.NewestBinary;
 import headway.catalog.ReleaseQueries;
 import headway.catalog.RuleSetStore;
 import headway.catalog.Stores;
@@ -167,6 +168,7 @@ public final class HeadwayWorker implements AutoCloseable {
         registryRow.reportingProviders(() -> providerReports(providers, pools));
         holdings.sharedBy(new FleetShare(registryRow, config.maxGroups(), FleetShare.SLACK));
         NodeHeartbeat heartbeat = NodeHeartbeat.start(registryRow, config.nodeHeartbeat(), holdings::recheck);
+        AvailabilityChecker checker = null;
         if (config.checkConnections() > 0) {
             List<AvailabilityChecker.Checked> checked = new ArrayList<>();
             for (Provider p : Providers.checkOrder(providers)) {
@@ -176,16 +178,9 @@ public final class HeadwayWorker implements AutoCloseable {
                 owned.add(checks);
                 checked.add(new AvailabilityChecker.Checked(p.index(), checks));
             }
-            owned.add(
-                    0,
-                    AvailabilityLoop.start(
-                            new AvailabilityChecker(
-                                    new ReleaseQueries(dataSource),
-                                    new AvailabilityStore(dataSource),
-                                    checked,
-                                    config.checkStats()),
-                            registryRow,
-                            AVAILABILITY_EVERY));
+            checker = new AvailabilityChecker(
+                    new ReleaseQueries(dataSource), new AvailabilityStore(dataSource), checked, config.checkStats());
+            owned.add(0, AvailabilityLoop.start(checker, registryRow, AVAILABILITY_EVERY));
         }
 
         MetricsServer metricsServer = config.metricsPort() == 0
@@ -233,7 +228,11 @@ public final class HeadwayWorker implements AutoCloseable {
                                 new Planner.Settings(config.rangeSize(), config.backfill(), config.planMaxJump()))),
                 new RegistryActivitiesImpl(dataSource, config.nodeTtl()),
                 new RetentionActivitiesImpl(
-                        new CatalogRetention(dataSource), config.retentionDays(), config.windowMaxAge()),
+                        new CatalogRetention(dataSource),
+                        config.retentionDays(),
+                        config.windowMaxAge(),
+                        checker == null ? null : new AvailabilityStore(dataSource),
+                        checker),
                 new WatchmanActivitiesImpl(
                         new Watchman(dataSource),
                         new Watchman.Bounds(config.stuckRange(), config.stuckGroup(), config.nodeTtl())));
@@ -416,7 +415,14 @@ public final class HeadwayWorker implements AutoCloseable {
                     p.label(),
                     new NntpHeaderSource(pools.get(p.index()), config.nntp().pipeline())));
         }
-        return new FailoverHeaderSource(candidates, new ProviderSwitches(dataSource));
+        NewestBinary newest = new NewestBinary(dataSource);
+        return new FailoverHeaderSource(
+                candidates,
+                new ProviderSwitches(dataSource),
+                new GroupStore(dataSource),
+                (group, article) -> newest.before(group, article)
+                        .map(f -> new FailoverHeaderSource.Dated(f.lastArticle(), f.posted()))
+                        .orElse(null));
     }
 
     /** What the node reports per provider: its connections open, how many it may open, the account's limit. */

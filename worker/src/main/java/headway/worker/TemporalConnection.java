@@ -60,8 +60,19 @@ public final class TemporalConnection {
 
     /** The server could not be reached, or it refused us; the message names the fix. */
     public static final class Unreachable extends RuntimeException {
-        Unreachable(String message, Throwable cause) {
+        private final boolean mayComeUp;
+
+        Unreachable(String message, Throwable cause, boolean mayComeUp) {
             super(message, cause);
+            this.mayComeUp = mayComeUp;
+        }
+
+        /**
+         * Whether the server was only down or slow to answer, so asking again may succeed; false
+         * when it refused our TLS or credentials, which no wait mends.
+         */
+        public boolean mayComeUp() {
+            return mayComeUp;
         }
     }
 
@@ -214,9 +225,42 @@ public final class TemporalConnection {
         try {
             stubs = WorkflowServiceStubs.newConnectedServiceStubs(options, timeout);
         } catch (RuntimeException e) {
-            throw new Unreachable("cannot reach Temporal at " + address + ": " + explain(e), e);
+            String why = explain(e);
+            throw new Unreachable("cannot reach Temporal at " + address + ": " + why, e, why.endsWith(HINT));
         }
         return WorkflowClient.newInstance(stubs, clientOptions());
+    }
+
+    /**
+     * As {@link #connect(MeterRegistry, Duration)}, but a server that is down or slow to answer is asked
+     * again every 2 s until {@code patience} has passed (a worker started beside its server, or on a
+     * busy machine); {@code waiting} hears the first failure once. A refusal (TLS, credentials) ends it
+     * at once.
+     */
+    public WorkflowClient connect(
+            MeterRegistry metrics, Duration timeout, Duration patience, java.util.function.Consumer<String> waiting) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        boolean told = false;
+        while (true) {
+            try {
+                return connect(metrics, timeout);
+            } catch (Unreachable e) {
+                if (!e.mayComeUp() || System.nanoTime() - deadline >= 0) {
+                    throw e;
+                }
+                if (!told) {
+                    waiting.accept(
+                            e.getMessage() + "; asking again every 2 s for up to " + patience.toSeconds() + " s");
+                    told = true;
+                }
+                try {
+                    Thread.sleep(2_000);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Why a call to the server failed, in words that name the setting to change. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.activity.ConflictReporter;
 import headway.activity.Failures;
 import headway.activity.GroupActivities;
 import headway.activity.GroupActivitiesImpl;
@@ -16,6 +17,7 @@ import headway.activity.NntpHeaderSource;
 import headway.activity.RangeIndexer;
 import headway.activity.RangeLease;
 import headway.catalog.CatalogStore;
+import headway.coordination.Band;
 import headway.coordination.GroupStore;
 import headway.coordination.LeaseStore;
 import headway.coordination.PostgresSnapshotStore;
@@ -239,7 +241,17 @@ class AbandonedAttemptTest {
 
         N1(Duration ttl) {
             leasing = new LeaseActivitiesImpl(
-                    leases, snapshots, holdings, () -> RuleSet.defaults(0), "n1", "own/n1", ttl, 5_000, metrics);
+                    leases,
+                    snapshots,
+                    holdings,
+                    () -> RuleSet.defaults(0),
+                    "n1",
+                    "own/n1",
+                    ttl,
+                    5_000,
+                    metrics,
+                    ConflictReporter.NONE,
+                    Band.ALL);
         }
 
         /** Adds {@code group} with one planned range of {@code articles}. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.zaxxer.hikari.HikariDataSource;
+import headway.activity.ConflictReporter;
 import headway.activity.Failures;
 import headway.activity.GroupActivitiesImpl;
 import headway.activity.HeaderSource;
@@ -14,6 +15,7 @@ import headway.activity.NntpHeaderSource;
 import headway.activity.Planner;
 import headway.activity.RangeIndexer;
 import headway.catalog.CatalogStore;
+import headway.coordination.Band;
 import headway.coordination.GroupStore;
 import headway.coordination.LeaseOutcome;
 import headway.coordination.LeaseStore;
@@ -163,7 +165,17 @@ class GroupWorkflowIntegrationTest {
         Worker shared = env.newWorker(TaskQueues.SHARED, options);
         shared.registerWorkflowImplementationTypes(GroupWorkflowImpl.class);
         LeaseActivitiesImpl leaseActivities = new LeaseActivitiesImpl(
-                leases, snapshots, holdings, () -> RuleSet.defaults(0), NODE, OWN_QUEUE, TTL, WINDOW_MAX_AGE, metrics);
+                leases,
+                snapshots,
+                holdings,
+                () -> RuleSet.defaults(0),
+                NODE,
+                OWN_QUEUE,
+                TTL,
+                WINDOW_MAX_AGE,
+                metrics,
+                ConflictReporter.NONE,
+                Band.ALL);
         shared.registerActivitiesImplementations(leaseActivities);
         env.newWorker(TaskQueues.leaseQueue(TaskQueues.SHARED), options)
                 .registerActivitiesImplementations(leaseActivities);

@@ -4,10 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.Status;
+import io.temporal.client.WorkflowClient;
+import io.temporal.testserver.TestServer;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,5 +119,46 @@ class TemporalConnectionTest {
                         + " TEMPORAL_API_KEY and that the key may use namespace ns");
         assertThat(TemporalConnection.fromEnv(Map.of()).explain(Status.PERMISSION_DENIED.asRuntimeException()))
                 .startsWith("the server refused the credentials (PERMISSION_DENIED): set TEMPORAL_API_KEY");
+    }
+
+    @Test
+    void aWorkerWaitsForAServerThatComesUpAndStopsAtOnceOnARefusal() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        TemporalConnection connection = TemporalConnection.fromEnv(Map.of(
+                "TEMPORAL_CONFIG_FILE", dir.resolve("none.toml").toString(), "HEADWAY_TEMPORAL", "127.0.0.1:" + port));
+        List<String> heard = new CopyOnWriteArrayList<>();
+        CompletableFuture<WorkflowClient> waiting = CompletableFuture.supplyAsync(
+                () -> connection.connect(null, Duration.ofSeconds(2), Duration.ofSeconds(90), heard::add));
+        // nothing listens yet: the first attempt fails and is told once
+        long told = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (heard.isEmpty() && System.nanoTime() < told) {
+            Thread.sleep(50);
+        }
+        assertThat(heard)
+                .singleElement()
+                .asString()
+                .startsWith("cannot reach Temporal at 127.0.0.1:" + port + ": ")
+                .endsWith("; asking again every 2 s for up to 90 s");
+        assertThat(waiting).isNotDone();
+        try (TestServer.PortBoundTestServer server = TestServer.createPortBoundServer(port)) {
+            WorkflowClient client = waiting.get(60, TimeUnit.SECONDS);
+            assertThat(client.getWorkflowServiceStubs()
+                            .healthCheck()
+                            .getStatus()
+                            .name())
+                    .isEqualTo("SERVING");
+            client.getWorkflowServiceStubs().shutdownNow();
+        }
+        assertThat(heard).hasSize(1);
+
+        // a server that is down with no patience, and a bad TLS setting with patience, both end at once
+        assertThatThrownBy(() -> connection.connect(null, Duration.ofSeconds(2), Duration.ZERO, heard::add))
+                .isInstanceOf(TemporalConnection.Unreachable.class)
+                .satisfies(e -> assertThat(((TemporalConnection.Unreachable) e).mayComeUp())
+                        .isTrue());
+        assertThat(heard).hasSize(1);
     }
 }

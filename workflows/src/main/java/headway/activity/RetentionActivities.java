@@ -13,4 +13,13 @@ public interface RetentionActivities {
      */
     @ActivityMethod
     RetentionSummary purge();
+
+    /**
+     * Checks the availability (STAT on the check providers) of releases nearing the horizon again:
+     * those in the last quarter of HEADWAY_RETENTION_DAYS whose last check is older than a quarter of
+     * it, or, with retention off, those older than 90 days whose last check is older than 30; a
+     * bounded number a run. Returns how many releases were checked (0 on a node that checks none).
+     */
+    @ActivityMethod
+    int recheckAvailability();
 }

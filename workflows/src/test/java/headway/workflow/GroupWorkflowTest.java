@@ -104,6 +104,22 @@ class GroupWorkflowTest {
         return progress;
     }
 
+    /**
+     * Waits, in real time and without moving the test server's clock, until {@code store} has seen
+     * {@code count} calls of {@code what} (60 s at most: then the assertion after it tells).
+     */
+    private static void awaitCalls(FakeGroupStore store, String what, int count) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (store.callCount(what) < count && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     private GroupProgress awaitIdleAfter(long ranges) {
         return awaitProgress(
                 "idle after " + ranges + " ranges", p -> p.state() == GroupState.IDLE && p.rangesDone() == ranges);
@@ -228,6 +244,8 @@ class GroupWorkflowTest {
         startEnv(store, A); // its lease worker polls the tail's lease queue only, as a tail worker does
         start(GroupRun.start(config()));
         env.sleep(TTL.multipliedBy(2).plusSeconds(1));
+        // the timer has fired; the workflow task that asks for the outlook again runs on its own thread
+        awaitCalls(store, "outlook", 2);
         assertThat(store.callCount("outlook"))
                 .as("the history lease waited two TTLs on its own queue, then the outlook was read again")
                 .isEqualTo(2);

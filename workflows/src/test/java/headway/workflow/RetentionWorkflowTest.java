@@ -45,6 +45,30 @@ class RetentionWorkflowTest {
     }
 
     @Test
+    void aRunChecksReleasesNearTheHorizonAgainAfterThePurge() {
+        FakeRetention fake = new FakeRetention(0);
+        worker.registerActivitiesImplementations(fake);
+        env.start();
+        workflow().purge();
+        assertThat(fake.rechecks).hasValue(1);
+    }
+
+    @Test
+    void aFailedRecheckLeavesThePurgesSummary() {
+        FakeRetention fake = new FakeRetention(0) {
+            @Override
+            public int recheckAvailability() {
+                rechecks.incrementAndGet();
+                throw new IllegalStateException("check providers are down");
+            }
+        };
+        worker.registerActivitiesImplementations(fake);
+        env.start();
+        assertThat(workflow().purge()).isEqualTo(PURGED);
+        assertThat(fake.rechecks).as("three attempts").hasValue(3);
+    }
+
+    @Test
     void aBlipIsRetriedAndALongerOutageIsLeftToTheNextRun() {
         FakeRetention blip = new FakeRetention(2);
         worker.registerActivitiesImplementations(blip);
@@ -73,12 +97,19 @@ class RetentionWorkflowTest {
                                 .build());
     }
 
-    static final class FakeRetention implements RetentionActivities {
+    static class FakeRetention implements RetentionActivities {
         final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger rechecks = new AtomicInteger();
         private final int failures;
 
         FakeRetention(int failures) {
             this.failures = failures;
+        }
+
+        @Override
+        public int recheckAvailability() {
+            rechecks.incrementAndGet();
+            return 0;
         }
 
         @Override
