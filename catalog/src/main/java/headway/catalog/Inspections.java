@@ -103,7 +103,7 @@ public final class Inspections {
         }
     }
 
-    private static final String ENROL = """
+    static final String ENROL = """
             insert into release_inspections (group_name, poster, name, state, attempts, next_attempt, updated_at)
             select r.group_name, r.poster, r.name, 'pending', 0, hw_now(), hw_now()
             from releases r
@@ -123,7 +123,7 @@ public final class Inspections {
             where state in ('pending', 'failed') and next_attempt <= hw_now() and attempts >= ?
             """;
 
-    private static final String CLAIM = """
+    static final String CLAIM = """
             update release_inspections i
             set attempts = i.attempts + 1, next_attempt = hw_now() + ?::bigint * interval '1 millisecond',
                 updated_at = hw_now()

@@ -17,9 +17,11 @@ import java.util.Optional;
  * puts the first volume anywhere among them. A file's last article is never guessed: once an
  * article is a 7z's first, {@link #sevenZipTail} names the one that holds its header, and the
  * caller fetches that one next; a small file fetched whole is its own end, and the reader looks
- * there for a 7z's header when no first volume was read. The cost: a shuffled 7z post whose last
- * volume is large (more than one article) may spend the budget on middle volumes, which name
- * nothing.
+ * there for a 7z's header when no first volume was read. When the last volume spans several
+ * articles and its last one holds only the end of the header, the reader walks back from it one
+ * article at a time while budget remains. The cost: a shuffled 7z post whose last volume is large
+ * (more than one article) may spend the budget on middle volumes, which name nothing, and with a
+ * PAR2 index and an NFO fetched first a budget of 3 leaves no article for the header.
  */
 public final class FetchPlan {
 

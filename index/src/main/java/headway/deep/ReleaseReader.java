@@ -3,6 +3,7 @@ package headway.deep;
 import headway.inspect.archive.ArchiveFormat;
 import headway.inspect.archive.Archives;
 import headway.inspect.archive.Listing;
+import headway.inspect.archive.VolumeRole;
 import headway.inspect.nfo.Nfo;
 import headway.inspect.nfo.NfoReader;
 import headway.inspect.par2.Par2Reader;
@@ -13,12 +14,16 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The inspection of one release: fetches the articles {@link FetchPlan} names, within the release's
@@ -28,7 +33,11 @@ import java.util.Set;
  * memory, and the same bodies give the same answer.
  *
  * <p>Once an article turns out to be a 7z's first volume, the next one fetched is the one that
- * holds its header ({@link FetchPlan#sevenZipTail}) instead of the plan's next. When no first
+ * holds its header ({@link FetchPlan#sevenZipTail}) instead of the plan's next, and then, while
+ * the header neither reads from the last volume's end fetched so far nor shows itself encrypted,
+ * the article before that end (a header that crosses an article boundary), within the budget and
+ * never before the last volume's first article; a header that starts in an earlier volume is
+ * noted, not chased. When no first
  * volume was read (a shuffled post puts it anywhere among the volumes), the ends of files no reader
  * recognised are read for a 7z's header alone ({@code Archives.sevenZipEnd}): 7-Zip writes the
  * header last, so the last volume's end holds it, and a small last volume is among the files the
@@ -158,16 +167,33 @@ public final class ReleaseReader {
         /** Ends of files whose content no reader recognised: a 7z's last volume among them ends with its header. */
         final List<Body> unknownEnds = new ArrayList<>();
 
+        /** Every body read, by file and segment: a 7z's header that crosses an article boundary is read from several. */
+        final Map<Integer, TreeMap<Integer, Body>> parts = new HashMap<>();
+
         Body sevenZipHead;
         String sevenZipMiss = "its header's article was not read";
+        /** The file that ends the 7z (its last volume) once its first volume was read, else -1. */
+        int tailFile = -1;
+
         int articles;
 
         State(List<PostedFile> files) {
             this.posted = new ArrayList<>(files);
         }
 
-        /** Reads one body by its content; returns the article to fetch next when it was a 7z's first. */
+        /**
+         * Reads one body by its content; returns the article to fetch next: a 7z's last article
+         * after its first, or the article before the last volume's end while the header does not
+         * read from what was fetched of it.
+         */
         Optional<Fetch> read(Fetch f, Body b, int segments) {
+            parts.computeIfAbsent(f.file(), k -> new TreeMap<>()).put(f.segment(), b);
+            Optional<Fetch> next = readContent(f, b, segments);
+            return next.isPresent() || f.file() != tailFile ? next : moreTail();
+        }
+
+        /** Reads one body by its content; returns the article that ends the 7z when it was a 7z's first. */
+        private Optional<Fetch> readContent(Fetch f, Body b, int segments) {
             PostedFile p = posted.get(f.file());
             long size = b.fileSize() > 0 ? b.fileSize() : p.size();
             boolean whole = b.fileSize() > 0 && b.offset() + b.data().length == b.fileSize();
@@ -209,8 +235,98 @@ public final class ReleaseReader {
             return Optional.empty();
         }
 
-        /** The article that ends a 7z of {@code archiveSize} bytes whose first volume is file {@code first}. */
+        /**
+         * The article that ends a 7z of {@code archiveSize} bytes whose first volume is file
+         * {@code first}; when that article was read already (a small last volume the plan
+         * fetched first), the one before it if the header does not read from what is at hand.
+         */
         Optional<Fetch> tail(int first, long archiveSize) {
+            Optional<Fetch> last = lastArticle(first, archiveSize);
+            if (last.isEmpty()) {
+                return last;
+            }
+            tailFile = last.get().file();
+            TreeMap<Integer, Body> held = parts.get(tailFile);
+            return held != null && held.containsKey(last.get().segment()) ? moreTail() : last;
+        }
+
+        /**
+         * The article before the last volume's end read so far, while the 7z's header neither
+         * reads from that end nor shows itself encrypted: the header crosses an article boundary
+         * when the last volume's last article holds only its end. Stops at the volume's first
+         * article (a header that starts in an earlier volume is noted, not chased) and, as every
+         * fetch, at the budget.
+         */
+        private Optional<Fetch> moreTail() {
+            Optional<Suffix> suffix = suffix(tailFile);
+            if (suffix.isEmpty() || sevenZipHead == null) {
+                return Optional.empty();
+            }
+            Listing l = sevenZipListing(suffix.get().body());
+            if (l.complete() || l.headersEncrypted() || suffix.get().firstSegment() <= 1) {
+                return Optional.empty();
+            }
+            return Optional.of(new Fetch(
+                    tailFile, suffix.get().firstSegment() - 1, "the article before: the 7z's header crosses into it"));
+        }
+
+        /**
+         * The longest run of bodies read of file {@code file} that ends at the file's end, each
+         * starting where the one before ends, joined into one body; empty without its last article
+         * or when the bodies lie about where they sit.
+         */
+        private Optional<Suffix> suffix(int file) {
+            TreeMap<Integer, Body> held = parts.get(file);
+            if (held == null || held.isEmpty()) {
+                return Optional.empty();
+            }
+            int segment = held.lastKey();
+            Body last = held.get(segment);
+            long fileSize = last.fileSize();
+            if (fileSize <= 0 || last.offset() + last.data().length != fileSize) {
+                return Optional.empty();
+            }
+            List<Body> run = new ArrayList<>(List.of(last));
+            long start = last.offset();
+            long bytes = last.data().length;
+            for (Body prev = held.get(segment - 1);
+                    prev != null
+                            && prev.fileSize() == fileSize
+                            && prev.data().length > 0
+                            && prev.offset() + prev.data().length == start
+                            && bytes + prev.data().length <= MAX_TAIL_BYTES;
+                    prev = held.get(segment - 1)) {
+                run.add(0, prev);
+                start = prev.offset();
+                bytes += prev.data().length;
+                segment--;
+            }
+            byte[] joined = new byte[(int) bytes];
+            int at = 0;
+            for (Body b : run) {
+                System.arraycopy(b.data(), 0, joined, at, b.data().length);
+                at += b.data().length;
+            }
+            return Optional.of(new Suffix(Body.of(joined, fileSize, start), segment));
+        }
+
+        /** The 7z's listing from its first volume's head and {@code end}, which ends the archive. */
+        private Listing sevenZipListing(Body end) {
+            long size = sevenZipSize(sevenZipHead.data());
+            if (size <= 0 || end.data().length > size) {
+                return new Listing(
+                        ArchiveFormat.SEVEN_ZIP,
+                        List.of(),
+                        false,
+                        VolumeRole.UNSTATED,
+                        OptionalInt.empty(),
+                        "the end read is longer than the archive it ends");
+            }
+            return Archives.sevenZip(sevenZipHead.data(), end.data(), size - end.data().length);
+        }
+
+        /** The article that ends a 7z of {@code archiveSize} bytes whose first volume is file {@code first}. */
+        private Optional<Fetch> lastArticle(int first, long archiveSize) {
             if (archiveSize <= 0) {
                 notes.add(posted.get(first).name() + ": a 7z signature header that states no size");
                 return Optional.empty();
@@ -267,7 +383,10 @@ public final class ReleaseReader {
             if (sevenZipHead != null) {
                 long size = sevenZipSize(sevenZipHead.data());
                 Listing found = null;
-                for (Body end : ends) {
+                List<Body> candidates = new ArrayList<>();
+                suffix(tailFile).ifPresent(t -> candidates.add(t.body()));
+                candidates.addAll(ends);
+                for (Body end : candidates) {
                     if (size <= 0 || end.data().length > size) {
                         continue;
                     }
@@ -292,6 +411,12 @@ public final class ReleaseReader {
             }
         }
     }
+
+    /** The most bytes of a last volume's end joined from its articles: a 7z's header is far smaller. */
+    static final long MAX_TAIL_BYTES = 64L << 20;
+
+    /** A file's end joined from its articles, and the segment it starts in. */
+    private record Suffix(Body body, int firstSegment) {}
 
     /**
      * A file's decoded size estimated from its articles' sizes as overview lines give them: each

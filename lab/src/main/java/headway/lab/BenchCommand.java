@@ -143,8 +143,24 @@ final class BenchCommand implements Runnable {
         @Option(names = "--in-process-temporal", description = "use the in-process Temporal test server")
         boolean inProcess;
 
+        @Option(
+                names = "--inspect",
+                description = "also run end to end once more per round while obfuscated releases are inspected"
+                        + " (the default schedules installed, headway-inspect let loose as that phase starts),"
+                        + " and print end to end with inspection off and on")
+        boolean inspect;
+
+        @Option(
+                names = "--inspect-each",
+                defaultValue = "4",
+                description = "with --inspect, releases of each kind of the mixed set per round (default 4: 36)")
+        int inspectEach;
+
         @Override
         public void run() {
+            if (inspectEach < 1 || inspectEach > 100) {
+                throw CliException.badInput("--inspect-each must be between 1 and 100, was " + inspectEach);
+            }
             if (rounds < 1 || rounds > 9) {
                 throw CliException.badInput("--rounds must be between 1 and 9, was " + rounds);
             }
@@ -156,8 +172,13 @@ final class BenchCommand implements Runnable {
             }
             PrintWriter out = spec.commandLine().getOut();
             try {
-                ThroughputBench.Result r = new ThroughputBench(groups, articles, batch, rounds, inProcess, out).run();
+                ThroughputBench.Result r = new ThroughputBench(
+                                groups, articles, batch, rounds, inProcess, inspect ? inspectEach : 0, out)
+                        .run();
                 out.printf("throughput: rate ratio (end to end / slower raw path) %.2f%n", r.ratio());
+                if (r.inspecting() != null) {
+                    out.println(r.inspecting().line());
+                }
                 out.printf(
                         java.util.Locale.ROOT,
                         "throughput: end_to_end=%.0f raw_fetch=%.0f raw_write=%.0f cpu_e2e_us=%.2f cpu_fetch_us=%.2f"

@@ -176,7 +176,8 @@ final class InnFeed {
         return script;
     }
 
-    private static void peer(Path script, String... args) throws Exception {
+    /** Runs {@code script args...} on the first INN's ports, failing with its output unless it exits 0 within 5 minutes. */
+    static void peer(Path script, String... args) throws Exception {
         peer(script, 1, READER_PORT, FEED_PORT, args);
     }
 

@@ -74,7 +74,8 @@ public final class ThroughputBench {
             double seconds,
             double cpuE2eUs,
             double cpuFetchUs,
-            double cpuWriteUs) {
+            double cpuWriteUs,
+            Inspecting inspecting) {
         public double ratio() {
             return endToEnd / Math.min(rawFetch, rawWrite);
         }
@@ -85,20 +86,57 @@ public final class ThroughputBench {
         }
     }
 
+    /**
+     * With {@code --inspect}: end to end's median rate in the phase with inspection off (the
+     * round's end-to-end phase) and in the phase after it with inspection on, on groups of its own;
+     * the median over the rounds of their ratio; and what inspection did during and after the on
+     * phases, summed over the rounds.
+     *
+     * @param bodies bodies the simulator served during the on phases: inspection's reads overlapped them
+     */
+    public record Inspecting(
+            double endToEndOff, double endToEndOn, double ratio, int releases, int named, long bodies) {
+        String line() {
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "throughput: end_to_end_inspect_off=%.0f end_to_end_inspect_on=%.0f inspect_ratio=%.3f"
+                            + " releases_inspected=%d named=%d bodies_during=%d",
+                    endToEndOff,
+                    endToEndOn,
+                    ratio,
+                    releases,
+                    named,
+                    bodies);
+        }
+    }
+
     private final int groups;
     private final long articles;
     private final int batch;
     private final int rounds;
     private final boolean inProcessTemporal;
+    private final InspectLoad inspect;
     private final PrintWriter out;
 
+    /**
+     * @param inspectEach with {@code --inspect}, how many of each kind of {@link
+     *     headway.poster.ReleaseSpec#mixed} release every round's inspection phase gets; 0 runs no
+     *     inspection and installs no schedules, as before
+     */
     public ThroughputBench(
-            int groups, long articles, int batch, int rounds, boolean inProcessTemporal, PrintWriter out) {
+            int groups,
+            long articles,
+            int batch,
+            int rounds,
+            boolean inProcessTemporal,
+            int inspectEach,
+            PrintWriter out) {
         this.groups = groups;
         this.rounds = rounds;
         this.articles = articles;
         this.batch = batch;
         this.inProcessTemporal = inProcessTemporal;
+        this.inspect = inspectEach > 0 ? new InspectLoad(rounds, inspectEach, 41) : null;
         this.out = out;
     }
 
@@ -109,6 +147,15 @@ public final class ThroughputBench {
         for (int r = 0; r < rounds; r++) {
             timed.add(specs("t" + r + "-", 77 + 100L * r, articles));
             all.addAll(timed.get(r));
+        }
+        List<List<NewsSimulator.GroupSpec>> inspecting = new ArrayList<>();
+        if (inspect != null) {
+            for (int r = 0; r < rounds; r++) {
+                inspecting.add(specs("i" + r + "-", 7077 + 100L * r, articles));
+                all.addAll(inspecting.get(r));
+            }
+            all.addAll(inspect.groups());
+            inspect.build();
         }
         try (Rig rig = Rig.builder()
                 .groups(all)
@@ -152,9 +199,16 @@ public final class ThroughputBench {
                         warm.headers() / warm.seconds());
 
                 Rounds ctx = new Rounds(rig, pg, simulator, pool, rawDb, catalog, rangeSize, ttl);
+                if (inspect != null) {
+                    inspect.install(rig);
+                }
                 List<Round> done = new ArrayList<>();
+                List<InspectedRound> inspected = new ArrayList<>();
                 for (int r = 0; r < rounds; r++) {
                     done.add(round(ctx, r + 1, timed.get(r)));
+                    if (inspect != null) {
+                        inspected.add(inspectedRound(ctx, r, inspecting.get(r), done.get(r)));
+                    }
                 }
                 Result result = new Result(
                         done.get(0).endToEnd.count(),
@@ -164,7 +218,8 @@ public final class ThroughputBench {
                         median(done, Round::seconds),
                         median(done, x -> x.endToEnd.cpuUs()),
                         median(done, x -> x.fetch.cpuUs()),
-                        median(done, x -> x.write.cpuUs()));
+                        median(done, x -> x.write.cpuUs()),
+                        inspect == null ? null : inspecting(done, inspected));
                 out.printf(
                         java.util.Locale.ROOT,
                         "throughput: medians of %d rounds (%d groups x %d articles each): end to end %.0f headers/s,"
@@ -189,6 +244,59 @@ public final class ThroughputBench {
                 pool.shutdown();
             }
         }
+    }
+
+    /** The phase with inspection on, and how its end to end compares with the round's. */
+    private record InspectedRound(double endToEndOn, double ratio, InspectLoad.Settled settled) {}
+
+    /**
+     * End to end again on groups of its own while the round's obfuscated releases are inspected:
+     * posted and indexed first (untimed), their inspection let loose as the phase starts, then
+     * waited for until settled so that none of it runs into the next round.
+     */
+    private InspectedRound inspectedRound(Rounds c, int round, List<NewsSimulator.GroupSpec> specs, Round off)
+            throws Exception {
+        String at = "throughput: round " + (round + 1) + ", ";
+        inspect.prepare(c.rig(), round, Duration.ofMinutes(5));
+        long bodies = InspectLoad.bodies(c.rig());
+        inspect.start();
+        CpuMeter.Sample start = CpuMeter.sample(c.pg());
+        Rig.Indexed e2e = c.rig().indexAll(specs, c.rangeSize(), c.ttl(), Duration.ofMinutes(20));
+        Phase on = new Phase(e2e.headers(), start, CpuMeter.sample(c.pg()));
+        long during = InspectLoad.bodies(c.rig()) - bodies;
+        out.println(
+                at + "end to end with inspection on took " + on.took() + "; " + during + " bodies served during it");
+        InspectLoad.Settled s = inspect.settle(c.rig(), round, bodies, Duration.ofMinutes(10));
+        double rate = e2e.headers() / e2e.seconds();
+        out.printf(
+                java.util.Locale.ROOT,
+                "%sinspection: %d obfuscated releases, %d named, %d not settled, %d bodies, all settled within %.1f s of"
+                        + " the trigger (looked at once the phase ended); end to end %.0f headers/s with it on, %.0f off (ratio %.3f)%n",
+                at,
+                s.releases(),
+                s.named(),
+                s.unsettled(),
+                s.bodies(),
+                s.seconds(),
+                rate,
+                off.endToEndRate(),
+                rate / off.endToEndRate());
+        return new InspectedRound(
+                rate,
+                rate / off.endToEndRate(),
+                new InspectLoad.Settled(s.releases(), s.named(), s.unsettled(), during, s.seconds()));
+    }
+
+    private static Inspecting inspecting(List<Round> done, List<InspectedRound> inspected) {
+        return new Inspecting(
+                median(done, Round::endToEndRate),
+                Medians.of(inspected.stream()
+                        .mapToDouble(InspectedRound::endToEndOn)
+                        .toArray()),
+                Medians.of(inspected.stream().mapToDouble(InspectedRound::ratio).toArray()),
+                inspected.stream().mapToInt(i -> i.settled().releases()).sum(),
+                inspected.stream().mapToInt(i -> i.settled().named()).sum(),
+                inspected.stream().mapToLong(i -> i.settled().bodies()).sum());
     }
 
     /** What every round uses: the rig, the raw write's database and catalog, the pool the raw paths run on. */

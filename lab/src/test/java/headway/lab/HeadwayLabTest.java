@@ -70,6 +70,17 @@ class HeadwayLabTest {
                 "window", List.of(List.of("--groups", "0"), List.of("--articles", "0"), List.of("--repetitions", "0")));
     }
 
+    @Test
+    void throughputBenchRejectsBadOptionsNamingTheFlag() {
+        rejectsNamingTheFlag(
+                "throughput",
+                List.of(
+                        List.of("--inspect-each", "0", "--inspect"),
+                        List.of("--inspect-each", "101"),
+                        List.of("--rounds", "0"),
+                        List.of("--groups", "0")));
+    }
+
     private static void rejectsNamingTheFlag(String bench, List<List<String>> bads) {
         for (List<String> bad : bads) {
             StringWriter err = new StringWriter();
