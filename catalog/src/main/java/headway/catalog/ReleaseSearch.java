@@ -45,6 +45,9 @@ import javax.sql.DataSource;
  * and an anime's absolute number as plain words in the widths clients write it ({@code 4},
  * {@code 04}, {@code 004}: Sonarr sends {@code q=Title+04}). A season alone matches packs and
  * every episode of the season, a daily show's year ({@code season=2026}) every dated episode of it.
+ * V31: a pack of several seasons answers for each ({@code S01-S03}: {@code #s1} to {@code #s3}), a
+ * pack of the whole series ({@code Complete Series}, {@code #sall}) for any season asked alone, and
+ * a year with a month ({@code season=2026&ep=03}) every dated episode of that month.
  *
  * <p>The order is total: newest first ({@code posted}), then the release's key (name, group,
  * poster), so the same search gives the same pages every time. A search runs in one repeatable
@@ -455,6 +458,22 @@ public final class ReleaseSearch {
     }
 
     /**
+     * The month a daily show's search asks for, or null: a season that is a year and an episode of
+     * one or two digits from 1 to 12 ({@code season=2026&ep=03}) is also every dated episode of that
+     * month, found by the prefix of their episode word ({@code #e03-08}). Standard episodes are
+     * stored without a leading zero ({@code #e3}), so the prefix reaches only dated ones; the
+     * episode 3 of a show numbered by year still answers as well.
+     */
+    static Integer month(Query query) {
+        if (query.season() == null || query.season() < 1000 || query.episode() == null
+                || !query.episode().matches("[0-9]{1,2}")) {
+            return null;
+        }
+        int month = Integer.parseInt(query.episode());
+        return month >= 1 && month <= 12 ? month : null;
+    }
+
+    /**
      * The filter as SQL with {@code ?} parameters, which it appends to {@code params}; never user
      * text in the SQL. Words, categories, season and episode become one tsquery on the index;
      * terms without a word add nothing (see the class comment). Each of {@code ids} is an
@@ -472,10 +491,17 @@ public final class ReleaseSearch {
                     .collect(Collectors.joining(" | ", "(", ")")));
         }
         if (query.season() != null) {
-            lexemes.add("'#s" + query.season() + "'");
+            // a season alone also finds the packs of every season (V31: "Complete Series")
+            lexemes.add(query.episode() == null
+                    ? "('#s" + query.season() + "' | '#sall')"
+                    : "'#s" + query.season() + "'");
         }
         if (query.episode() != null) {
-            lexemes.add("'#e" + query.episode().replace("\\", "\\\\").replace("'", "''") + "'");
+            String episode = "'#e" + query.episode().replace("\\", "\\\\").replace("'", "''") + "'";
+            Integer month = month(query);
+            lexemes.add(month == null
+                    ? episode
+                    : "(" + episode + " | '#e" + String.format(Locale.ROOT, "%02d", month) + "-':*)");
         }
         lexemes.addAll(ids);
         if (!lexemes.isEmpty()) {

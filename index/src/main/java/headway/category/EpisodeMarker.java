@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * Where a TV release name's episode marker starts and what it says: {@code S01E02}, {@code 1x02},
- * {@code S01}, {@code Season 1}, {@code 1of8}, an air date ({@code 2011.04.12}), {@code E07}, or
+ * {@code S01}, {@code Season 1}, {@code S01-S03}, {@code Complete Series} (a pack of every season),
+ * {@code 1of8}, an air date ({@code 2011.04.12}), {@code E07}, or
  * an anime absolute number after a fansub tag or a {@code " - "}. The marker ends a TV name's
  * title, so {@link ReleaseNameParser} looks for it first; each form is one look at a word and its
  * neighbours, so finding one costs time linear in the name's words.
@@ -45,7 +46,8 @@ record EpisodeMarker(
         if (season != null && season == 0) {
             return EpisodeKind.SPECIAL;
         }
-        if (season != null && episode == null) {
+        if (episode == null) {
+            // a season's pack, or with no season the whole series ("Complete Series")
             return EpisodeKind.PACK;
         }
         return last != null ? EpisodeKind.MULTI : EpisodeKind.STANDARD;
@@ -56,11 +58,11 @@ record EpisodeMarker(
         for (int i = 0; i < n; i++) {
             EpisodeMarker m = seasonEpisode(t, i, t.lower[i]);
             if (m != null) {
-                return m;
+                return m.kind() == EpisodeKind.PACK ? seasonsThrough(t, i, m) : m;
             }
             m = seasonWord(t, i);
             if (m != null) {
-                return m;
+                return m.kind() == EpisodeKind.PACK ? seasonsThrough(t, SEASON_WORDS.contains(t.lower[i]) ? i + 1 : i, m) : m;
             }
         }
         for (int i = 0; i < n; i++) {
@@ -77,6 +79,9 @@ record EpisodeMarker(
             }
             if (i > 0 && EPISODE_WORDS.contains(w) && i + 1 < n && isNumber(t.lower[i + 1], 1, 4)) {
                 return new EpisodeMarker(i, null, String.valueOf(Integer.parseInt(t.lower[i + 1])), null, false);
+            }
+            if (i > 0 && w.equals("complete") && i + 1 < n && t.lower[i + 1].equals("series")) {
+                return new EpisodeMarker(i > 1 && t.lower[i - 1].equals("the") ? i - 1 : i, null, null, null, false);
             }
             EpisodeMarker of = partOf(i, w);
             if (of != null) {
@@ -179,6 +184,27 @@ record EpisodeMarker(
             return null;
         }
         return new EpisodeMarker(i, null, String.valueOf(p), null, false);
+    }
+
+    /**
+     * A season pack's last season when a range follows its number at word {@code j}
+     * ({@code S01-S03}, {@code S01-03}, {@code Season 1-3}, {@code Seasons.01-04}), so that the
+     * pack answers a search for each season it holds; else the pack as it was. At most 50
+     * seasons, and never a year ({@code Season 1-2010} is no range).
+     */
+    private static EpisodeMarker seasonsThrough(ReleaseTokens t, int j, EpisodeMarker m) {
+        if (j + 1 >= t.size() || !t.after(j).strip().equals("-")) {
+            return m;
+        }
+        String w = t.lower[j + 1];
+        String digits = w.length() > 1 && w.charAt(0) == 's' ? w.substring(1) : w;
+        if (!isNumber(digits, 1, 2)) {
+            return m;
+        }
+        int last = Integer.parseInt(digits);
+        return last > m.season() && last - m.season() <= 50
+                ? new EpisodeMarker(m.at(), m.season(), null, m.year(), false, last, false)
+                : m;
     }
 
     /** {@code Season 1}, {@code Season.01}, {@code Season4}, {@code Saison 3}, with an optional {@code Episode 2} after it. */
