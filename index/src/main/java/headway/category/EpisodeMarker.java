@@ -80,6 +80,11 @@ record EpisodeMarker(
             if (i > 0 && EPISODE_WORDS.contains(w) && i + 1 < n && isNumber(t.lower[i + 1], 1, 4)) {
                 return new EpisodeMarker(i, null, String.valueOf(Integer.parseInt(t.lower[i + 1])), null, false);
             }
+            if (i > 0 && EPISODE_WORDS.contains(w) && i + 1 < n && PART_NUMBERS.containsKey(t.lower[i + 1])
+                    && !yearFrom(t, i + 2)) {
+                // Show - Ep VIII; a film's "Episode IV" is followed by its year
+                return new EpisodeMarker(i, null, String.valueOf(PART_NUMBERS.get(t.lower[i + 1])), null, false);
+            }
             if (i > 0 && w.equals("complete") && i + 1 < n && t.lower[i + 1].equals("series")) {
                 return new EpisodeMarker(i > 1 && t.lower[i - 1].equals("the") ? i - 1 : i, null, null, null, false);
             }
@@ -116,7 +121,7 @@ record EpisodeMarker(
                     && (w.length() == 3 || w.length() == 4)
                     && isNumber(w, 3, 4)
                     && !isYear(w)
-                    && w.charAt(0) != '0'
+                    && (w.charAt(0) != '0' || (w.length() == 4 && w.charAt(1) != '0')) // 706 and 0706: S07E06
                     && i + 1 < n
                     && isStrong(t, i + 1)
                     && !fansub
@@ -215,7 +220,8 @@ record EpisodeMarker(
         String w = t.lower[i];
         String number = null;
         int next = i + 1;
-        if (SEASON_WORDS.contains(w) && i + 1 < t.size() && isNumber(t.lower[i + 1], 1, 2)) {
+        boolean series = w.startsWith("series");
+        if ((SEASON_WORDS.contains(w) || w.equals("series")) && i + 1 < t.size() && isNumber(t.lower[i + 1], 1, 2)) {
             number = t.lower[i + 1];
             next = i + 2;
         } else {
@@ -224,15 +230,48 @@ record EpisodeMarker(
                     number = w.substring(word.length());
                 }
             }
+            if (series && isNumber(w.substring(6), 1, 2)) {
+                number = w.substring(6);
+            }
         }
         if (number == null) {
             return null;
         }
-        String episode = null;
-        if (next + 1 < t.size() && EPISODE_WORDS.contains(t.lower[next]) && isNumber(t.lower[next + 1], 1, 3)) {
-            episode = String.valueOf(Integer.parseInt(t.lower[next + 1]));
+        String episode = episodeAfterSeason(t, next);
+        if (series && episode == null) {
+            return null; // "Series 2" alone is as often a title's word as a British season
         }
         return new EpisodeMarker(i, Integer.valueOf(number), episode, null, false);
+    }
+
+    /**
+     * The episode written after a season's number at word {@code k}, or null: {@code Episode 2},
+     * {@code Episode2}, {@code Ep VIII}, {@code E2}, {@code 2of12}, {@code 2 of 12}, {@code Part 3},
+     * {@code Part.IV}, {@code Part3} ({@code Season 3, Episode 2}, {@code Season 2 2of12},
+     * {@code Season.3.Part.IV}).
+     */
+    private static String episodeAfterSeason(ReleaseTokens t, int k) {
+        int n = t.size();
+        if (k >= n) {
+            return null;
+        }
+        String w = t.lower[k];
+        String v = k + 1 < n ? t.lower[k + 1] : "";
+        Integer number = null;
+        if (EPISODE_WORDS.contains(w) || w.equals("part") || w.equals("pt")) {
+            number = isNumber(v, 1, 3) ? Integer.valueOf(v) : PART_NUMBERS.get(v);
+        } else if (isEpisodeWord(w)) {
+            number = Integer.valueOf(episodeOf(w));
+        } else if (w.startsWith("episode") && isNumber(w.substring(7), 1, 3)) {
+            number = Integer.valueOf(w.substring(7));
+        } else if (w.startsWith("part") && isNumber(w.substring(4), 1, 2)) {
+            number = Integer.valueOf(w.substring(4));
+        } else if (partOf(k, w) != null) {
+            return partOf(k, w).episode();
+        } else if (isNumber(w, 1, 2) && v.equals("of") && k + 2 < n && isNumber(t.lower[k + 2], 1, 2)) {
+            number = Integer.valueOf(w);
+        }
+        return number == null ? null : String.valueOf(number);
     }
 
     /** {@code S01E02}, {@code S01E02E03}, {@code S01}, {@code S01 E02}, {@code 1x02} at word {@code i}. */
@@ -288,6 +327,12 @@ record EpisodeMarker(
                 return rangeAfter(t, i, m, season);
             }
             return null;
+        }
+        int ep = w.indexOf('e');
+        if (i > 0 && ep >= 1 && ep <= 2 && isNumber(w.substring(0, ep), 1, 2) && isNumber(w.substring(ep + 1), 2, 3)) {
+            // Show.01e02: a season and an episode without the S
+            return new EpisodeMarker(
+                    i, Integer.valueOf(w.substring(0, ep)), String.valueOf(Integer.parseInt(w.substring(ep + 1))), null, false);
         }
         int x = w.indexOf('x');
         if (x >= 1 && x <= 4 && isNumber(w.substring(0, x), 1, 4) && (x <= 2 || isYear(w.substring(0, x)))) {
@@ -367,6 +412,16 @@ record EpisodeMarker(
      * Sonarr reads it, when no year follows (a film in parts, {@code Movie.Part.2.2011}, keeps its
      * part in its title) and a quality word or the end does.
      */
+    /** Whether a year stands at or after word {@code k}. */
+    private static boolean yearFrom(ReleaseTokens t, int k) {
+        for (int j = k; j < t.size(); j++) {
+            if (isYear(t.lower[j])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static EpisodeMarker part(ReleaseTokens t, int i) {
         int n = t.size();
         String w = t.lower[i];

@@ -208,6 +208,36 @@ class ReleaseNameParserTest {
         }
     }
 
+    /** The forms sample 9 taught (docs/corpus.md), and the names each must leave alone. */
+    @Test
+    void episodesWrittenAfterASeasonWordAndOtherSample9Forms() {
+        String[][] read = {
+            {"Show - Season 3, Episode 2", "3", "2"},
+            {"Show - Season2 Episode2", "2", "2"},
+            {"Show - Series 2, Episode 2", "2", "2"},
+            {"Show - Series4 Episode2", "4", "2"},
+            {"Show Season 2 2of12", "2", "2"},
+            {"Show Season 2, 2 of 12", "2", "2"},
+            {"Show.Season.3.Part.IV", "3", "4"},
+            {"Show - Ep VIII", null, "8"},
+            {"Show 63 [560D3414]", null, "63"},
+            {"Show.01e02", "1", "2"},
+            {"Show.0706.720p-GRP", "7", "6"},
+        };
+        for (String[] r : read) {
+            ReleaseAttributes a = ReleaseNameParser.parse(r[0]);
+            assertThat(a.title()).as(r[0]).isEqualTo("Show");
+            assertThat(a.season()).as(r[0]).isEqualTo(r[1] == null ? null : Integer.valueOf(r[1]));
+            assertThat(a.episode()).as(r[0]).isEqualTo(r[2]);
+        }
+        assertThat(ReleaseNameParser.parse("[720p]Show.S01E01.HDTV.x264-GRP").resolution()).isEqualTo("720p");
+        ReleaseAttributes film = ReleaseNameParser.parse("Star.Wars.Episode.IV.A.New.Hope.1977.1080p.BluRay.x264-GRP");
+        assertThat(film.tv()).isFalse();
+        assertThat(film.year()).isEqualTo(1977);
+        ReleaseAttributes titled = ReleaseNameParser.parse("The.Series.2.Movie.2010.1080p.BluRay.x264-GRP");
+        assertThat(titled.season()).as("Series 2 without an episode is no season").isNull();
+    }
+
     @Test
     void aFilmInPartsKeepsItsPartAndNoDateIsReadFromAnInvalidDay() {
         ReleaseAttributes film = ReleaseNameParser.parse("Movie.Name.Part.2.2011.1080p.BluRay.x264-GRP");
