@@ -226,7 +226,8 @@ public final class ReleaseSearch {
     private static final String HORIZON = "select pg_current_snapshot()::text";
 
     /** A release is within a horizon when the transaction that added it was visible to it (V31). */
-    private static final String WITHIN_HORIZON = " and (added is null or pg_visible_in_snapshot(added, ?::pg_snapshot))";
+    private static final String WITHIN_HORIZON =
+            " and (added is null or pg_visible_in_snapshot(added, ?::pg_snapshot))";
 
     /** The statement timeout of the search's transaction; {@code set_config} takes it as a parameter, {@code SET} would not. */
     private static final String STATEMENT_TIMEOUT = "select set_config('statement_timeout', ?, true)";
@@ -324,7 +325,11 @@ public final class ReleaseSearch {
             try {
                 Jdbc.update(c, REPEATABLE_READ);
                 if (limited) {
-                    Jdbc.one(c, STATEMENT_TIMEOUT, rs -> rs.getString(1), Math.max(1, statementTimeout.toMillis()) + "ms");
+                    Jdbc.one(
+                            c,
+                            STATEMENT_TIMEOUT,
+                            rs -> rs.getString(1),
+                            Math.max(1, statementTimeout.toMillis()) + "ms");
                 }
                 String seen = horizon != null ? horizon : Jdbc.one(c, HORIZON, rs -> rs.getString(1));
                 Page page = run(c, query, horizon).at(seen);
@@ -465,7 +470,9 @@ public final class ReleaseSearch {
      * episode 3 of a show numbered by year still answers as well.
      */
     static Integer month(Query query) {
-        if (query.season() == null || query.season() < 1000 || query.episode() == null
+        if (query.season() == null
+                || query.season() < 1000
+                || query.episode() == null
                 || !query.episode().matches("[0-9]{1,2}")) {
             return null;
         }
@@ -492,16 +499,16 @@ public final class ReleaseSearch {
         }
         if (query.season() != null) {
             // a season alone also finds the packs of every season (V31: "Complete Series")
-            lexemes.add(query.episode() == null
-                    ? "('#s" + query.season() + "' | '#sall')"
-                    : "'#s" + query.season() + "'");
+            lexemes.add(
+                    query.episode() == null ? "('#s" + query.season() + "' | '#sall')" : "'#s" + query.season() + "'");
         }
         if (query.episode() != null) {
             String episode = "'#e" + query.episode().replace("\\", "\\\\").replace("'", "''") + "'";
             Integer month = month(query);
-            lexemes.add(month == null
-                    ? episode
-                    : "(" + episode + " | '#e" + String.format(Locale.ROOT, "%02d", month) + "-':*)");
+            lexemes.add(
+                    month == null
+                            ? episode
+                            : "(" + episode + " | '#e" + String.format(Locale.ROOT, "%02d", month) + "-':*)");
         }
         lexemes.addAll(ids);
         if (!lexemes.isEmpty()) {

@@ -62,7 +62,9 @@ record EpisodeMarker(
             }
             m = seasonWord(t, i);
             if (m != null) {
-                return m.kind() == EpisodeKind.PACK ? seasonsThrough(t, SEASON_WORDS.contains(t.lower[i]) ? i + 1 : i, m) : m;
+                return m.kind() == EpisodeKind.PACK
+                        ? seasonsThrough(t, SEASON_WORDS.contains(t.lower[i]) ? i + 1 : i, m)
+                        : m;
             }
         }
         for (int i = 0; i < n; i++) {
@@ -80,7 +82,10 @@ record EpisodeMarker(
             if (i > 0 && EPISODE_WORDS.contains(w) && i + 1 < n && isNumber(t.lower[i + 1], 1, 4)) {
                 return new EpisodeMarker(i, null, String.valueOf(Integer.parseInt(t.lower[i + 1])), null, false);
             }
-            if (i > 0 && EPISODE_WORDS.contains(w) && i + 1 < n && PART_NUMBERS.containsKey(t.lower[i + 1])
+            if (i > 0
+                    && EPISODE_WORDS.contains(w)
+                    && i + 1 < n
+                    && PART_NUMBERS.containsKey(t.lower[i + 1])
                     && !yearFrom(t, i + 2)) {
                 // Show - Ep VIII; a film's "Episode IV" is followed by its year
                 return new EpisodeMarker(i, null, String.valueOf(PART_NUMBERS.get(t.lower[i + 1])), null, false);
@@ -332,7 +337,11 @@ record EpisodeMarker(
         if (i > 0 && ep >= 1 && ep <= 2 && isNumber(w.substring(0, ep), 1, 2) && isNumber(w.substring(ep + 1), 2, 3)) {
             // Show.01e02: a season and an episode without the S
             return new EpisodeMarker(
-                    i, Integer.valueOf(w.substring(0, ep)), String.valueOf(Integer.parseInt(w.substring(ep + 1))), null, false);
+                    i,
+                    Integer.valueOf(w.substring(0, ep)),
+                    String.valueOf(Integer.parseInt(w.substring(ep + 1))),
+                    null,
+                    false);
         }
         int x = w.indexOf('x');
         if (x >= 1 && x <= 4 && isNumber(w.substring(0, x), 1, 4) && (x <= 2 || isYear(w.substring(0, x)))) {

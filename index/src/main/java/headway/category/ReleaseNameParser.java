@@ -202,7 +202,8 @@ public final class ReleaseNameParser {
         int n = t.size();
         String resolution = resolution(t);
         if (resolution == null && from > 0) {
-            resolution = resolution(ReleaseTokens.of(s.substring(0, from))); // [720p]Title.S01E01...: a tag in front states it
+            resolution = resolution(
+                    ReleaseTokens.of(s.substring(0, from))); // [720p]Title.S01E01...: a tag in front states it
         }
         boolean hashed = Obfuscation.looksHashed(s);
         if (n == 0 || hashed) {

@@ -230,12 +230,15 @@ class ReleaseNameParserTest {
             assertThat(a.season()).as(r[0]).isEqualTo(r[1] == null ? null : Integer.valueOf(r[1]));
             assertThat(a.episode()).as(r[0]).isEqualTo(r[2]);
         }
-        assertThat(ReleaseNameParser.parse("[720p]Show.S01E01.HDTV.x264-GRP").resolution()).isEqualTo("720p");
+        assertThat(ReleaseNameParser.parse("[720p]Show.S01E01.HDTV.x264-GRP").resolution())
+                .isEqualTo("720p");
         ReleaseAttributes film = ReleaseNameParser.parse("Star.Wars.Episode.IV.A.New.Hope.1977.1080p.BluRay.x264-GRP");
         assertThat(film.tv()).isFalse();
         assertThat(film.year()).isEqualTo(1977);
         ReleaseAttributes titled = ReleaseNameParser.parse("The.Series.2.Movie.2010.1080p.BluRay.x264-GRP");
-        assertThat(titled.season()).as("Series 2 without an episode is no season").isNull();
+        assertThat(titled.season())
+                .as("Series 2 without an episode is no season")
+                .isNull();
     }
 
     @Test

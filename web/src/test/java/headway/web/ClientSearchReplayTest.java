@@ -216,7 +216,8 @@ class ClientSearchReplayTest {
         assertThat(sonarr("tvsearch", SONARR_TV, "&q=Whole%20Show&season=1")).containsExactly(COMPLETE);
         assertThat(sonarr("tvsearch", SONARR_TV, "&q=Whole%20Show&season=2"))
                 .containsExactlyInAnyOrder(COMPLETE, WHOLE_EPISODE);
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Whole%20Show&season=2&ep=3")).containsExactly(WHOLE_EPISODE);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Whole%20Show&season=2&ep=3"))
+                .containsExactly(WHOLE_EPISODE);
     }
 
     @Test
@@ -250,9 +251,12 @@ class ClientSearchReplayTest {
     void aDailyShowsMonthIsFoundBySeasonAndTwoDigitEpisode() throws Exception {
         assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=04"))
                 .containsExactlyInAnyOrder(DAILY_DOTTED, DAILY_SHORT);
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=3")).containsExactly(DAILY_WORDS);
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=05")).isEmpty();
-        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2025&ep=04")).isEmpty();
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=3"))
+                .containsExactly(DAILY_WORDS);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=05"))
+                .isEmpty();
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2025&ep=04"))
+                .isEmpty();
         assertThat(hydra("tvsearch", "&q=Daily%20Talk&season=2026&ep=04", SONARR_TV))
                 .containsExactlyInAnyOrder(DAILY_DOTTED, DAILY_SHORT);
     }

@@ -70,10 +70,7 @@ class PagingWalkTest {
         List<String> season = sonarrWalk("&q=Walk%20Show&season=3", null);
         assertThat(season).hasSize(SAME_SECOND).isEqualTo(sonarrWalk("&q=Walk%20Show&season=3", null));
         // newest first; within a second by name: the order the releases' key gives
-        assertThat(first.stream()
-                        .filter(isFresh().negate())
-                        .limit(SAME_SECOND)
-                        .toList())
+        assertThat(first.stream().filter(isFresh().negate()).limit(SAME_SECOND).toList())
                 .isSorted()
                 .allMatch(t -> t.startsWith("Walk.Show.S07"));
     }
@@ -135,7 +132,10 @@ class PagingWalkTest {
         int n = POSTED.incrementAndGet();
         String newest = FRESH + "8E" + (100 + n) + ".720p.WEB-GRP";
         String middle = FRESH + "9E" + (100 + n) + ".720p.WEB-GRP";
-        Instant between = ServedCatalog.POSTED.minusSeconds(86_400).plusSeconds(SECONDS / 2).plusMillis(500);
+        Instant between = ServedCatalog.POSTED
+                .minusSeconds(86_400)
+                .plusSeconds(SECONDS / 2)
+                .plusMillis(500);
         try {
             ServedCatalog.write(
                     served.stores,
@@ -150,8 +150,8 @@ class PagingWalkTest {
     }
 
     private static List<String> titlesAt(String apiKey, String params, int offset) throws Exception {
-        return NewznabApiTest.titles(get("t=tvsearch&cat=5030,5040&extended=1&apikey=" + apiKey + "&offset=" + offset
-                + "&limit=100" + params));
+        return NewznabApiTest.titles(get(
+                "t=tvsearch&cat=5030,5040&extended=1&apikey=" + apiKey + "&offset=" + offset + "&limit=100" + params));
     }
 
     /** Sonarr's walk of tvsearch: 100 a page until a short page; {@code between} runs once after the first page. */
