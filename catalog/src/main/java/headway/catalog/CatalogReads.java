@@ -32,6 +32,11 @@ public final class CatalogReads {
         return route.read(ds -> new ReleaseSearch(ds, Clock.systemUTC()).search(query, statementTimeout));
     }
 
+    /** As {@link #search(ReleaseSearch.Query, Duration)}, among the releases within {@code horizon} (null: all; see {@link ReleaseSearch}). */
+    public ReleaseSearch.Page search(ReleaseSearch.Query query, Duration statementTimeout, String horizon) {
+        return route.read(ds -> new ReleaseSearch(ds, Clock.systemUTC()).search(query, statementTimeout, horizon));
+    }
+
     /** The release whose guid is {@code guid}, if any. */
     public Optional<Release> find(String guid) {
         boolean replica = route.onReplica();

@@ -45,11 +45,17 @@ import javax.sql.DataSource;
  * and an anime's absolute number as plain words in the widths clients write it ({@code 4},
  * {@code 04}, {@code 004}: Sonarr sends {@code q=Title+04}). A season alone matches packs and
  * every episode of the season, a daily show's year ({@code season=2026}) every dated episode of it.
+ * V31: a pack of several seasons answers for each ({@code S01-S03}: {@code #s1} to {@code #s3}), a
+ * pack of the whole series ({@code Complete Series}, {@code #sall}) for any season asked alone, and
+ * a year with a month ({@code season=2026&ep=03}) every dated episode of that month.
  *
  * <p>The order is total: newest first ({@code posted}), then the release's key (name, group,
- * poster), so the same search gives the same pages every time, and a release added while a
- * client pages newest first moves later releases one place on: nothing is skipped, and the
- * release at a page's end may come again at the top of the next (the clients drop it by guid).
+ * poster), so the same search gives the same pages every time. A search runs in one repeatable
+ * read transaction and its page carries that transaction's snapshot, its <em>horizon</em>; a
+ * search given a horizon (V31) answers only the releases whose adding transaction the horizon
+ * saw. So the later pages of a client's walk, searched at its first page's horizon, hold the
+ * releases in the places the first page put them: a release added during the walk moves nothing
+ * and is on the next walk's first page. Releases written before V31 are in every horizon.
  *
  * <p>How it stays fast on millions of releases (V10): the words of every name are a generated
  * {@code tsvector} with a GIN index, beside words no name can hold for the category and its parent
@@ -180,10 +186,22 @@ public final class ReleaseSearch {
         }
     }
 
-    /** One page of results and how many match in all. */
-    public record Page(long total, List<Release> releases) {
+    /**
+     * One page of results, how many match in all, and the horizon it was read at: the snapshot
+     * ({@code pg_snapshot} text) of the releases it saw, null when it was not read from the catalog.
+     */
+    public record Page(long total, List<Release> releases, String horizon) {
         public Page {
             releases = List.copyOf(releases);
+        }
+
+        /** A page without a horizon. */
+        public Page(long total, List<Release> releases) {
+            this(total, releases, null);
+        }
+
+        Page at(String horizon) {
+            return new Page(total, releases, horizon);
         }
     }
 
@@ -201,6 +219,16 @@ public final class ReleaseSearch {
             limit 5
             """;
 
+    /** Every statement of a search sees one snapshot, so the horizon it reports is the one its page was read at. */
+    private static final String REPEATABLE_READ = "set transaction isolation level repeatable read";
+
+    /** The search's snapshot: its horizon. */
+    private static final String HORIZON = "select pg_current_snapshot()::text";
+
+    /** A release is within a horizon when the transaction that added it was visible to it (V31). */
+    private static final String WITHIN_HORIZON =
+            " and (added is null or pg_visible_in_snapshot(added, ?::pg_snapshot))";
+
     /** The statement timeout of the search's transaction; {@code set_config} takes it as a parameter, {@code SET} would not. */
     private static final String STATEMENT_TIMEOUT = "select set_config('statement_timeout', ?, true)";
 
@@ -211,14 +239,14 @@ public final class ReleaseSearch {
     private static final String SAMPLED = """
             select count(*) filter (where %s) as matched, count(*) as scanned,
                    (select reltuples::bigint from pg_class where oid = 'releases'::regclass) as estimate
-            from (select name, search_words, posted, group_name
+            from (select name, search_words, posted, group_name, added
                   from releases order by posted desc nulls last limit ?) n
             """;
 
     /** A page among the newest {@code ?} releases, read newest first until it is full. */
     private static final String NEWEST = """
             select %1$s
-            from (select %1$s, search_words from releases order by %2$s limit ?) n
+            from (select %1$s, search_words, added from releases order by %2$s limit ?) n
             where %3$s
             order by %2$s
             limit ? offset ?
@@ -282,15 +310,29 @@ public final class ReleaseSearch {
      * zero: none), which is then a {@link SearchTimeoutException}.
      */
     public Page search(Query query, Duration statementTimeout) {
+        return search(query, statementTimeout, null);
+    }
+
+    /**
+     * As {@link #search(Query, Duration)}, among the releases within {@code horizon} (a page's
+     * {@link Page#horizon()}; null: every release). The page carries the horizon it was read at:
+     * {@code horizon} when one was given, else its own snapshot.
+     */
+    public Page search(Query query, Duration statementTimeout, String horizon) {
         boolean limited = statementTimeout != null && !statementTimeout.isZero();
         try (Connection c = dataSource.getConnection()) {
-            if (!limited) {
-                return run(c, query);
-            }
             c.setAutoCommit(false);
             try {
-                Jdbc.one(c, STATEMENT_TIMEOUT, rs -> rs.getString(1), Math.max(1, statementTimeout.toMillis()) + "ms");
-                Page page = run(c, query);
+                Jdbc.update(c, REPEATABLE_READ);
+                if (limited) {
+                    Jdbc.one(
+                            c,
+                            STATEMENT_TIMEOUT,
+                            rs -> rs.getString(1),
+                            Math.max(1, statementTimeout.toMillis()) + "ms");
+                }
+                String seen = horizon != null ? horizon : Jdbc.one(c, HORIZON, rs -> rs.getString(1));
+                Page page = run(c, query, horizon).at(seen);
                 c.commit();
                 return page;
             } catch (SQLException | RuntimeException e) {
@@ -310,7 +352,7 @@ public final class ReleaseSearch {
     }
 
     /** The filter, with the titles each external id stands for read first, and the page it gives. */
-    private Page run(Connection c, Query query) throws SQLException {
+    private Page run(Connection c, Query query, String horizon) throws SQLException {
         List<String> ids = new ArrayList<>();
         if (query.imdb() != null) {
             ids.add(either(c, "#" + query.imdb(), true));
@@ -323,6 +365,10 @@ public final class ReleaseSearch {
         }
         List<Object> params = new ArrayList<>();
         String where = where(query, params, ids);
+        if (horizon != null) {
+            where += WITHIN_HORIZON;
+            params.add(horizon);
+        }
         return plan(c, where, params, query);
     }
 
@@ -417,6 +463,24 @@ public final class ReleaseSearch {
     }
 
     /**
+     * The month a daily show's search asks for, or null: a season that is a year and an episode of
+     * one or two digits from 1 to 12 ({@code season=2026&ep=03}) is also every dated episode of that
+     * month, found by the prefix of their episode word ({@code #e03-08}). Standard episodes are
+     * stored without a leading zero ({@code #e3}), so the prefix reaches only dated ones; the
+     * episode 3 of a show numbered by year still answers as well.
+     */
+    static Integer month(Query query) {
+        if (query.season() == null
+                || query.season() < 1000
+                || query.episode() == null
+                || !query.episode().matches("[0-9]{1,2}")) {
+            return null;
+        }
+        int month = Integer.parseInt(query.episode());
+        return month >= 1 && month <= 12 ? month : null;
+    }
+
+    /**
      * The filter as SQL with {@code ?} parameters, which it appends to {@code params}; never user
      * text in the SQL. Words, categories, season and episode become one tsquery on the index;
      * terms without a word add nothing (see the class comment). Each of {@code ids} is an
@@ -434,10 +498,17 @@ public final class ReleaseSearch {
                     .collect(Collectors.joining(" | ", "(", ")")));
         }
         if (query.season() != null) {
-            lexemes.add("'#s" + query.season() + "'");
+            // a season alone also finds the packs of every season (V31: "Complete Series")
+            lexemes.add(
+                    query.episode() == null ? "('#s" + query.season() + "' | '#sall')" : "'#s" + query.season() + "'");
         }
         if (query.episode() != null) {
-            lexemes.add("'#e" + query.episode().replace("\\", "\\\\").replace("'", "''") + "'");
+            String episode = "'#e" + query.episode().replace("\\", "\\\\").replace("'", "''") + "'";
+            Integer month = month(query);
+            lexemes.add(
+                    month == null
+                            ? episode
+                            : "(" + episode + " | '#e" + String.format(Locale.ROOT, "%02d", month) + "-':*)");
         }
         lexemes.addAll(ids);
         if (!lexemes.isEmpty()) {

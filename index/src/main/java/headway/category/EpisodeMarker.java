@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * Where a TV release name's episode marker starts and what it says: {@code S01E02}, {@code 1x02},
- * {@code S01}, {@code Season 1}, {@code 1of8}, an air date ({@code 2011.04.12}), {@code E07}, or
+ * {@code S01}, {@code Season 1}, {@code S01-S03}, {@code Complete Series} (a pack of every season),
+ * {@code 1of8}, an air date ({@code 2011.04.12}), {@code E07}, or
  * an anime absolute number after a fansub tag or a {@code " - "}. The marker ends a TV name's
  * title, so {@link ReleaseNameParser} looks for it first; each form is one look at a word and its
  * neighbours, so finding one costs time linear in the name's words.
@@ -45,7 +46,8 @@ record EpisodeMarker(
         if (season != null && season == 0) {
             return EpisodeKind.SPECIAL;
         }
-        if (season != null && episode == null) {
+        if (episode == null) {
+            // a season's pack, or with no season the whole series ("Complete Series")
             return EpisodeKind.PACK;
         }
         return last != null ? EpisodeKind.MULTI : EpisodeKind.STANDARD;
@@ -56,11 +58,13 @@ record EpisodeMarker(
         for (int i = 0; i < n; i++) {
             EpisodeMarker m = seasonEpisode(t, i, t.lower[i]);
             if (m != null) {
-                return m;
+                return m.kind() == EpisodeKind.PACK ? seasonsThrough(t, i, m) : m;
             }
             m = seasonWord(t, i);
             if (m != null) {
-                return m;
+                return m.kind() == EpisodeKind.PACK
+                        ? seasonsThrough(t, SEASON_WORDS.contains(t.lower[i]) ? i + 1 : i, m)
+                        : m;
             }
         }
         for (int i = 0; i < n; i++) {
@@ -77,6 +81,17 @@ record EpisodeMarker(
             }
             if (i > 0 && EPISODE_WORDS.contains(w) && i + 1 < n && isNumber(t.lower[i + 1], 1, 4)) {
                 return new EpisodeMarker(i, null, String.valueOf(Integer.parseInt(t.lower[i + 1])), null, false);
+            }
+            if (i > 0
+                    && EPISODE_WORDS.contains(w)
+                    && i + 1 < n
+                    && PART_NUMBERS.containsKey(t.lower[i + 1])
+                    && !yearFrom(t, i + 2)) {
+                // Show - Ep VIII; a film's "Episode IV" is followed by its year
+                return new EpisodeMarker(i, null, String.valueOf(PART_NUMBERS.get(t.lower[i + 1])), null, false);
+            }
+            if (i > 0 && w.equals("complete") && i + 1 < n && t.lower[i + 1].equals("series")) {
+                return new EpisodeMarker(i > 1 && t.lower[i - 1].equals("the") ? i - 1 : i, null, null, null, false);
             }
             EpisodeMarker of = partOf(i, w);
             if (of != null) {
@@ -111,7 +126,7 @@ record EpisodeMarker(
                     && (w.length() == 3 || w.length() == 4)
                     && isNumber(w, 3, 4)
                     && !isYear(w)
-                    && w.charAt(0) != '0'
+                    && (w.charAt(0) != '0' || (w.length() == 4 && w.charAt(1) != '0')) // 706 and 0706: S07E06
                     && i + 1 < n
                     && isStrong(t, i + 1)
                     && !fansub
@@ -181,6 +196,27 @@ record EpisodeMarker(
         return new EpisodeMarker(i, null, String.valueOf(p), null, false);
     }
 
+    /**
+     * A season pack's last season when a range follows its number at word {@code j}
+     * ({@code S01-S03}, {@code S01-03}, {@code Season 1-3}, {@code Seasons.01-04}), so that the
+     * pack answers a search for each season it holds; else the pack as it was. At most 50
+     * seasons, and never a year ({@code Season 1-2010} is no range).
+     */
+    private static EpisodeMarker seasonsThrough(ReleaseTokens t, int j, EpisodeMarker m) {
+        if (j + 1 >= t.size() || !t.after(j).strip().equals("-")) {
+            return m;
+        }
+        String w = t.lower[j + 1];
+        String digits = w.length() > 1 && w.charAt(0) == 's' ? w.substring(1) : w;
+        if (!isNumber(digits, 1, 2)) {
+            return m;
+        }
+        int last = Integer.parseInt(digits);
+        return last > m.season() && last - m.season() <= 50
+                ? new EpisodeMarker(m.at(), m.season(), null, m.year(), false, last, false)
+                : m;
+    }
+
     /** {@code Season 1}, {@code Season.01}, {@code Season4}, {@code Saison 3}, with an optional {@code Episode 2} after it. */
     private static EpisodeMarker seasonWord(ReleaseTokens t, int i) {
         if (i == 0) {
@@ -189,7 +225,8 @@ record EpisodeMarker(
         String w = t.lower[i];
         String number = null;
         int next = i + 1;
-        if (SEASON_WORDS.contains(w) && i + 1 < t.size() && isNumber(t.lower[i + 1], 1, 2)) {
+        boolean series = w.startsWith("series");
+        if ((SEASON_WORDS.contains(w) || w.equals("series")) && i + 1 < t.size() && isNumber(t.lower[i + 1], 1, 2)) {
             number = t.lower[i + 1];
             next = i + 2;
         } else {
@@ -198,15 +235,48 @@ record EpisodeMarker(
                     number = w.substring(word.length());
                 }
             }
+            if (series && isNumber(w.substring(6), 1, 2)) {
+                number = w.substring(6);
+            }
         }
         if (number == null) {
             return null;
         }
-        String episode = null;
-        if (next + 1 < t.size() && EPISODE_WORDS.contains(t.lower[next]) && isNumber(t.lower[next + 1], 1, 3)) {
-            episode = String.valueOf(Integer.parseInt(t.lower[next + 1]));
+        String episode = episodeAfterSeason(t, next);
+        if (series && episode == null) {
+            return null; // "Series 2" alone is as often a title's word as a British season
         }
         return new EpisodeMarker(i, Integer.valueOf(number), episode, null, false);
+    }
+
+    /**
+     * The episode written after a season's number at word {@code k}, or null: {@code Episode 2},
+     * {@code Episode2}, {@code Ep VIII}, {@code E2}, {@code 2of12}, {@code 2 of 12}, {@code Part 3},
+     * {@code Part.IV}, {@code Part3} ({@code Season 3, Episode 2}, {@code Season 2 2of12},
+     * {@code Season.3.Part.IV}).
+     */
+    private static String episodeAfterSeason(ReleaseTokens t, int k) {
+        int n = t.size();
+        if (k >= n) {
+            return null;
+        }
+        String w = t.lower[k];
+        String v = k + 1 < n ? t.lower[k + 1] : "";
+        Integer number = null;
+        if (EPISODE_WORDS.contains(w) || w.equals("part") || w.equals("pt")) {
+            number = isNumber(v, 1, 3) ? Integer.valueOf(v) : PART_NUMBERS.get(v);
+        } else if (isEpisodeWord(w)) {
+            number = Integer.valueOf(episodeOf(w));
+        } else if (w.startsWith("episode") && isNumber(w.substring(7), 1, 3)) {
+            number = Integer.valueOf(w.substring(7));
+        } else if (w.startsWith("part") && isNumber(w.substring(4), 1, 2)) {
+            number = Integer.valueOf(w.substring(4));
+        } else if (partOf(k, w) != null) {
+            return partOf(k, w).episode();
+        } else if (isNumber(w, 1, 2) && v.equals("of") && k + 2 < n && isNumber(t.lower[k + 2], 1, 2)) {
+            number = Integer.valueOf(w);
+        }
+        return number == null ? null : String.valueOf(number);
     }
 
     /** {@code S01E02}, {@code S01E02E03}, {@code S01}, {@code S01 E02}, {@code 1x02} at word {@code i}. */
@@ -262,6 +332,16 @@ record EpisodeMarker(
                 return rangeAfter(t, i, m, season);
             }
             return null;
+        }
+        int ep = w.indexOf('e');
+        if (i > 0 && ep >= 1 && ep <= 2 && isNumber(w.substring(0, ep), 1, 2) && isNumber(w.substring(ep + 1), 2, 3)) {
+            // Show.01e02: a season and an episode without the S
+            return new EpisodeMarker(
+                    i,
+                    Integer.valueOf(w.substring(0, ep)),
+                    String.valueOf(Integer.parseInt(w.substring(ep + 1))),
+                    null,
+                    false);
         }
         int x = w.indexOf('x');
         if (x >= 1 && x <= 4 && isNumber(w.substring(0, x), 1, 4) && (x <= 2 || isYear(w.substring(0, x)))) {
@@ -341,6 +421,16 @@ record EpisodeMarker(
      * Sonarr reads it, when no year follows (a film in parts, {@code Movie.Part.2.2011}, keeps its
      * part in its title) and a quality word or the end does.
      */
+    /** Whether a year stands at or after word {@code k}. */
+    private static boolean yearFrom(ReleaseTokens t, int k) {
+        for (int j = k; j < t.size(); j++) {
+            if (isYear(t.lower[j])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static EpisodeMarker part(ReleaseTokens t, int i) {
         int n = t.size();
         String w = t.lower[i];

@@ -20,7 +20,8 @@ package headway.category;
  * has a fansub group tag or CRC and an absolute episode number; {@code hashed} that it looks
  * obfuscated (a hash, a UUID, random letters and digits). Category rules test these. {@code kind}
  * says what kind of episode a TV name holds ({@link EpisodeKind}), {@code lastEpisode} the last of a
- * multi-episode release ({@code S02E06E07}: 7), else null.
+ * multi-episode release ({@code S02E06E07}: 7) or, for a pack of several seasons, its last season
+ * ({@code S01-S03}: 3), else null.
  */
 public record ReleaseAttributes(
         String title,

@@ -194,11 +194,17 @@ public final class ReleaseNameParser {
         if (fansub && from < s.length() && s.charAt(from) == '[') {
             from = firstTag; // [Group][Title][01][DVDRip]: a name in brackets throughout, read after the group's tag
         }
+        // a CRC32 tag ends only fansubs' names, with or without a group's tag in front (Title 63 [560D3414])
+        fansub = fansub || hasCrc(s);
         from = skipSitePrefix(s, from);
         String body = s.substring(from);
         ReleaseTokens t = ReleaseTokens.of(body);
         int n = t.size();
         String resolution = resolution(t);
+        if (resolution == null && from > 0) {
+            resolution = resolution(
+                    ReleaseTokens.of(s.substring(0, from))); // [720p]Title.S01E01...: a tag in front states it
+        }
         boolean hashed = Obfuscation.looksHashed(s);
         if (n == 0 || hashed) {
             return new ReleaseAttributes(null, null, null, null, resolution, false, false, hashed);

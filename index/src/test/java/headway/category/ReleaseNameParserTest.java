@@ -184,6 +184,14 @@ class ReleaseNameParserTest {
         {"Show.Pt.II.720p.WEB.x264-GRP", "Show", null, "2", "PART", null},
         {"Series.Title.S01.1080p.BluRay.x264-GRP", "Series Title", "1", null, "PACK", null},
         {"Series.Title.Season.1.1080p.BluRay.x264-GRP", "Series Title", "1", null, "PACK", null},
+        {"Series.Title.S01-S03.1080p.BluRay.x264-GRP", "Series Title", "1", null, "PACK", "3"},
+        {"Series.Title.S02-04.720p.WEB-DL-GRP", "Series Title", "2", null, "PACK", "4"},
+        {"Series Title Season 4-5 720p WEB-DL-GRP", "Series Title", "4", null, "PACK", "5"},
+        {"Series.Title.Seasons.01-04.AMZN.1080p-GRP", "Series Title", "1", null, "PACK", "4"},
+        {"Series.Title.S03-S01.1080p.BluRay.x264-GRP", "Series Title", "3", null, "PACK", null},
+        {"Series.Title.Complete.Series.1080p.BluRay.x264-GRP", "Series Title", null, null, "PACK", null},
+        {"Series Title - The Complete Series 720p WEB-DL-GRP", "Series Title", null, null, "PACK", null},
+        {"Series.Title.Season.1-2010.1080p.BluRay.x264-GRP", "Series Title", "1", null, "PACK", null},
         {"Series.Title.S00E05.720p.HDTV.x264-GRP", "Series Title", "0", "5", "SPECIAL", null},
         {"Series.Title.S01E05.720p.HDTV.x264-GRP", "Series Title", "1", "5", "STANDARD", null},
     };
@@ -198,6 +206,39 @@ class ReleaseNameParserTest {
             assertThat(a.kind()).as(row[0]).isEqualTo(EpisodeKind.valueOf(row[4]));
             assertThat(a.lastEpisode()).as(row[0]).isEqualTo(row[5] == null ? null : Integer.valueOf(row[5]));
         }
+    }
+
+    /** The forms sample 9 taught (docs/corpus.md), and the names each must leave alone. */
+    @Test
+    void episodesWrittenAfterASeasonWordAndOtherSample9Forms() {
+        String[][] read = {
+            {"Show - Season 3, Episode 2", "3", "2"},
+            {"Show - Season2 Episode2", "2", "2"},
+            {"Show - Series 2, Episode 2", "2", "2"},
+            {"Show - Series4 Episode2", "4", "2"},
+            {"Show Season 2 2of12", "2", "2"},
+            {"Show Season 2, 2 of 12", "2", "2"},
+            {"Show.Season.3.Part.IV", "3", "4"},
+            {"Show - Ep VIII", null, "8"},
+            {"Show 63 [560D3414]", null, "63"},
+            {"Show.01e02", "1", "2"},
+            {"Show.0706.720p-GRP", "7", "6"},
+        };
+        for (String[] r : read) {
+            ReleaseAttributes a = ReleaseNameParser.parse(r[0]);
+            assertThat(a.title()).as(r[0]).isEqualTo("Show");
+            assertThat(a.season()).as(r[0]).isEqualTo(r[1] == null ? null : Integer.valueOf(r[1]));
+            assertThat(a.episode()).as(r[0]).isEqualTo(r[2]);
+        }
+        assertThat(ReleaseNameParser.parse("[720p]Show.S01E01.HDTV.x264-GRP").resolution())
+                .isEqualTo("720p");
+        ReleaseAttributes film = ReleaseNameParser.parse("Star.Wars.Episode.IV.A.New.Hope.1977.1080p.BluRay.x264-GRP");
+        assertThat(film.tv()).isFalse();
+        assertThat(film.year()).isEqualTo(1977);
+        ReleaseAttributes titled = ReleaseNameParser.parse("The.Series.2.Movie.2010.1080p.BluRay.x264-GRP");
+        assertThat(titled.season())
+                .as("Series 2 without an episode is no season")
+                .isNull();
     }
 
     @Test

@@ -108,6 +108,7 @@ final class Newznab {
     private final String title;
     private final ServeConfig config;
     private final ClientLimits limits;
+    private final WalkHorizons horizons = new WalkHorizons();
 
     Newznab(Stores stores, ServeConfig config, ClientLimits limits) {
         this.stores = stores;
@@ -315,7 +316,9 @@ final class Newznab {
             return feed(List.of(), query.offset(), Params.MAX_DEPTH, key, uncounted, base, extended, json);
         }
         ApiKeyStore.Usage usage = countRequest(key);
-        ReleaseSearch.Page page = stores.reads().search(query, config.limits().searchTimeout());
+        String horizon = horizons.horizon(key.key().name(), query);
+        ReleaseSearch.Page page = stores.reads().search(query, config.limits().searchTimeout(), horizon);
+        horizons.read(key.key().name(), query, page, horizon);
         long total = Math.min(page.total(), Params.MAX_DEPTH);
         return feed(page.releases(), query.offset(), total, key, usage, base, extended, json);
     }

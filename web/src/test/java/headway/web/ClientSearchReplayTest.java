@@ -42,6 +42,12 @@ class ClientSearchReplayTest {
     private static final String MULTI = "Series.Title.S02E06E07.720p.HDTV.x264-GRP";
     private static final String PACK = "Pack.Show.S03.1080p.WEB-DL-GRP";
     private static final String PACK_EPISODE = "Pack.Show.S03E04.1080p.WEB-DL-GRP";
+    /** Packs of several seasons, as scene and as people write them. */
+    private static final String RANGE_PACK = "Range.Show.S01-S03.1080p.BluRay.x264-GRP";
+
+    private static final String RANGE_WORDS = "Range Show Season 4-5 720p WEB-DL-GRP";
+    private static final String COMPLETE = "Whole.Show.Complete.Series.1080p.BluRay.x264-GRP";
+    private static final String WHOLE_EPISODE = "Whole.Show.S02E03.720p.HDTV.x264-GRP";
     private static final String SPECIAL = "Some.Show.S00E02.Special.720p.WEB-GRP";
     private static final String DAILY_DOTTED = "Daily.Talk.2026.04.12.720p.HDTV-GRP";
     private static final String DAILY_SHORT = "Daily.Talk.260413.720p.WEB-GRP";
@@ -82,6 +88,10 @@ class ClientSearchReplayTest {
                 MULTI,
                 PACK,
                 PACK_EPISODE,
+                RANGE_PACK,
+                RANGE_WORDS,
+                COMPLETE,
+                WHOLE_EPISODE,
                 SPECIAL,
                 DAILY_DOTTED,
                 DAILY_SHORT,
@@ -186,6 +196,30 @@ class ClientSearchReplayTest {
                 .containsExactly(PACK_EPISODE);
     }
 
+    /** GetSearchRequests(SeasonSearchCriteria): {@code season=N} alone, for each season a multi-season pack holds. */
+    @Test
+    void sonarrFindsAMultiSeasonPackByEachSeasonItHolds() throws Exception {
+        for (int season = 1; season <= 3; season++) {
+            assertThat(sonarr("tvsearch", SONARR_TV, "&q=Range%20Show&season=" + season))
+                    .as("season %d", season)
+                    .containsExactly(RANGE_PACK);
+        }
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Range%20Show&season=4")).containsExactly(RANGE_WORDS);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Range%20Show&season=5")).containsExactly(RANGE_WORDS);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Range%20Show&season=6")).isEmpty();
+        assertThat(hydra("tvsearch", "&q=Range%20Show&season=2", SONARR_TV)).containsExactly(RANGE_PACK);
+    }
+
+    /** A pack of the whole series answers a search by any season alone, never one by an episode. */
+    @Test
+    void sonarrFindsACompleteSeriesPackByAnySeason() throws Exception {
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Whole%20Show&season=1")).containsExactly(COMPLETE);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Whole%20Show&season=2"))
+                .containsExactlyInAnyOrder(COMPLETE, WHOLE_EPISODE);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Whole%20Show&season=2&ep=3"))
+                .containsExactly(WHOLE_EPISODE);
+    }
+
     @Test
     void sonarrFindsASpecialBySeasonZeroWrittenAsTwoZeros() throws Exception {
         assertThat(sonarr("tvsearch", SONARR_TV, "&q=Some%20Show&season=00&ep=2"))
@@ -206,6 +240,25 @@ class ClientSearchReplayTest {
     void sonarrFindsADailyShowsYearBySeasonAlone() throws Exception {
         assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026"))
                 .containsExactlyInAnyOrder(DAILY_DOTTED, DAILY_SHORT, DAILY_WORDS);
+    }
+
+    /**
+     * {@code season=<yyyy>&ep=<MM>}: a whole month of a daily show, in every name form; no client
+     * of the four sends it (Sonarr's daily forms are {@code ep=MM/dd} and the year alone), but the
+     * newznab form is the client's to choose, and the month costs no filter word of its own.
+     */
+    @Test
+    void aDailyShowsMonthIsFoundBySeasonAndTwoDigitEpisode() throws Exception {
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=04"))
+                .containsExactlyInAnyOrder(DAILY_DOTTED, DAILY_SHORT);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=3"))
+                .containsExactly(DAILY_WORDS);
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2026&ep=05"))
+                .isEmpty();
+        assertThat(sonarr("tvsearch", SONARR_TV, "&q=Daily%20Talk&season=2025&ep=04"))
+                .isEmpty();
+        assertThat(hydra("tvsearch", "&q=Daily%20Talk&season=2026&ep=04", SONARR_TV))
+                .containsExactlyInAnyOrder(DAILY_DOTTED, DAILY_SHORT);
     }
 
     /** GetSearchRequests(AnimeEpisodeSearchCriteria): t=search with q=Title+{abs:00}, in the anime categories. */

@@ -6,9 +6,9 @@ import headway.index.CompletedBinary;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,8 +28,11 @@ class PagingWalkTest {
 
     private static final int SECONDS = 7;
 
-    /** What {@link #aReleasePostedDuringAWalkSkipsNothingAndLandsOnPageOne} posts during its walk. */
-    private static final String FRESH = "Walk.Show.S08E01.720p.WEB-GRP";
+    /** The start of the names the walks post while they page: season 8 the newest, season 9 among the others. */
+    private static final String FRESH = "Walk.Show.S0";
+
+    /** Releases posted during walks so far, so every one has a name of its own. */
+    private static final AtomicInteger POSTED = new AtomicInteger();
 
     private static ServedCatalog served;
     private static String key;
@@ -61,42 +64,94 @@ class PagingWalkTest {
         List<String> first = sonarrWalk("&q=Walk%20Show", null);
         List<String> second = sonarrWalk("&q=Walk%20Show", null);
         assertThat(first).doesNotHaveDuplicates().isEqualTo(second);
-        // the other test may have posted FRESH already
-        assertThat(first.stream().filter(t -> !t.equals(FRESH))).hasSize(SECONDS * SAME_SECOND);
+        // the other tests may have posted fresh releases already
+        assertThat(first.stream().filter(isFresh().negate())).hasSize(SECONDS * SAME_SECOND);
         assertThat(hydraWalk("&q=Walk%20Show", null)).isEqualTo(first);
         List<String> season = sonarrWalk("&q=Walk%20Show&season=3", null);
         assertThat(season).hasSize(SAME_SECOND).isEqualTo(sonarrWalk("&q=Walk%20Show&season=3", null));
         // newest first; within a second by name: the order the releases' key gives
-        assertThat(first.stream()
-                        .filter(t -> !t.equals(FRESH))
-                        .limit(SAME_SECOND)
-                        .toList())
+        assertThat(first.stream().filter(isFresh().negate()).limit(SAME_SECOND).toList())
                 .isSorted()
                 .allMatch(t -> t.startsWith("Walk.Show.S07"));
     }
 
     /**
-     * A release posted while a client walks lands on page 1 (newest first) and moves every later
-     * release one place on: no release is skipped, and the one at the page boundary comes again at
-     * the top of the next page, which the clients drop by guid (Sonarr's and Radarr's
-     * {@code CleanupReleases}: {@code DistinctBy(v => v.Guid)}). The next walk starts with it.
+     * Releases posted while a client walks, one after every page, newest of all or among the
+     * others, move nothing: the walk's later pages are read at its first page's horizon
+     * ({@link WalkHorizons}), so no release is skipped or given twice and the total does not grow;
+     * the next walk starts with what was posted. Before, each one moved every later release a
+     * place on and the walk gave one release twice.
      */
     @Test
-    void aReleasePostedDuringAWalkSkipsNothingAndLandsOnPageOne() throws Exception {
+    void releasesPostedDuringASonarrWalkMoveNothingAndShowOnTheNextWalk() throws Exception {
         List<String> before = sonarrWalk("&q=Walk%20Show", null);
-        List<String> during = sonarrWalk("&q=Walk%20Show", () -> post(FRESH));
-        Set<String> distinct = new LinkedHashSet<>(during);
-        assertThat(distinct).containsAll(before).doesNotContain(FRESH);
-        assertThat(during).hasSize(before.size() + 1);
-        assertThat(sonarrWalk("&q=Walk%20Show", null).get(0)).isEqualTo(FRESH);
+        int start = POSTED.get();
+        List<String> during = sonarrWalk("&q=Walk%20Show", PagingWalkTest::postTwo);
+        int posts = POSTED.get() - start;
+        assertThat(posts).isGreaterThan(2);
+        assertThat(during).doesNotHaveDuplicates().isEqualTo(before);
+        List<String> after = sonarrWalk("&q=Walk%20Show", null);
+        assertThat(after).doesNotHaveDuplicates().containsAll(before).hasSize(before.size() + 2 * posts);
+        assertThat(after.get(0)).isEqualTo(newestPosted);
     }
 
-    private static void post(String name) {
+    /** The same for NZBHydra2's walk by {@code total}: its total stays the first page's. */
+    @Test
+    void releasesPostedDuringAHydraWalkMoveNothingAndShowOnTheNextWalk() throws Exception {
+        List<String> before = hydraWalk("&q=Walk%20Show", null);
+        List<Long> totals = new ArrayList<>();
+        List<String> during = hydraWalk("&q=Walk%20Show", PagingWalkTest::postTwo, totals);
+        assertThat(during).doesNotHaveDuplicates().isEqualTo(before);
+        assertThat(totals).hasSizeGreaterThan(2).containsOnly((long) before.size());
+        List<String> after = hydraWalk("&q=Walk%20Show", null);
+        assertThat(after).doesNotHaveDuplicates().containsAll(before);
+        assertThat(after).hasSize(before.size() + 2 * totals.size());
+    }
+
+    /** A walk's pages hold still for its own search only: another search, or another key, sees what was posted. */
+    @Test
+    void aWalksHorizonHoldsOnlyItsOwnSearch() throws Exception {
+        String other = served.stores.apiKeys().add("other-walker", null, null);
+        List<String> first = titlesAt(key, "&q=Walk%20Show", 0);
+        postTwo();
+        assertThat(titlesAt(key, "&q=Walk%20Show", 100)).doesNotContainAnyElementsOf(first);
+        assertThat(titlesAt(other, "&q=Walk%20Show", 100)).contains(first.get(99));
+        assertThat(titlesAt(key, "&q=Walk%20Show&season=9", 0)).contains(lastMiddle);
+        assertThat(titlesAt(key, "&q=Walk%20Show", 0).get(0)).isEqualTo(newestPosted);
+    }
+
+    private static volatile String newestPosted;
+    private static volatile String lastMiddle;
+
+    private static Predicate<String> isFresh() {
+        return t -> t.startsWith(FRESH + "8") || t.startsWith(FRESH + "9");
+    }
+
+    /** Posts a release newer than all others and one among the others (posted between two of their seconds). */
+    private static void postTwo() {
+        int n = POSTED.incrementAndGet();
+        String newest = FRESH + "8E" + (100 + n) + ".720p.WEB-GRP";
+        String middle = FRESH + "9E" + (100 + n) + ".720p.WEB-GRP";
+        Instant between = ServedCatalog.POSTED
+                .minusSeconds(86_400)
+                .plusSeconds(SECONDS / 2)
+                .plusMillis(500);
         try {
-            ServedCatalog.write(served.stores, List.of(ServedCatalog.single(name, 1_000_000, ServedCatalog.POSTED)));
+            ServedCatalog.write(
+                    served.stores,
+                    List.of(
+                            ServedCatalog.single(newest, 1_000_000, ServedCatalog.POSTED.plusSeconds(n)),
+                            ServedCatalog.single(middle, 1_000_000, between)));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+        newestPosted = newest;
+        lastMiddle = middle;
+    }
+
+    private static List<String> titlesAt(String apiKey, String params, int offset) throws Exception {
+        return NewznabApiTest.titles(get(
+                "t=tvsearch&cat=5030,5040&extended=1&apikey=" + apiKey + "&offset=" + offset + "&limit=100" + params));
     }
 
     /** Sonarr's walk of tvsearch: 100 a page until a short page; {@code between} runs once after the first page. */
@@ -106,7 +161,7 @@ class PagingWalkTest {
             List<String> titles = NewznabApiTest.titles(get("t=tvsearch&cat=5030,5040&extended=1&apikey=" + key
                     + "&offset=" + page * 100 + "&limit=100" + params));
             all.addAll(titles);
-            if (page == 0 && between != null) {
+            if (between != null) {
                 between.run();
             }
             if (titles.size() < 100) {
@@ -118,6 +173,11 @@ class PagingWalkTest {
 
     /** NZBHydra2's walk: limit=1000, the offset moved on by the items received while the total says there are more. */
     private static List<String> hydraWalk(String params, Runnable between) throws Exception {
+        return hydraWalk(params, between, new ArrayList<>());
+    }
+
+    /** As {@link #hydraWalk(String, Runnable)}, noting each page's total in {@code totals}. */
+    private static List<String> hydraWalk(String params, Runnable between, List<Long> totals) throws Exception {
         List<String> all = new ArrayList<>();
         int offset = 0;
         while (true) {
@@ -125,12 +185,13 @@ class PagingWalkTest {
                     + "&apikey=" + key);
             List<String> titles = NewznabApiTest.titles(d);
             all.addAll(titles);
-            if (offset == 0 && between != null) {
+            if (between != null) {
                 between.run();
             }
             offset += titles.size();
             Element response = (Element)
                     d.getElementsByTagNameNS(Newznab.NEWZNAB_NS, "response").item(0);
+            totals.add(Long.parseLong(response.getAttribute("total")));
             if (titles.isEmpty() || offset >= Integer.parseInt(response.getAttribute("total"))) {
                 return all;
             }
