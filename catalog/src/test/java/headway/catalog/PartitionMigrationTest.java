@@ -88,6 +88,9 @@ class PartitionMigrationTest {
     void aCatalogWrittenAtV28IsTheSameAtV33EachRowInItsMonth() throws Exception {
         try (HikariDataSource ds = TestDatabase.migratedTo("partitions_v33", "28")) {
             TestDatabase.execute(ds, V28_CATALOG);
+            // the migrations between (V29 an index, V30 a check, V31 releases.added) leave the rows as they
+            // are; the searches of this build need V31's column, so the catalog is read before V33 at V31
+            TestDatabase.migrateTo(ds, "31");
             String binaries = dump(ds, BINARY_ROWS);
             String releases = dump(ds, RELEASE_ROWS);
             Map<String, List<String>> searches = searches(ds);
