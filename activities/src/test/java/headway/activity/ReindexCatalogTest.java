@@ -207,6 +207,9 @@ class ReindexCatalogTest {
                     ResultSetMetaData md = rs.getMetaData();
                     while (rs.next()) {
                         for (int i = 1; i <= md.getColumnCount(); i++) {
+                            if (md.getColumnName(i).equals("added")) {
+                                continue; // the transaction that added a release (V31): when, not what
+                            }
                             sb.append(md.getColumnName(i))
                                     .append('=')
                                     .append(rs.getString(i))
