@@ -456,7 +456,8 @@ class TakeoverCatalogTest {
                     ResultSetMetaData md = rs.getMetaData();
                     while (rs.next()) {
                         for (int i = 1; i <= md.getColumnCount(); i++) {
-                            if (md.getColumnName(i).equals("id") || md.getColumnName(i).equals("added")) {
+                            if (md.getColumnName(i).equals("id")
+                                    || md.getColumnName(i).equals("added")) {
                                 // a binary's surrogate id and the transaction that added a release (V31) depend on
                                 // when and in what order it was written, not on what the catalog holds
                                 continue;
