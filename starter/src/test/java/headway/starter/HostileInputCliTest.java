@@ -178,9 +178,10 @@ class HostileInputCliTest {
                     from generate_series(0, 1500) i;
                     insert into binaries (group_name, poster, file_name, total_parts, release_name, subject, posted,
                                           first_article, last_article, rule_version, part_numbers, segment_bytes,
-                                          message_ids, bytes)
+                                          message_ids, bytes, posted_month)
                     values ('alt.binaries.nzb', 'p', 'old.rar', 1, 'Old.Release', 'Old.Release "old.rar" (1/1)', now(),
-                            1, 1, 0, '{1}', '{100}', 'old.1@headway.test', 100)
+                            1, 1, 0, '{1}', '{100}', 'old.1@headway.test', 100,
+                            date_trunc('month', now() at time zone 'UTC')::date)
                     """);
         }
         Path out = tmp.resolve("old.nzb");

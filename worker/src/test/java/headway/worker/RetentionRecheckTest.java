@@ -150,9 +150,12 @@ class RetentionRecheckTest {
             Jdbc.update(
                     c,
                     "insert into binaries (group_name, poster, file_name, total_parts, release_name, subject, posted,"
-                            + " first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids)"
-                            + " values (?, 'p', ?, ?, ?, ?, now() - ? * interval '1 day', 1, ?, 0,"
-                            + " string_to_array(?, ',')::int[], array_fill(100, array[?]), ?)",
+                            + " first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids,"
+                            + " posted_month)"
+                            + " select g, 'p', f, t, r, s, p, 1, l, 0, string_to_array(pn, ',')::int[],"
+                            + " array_fill(100, array[n]), ids, date_trunc('month', p at time zone 'UTC')::date"
+                            + " from (select ?::text g, ?::text f, ?::int t, ?::text r, ?::text s,"
+                            + " now() - ? * interval '1 day' p, ?::bigint l, ?::text pn, ?::int n, ?::text ids) k",
                     GROUP,
                     name + ".bin",
                     SEGMENTS,
