@@ -8,7 +8,6 @@ import headway.index.Segment;
 import headway.nntp.Availability;
 import headway.nntp.NntpPool;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -102,27 +101,6 @@ public final class AvailabilityChecker {
 
     /** A release row with only its key, which is all {@link ReleaseQueries#binaries} reads. */
     private static Release stub(AvailabilityStore.Key k) {
-        return new Release(
-                k.group(),
-                k.poster(),
-                k.name(),
-                -1,
-                0,
-                0,
-                0,
-                null,
-                BigDecimal.ZERO,
-                false,
-                0,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                0,
-                null);
+        return Release.keyOnly(k.group(), k.poster(), k.name());
     }
 }
