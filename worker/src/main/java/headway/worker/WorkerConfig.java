@@ -90,68 +90,6 @@ public record WorkerConfig(
         }
     }
 
-    /** A worker with the deep index's defaults. */
-    public WorkerConfig(
-            String temporalTarget,
-            String namespace,
-            String taskQueue,
-            String nodeId,
-            String advertiseAddress,
-            Database.Settings database,
-            Duration leaseTtl,
-            Duration nodeTtl,
-            Duration nodeHeartbeat,
-            int maxGroups,
-            int activityConcurrency,
-            int metricsPort,
-            String metricsBind,
-            NntpServer nntp,
-            Path snapshotDir,
-            long catalogCapBytes,
-            int batchArticles,
-            long windowMaxAge,
-            long rangeSize,
-            long backfill,
-            long planMaxJump,
-            Duration stuckRange,
-            Duration stuckGroup,
-            Deployment deployment,
-            int retentionDays,
-            List<Provider> providers,
-            int checkConnections,
-            int checkStats) {
-        this(
-                temporalTarget,
-                namespace,
-                taskQueue,
-                nodeId,
-                advertiseAddress,
-                database,
-                leaseTtl,
-                nodeTtl,
-                nodeHeartbeat,
-                maxGroups,
-                activityConcurrency,
-                metricsPort,
-                metricsBind,
-                nntp,
-                snapshotDir,
-                catalogCapBytes,
-                batchArticles,
-                windowMaxAge,
-                rangeSize,
-                backfill,
-                planMaxJump,
-                stuckRange,
-                stuckGroup,
-                deployment,
-                retentionDays,
-                providers,
-                checkConnections,
-                checkStats,
-                Inspection.defaults(nntp.maxConnections()));
-    }
-
     /**
      * How this worker takes part in a deployment: whether it polls as a Worker Deployment Version
      * (HEADWAY_VERSIONING, HEADWAY_DEPLOYMENT, HEADWAY_BUILD_ID), how long SIGTERM lets activities

@@ -86,7 +86,8 @@ class HeadwayWorkerTestServerTest {
                     0,
                     java.util.List.of(),
                     0,
-                    20);
+                    20,
+                    WorkerConfig.Inspection.defaults(2));
             WorkflowClient client = env.getWorkflowClient();
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             try {

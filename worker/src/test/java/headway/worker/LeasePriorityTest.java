@@ -104,7 +104,8 @@ class LeasePriorityTest {
                     0,
                     java.util.List.of(),
                     0,
-                    20);
+                    20,
+                    WorkerConfig.Inspection.defaults(4));
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             List<String> takes;
             try {
