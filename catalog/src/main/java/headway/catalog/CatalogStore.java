@@ -639,10 +639,16 @@ public final class CatalogStore {
             Instant end = month.plusMonths(1).atStartOfDay(ZoneOffset.UTC).toInstant();
             boolean near = b.posted().isBefore(start.plus(NEAR_BOUNDARY))
                     || !b.posted().isBefore(end.minus(NEAR_BOUNDARY));
-            List<String> months = near
-                    ? List.of(
-                            month.minusMonths(1).toString(), month.plusMonths(1).toString(), UNDATED)
-                    : List.of(UNDATED);
+            List<String> months = new ArrayList<>(3);
+            if (near) {
+                // the months beside it that the catalog can hold: a binary of December 9999 has no month after it
+                for (LocalDate beside : List.of(month.minusMonths(1), month.plusMonths(1))) {
+                    if (beside.getYear() >= 1 && beside.getYear() <= 9999) {
+                        months.add(beside.toString());
+                    }
+                }
+            }
+            months.add(UNDATED);
             byMonths.computeIfAbsent(months, m -> new ArrayList<>()).add(b);
         }
         for (Map.Entry<List<String>, List<CompletedBinary>> e : byMonths.entrySet()) {

@@ -37,7 +37,7 @@ class MonthlyCatalogTest {
 
     @BeforeAll
     static void start() throws Exception {
-        db = CatalogTestDatabase.start(G, "a.b.fresh");
+        db = CatalogTestDatabase.start(G, "a.b.fresh", "a.b.edge");
         TestDatabase.execute(db.ds, "select binaries_month('2026-10-01'), binaries_month('2026-11-17')");
     }
 
@@ -118,6 +118,18 @@ class MonthlyCatalogTest {
         assertThat(again.filesPresent() + " " + again.filesComplete() + " " + again.complete() + " " + again.bytes())
                 .as("a recompute changes nothing")
                 .isEqualTo(counted);
+    }
+
+    @Test
+    void freshBinariesAtTheEdgesOfTheYearsTheCatalogHoldsAreWritten() throws Exception {
+        // a binary near a month boundary looks for its file's other half in the months beside it; the
+        // first and the last month the catalog holds (years 1 and 9999) have no month beyond them
+        String g = "a.b.edge";
+        db.inTransaction(c -> store.writeBinaries(c, List.of(half(g, "late.rar", "9999-12-31T23:59:00Z", 10, 1, 2))));
+        db.inTransaction(c -> store.writeBinaries(c, List.of(half(g, "early.rar", "0001-01-01T00:01:00Z", 20, 1, 2))));
+
+        Release r = store.release(db.ds, g, POSTER, "Fresh").orElseThrow();
+        assertThat(r.filesPresent() + " " + r.bytes()).isEqualTo("2 100");
     }
 
     /** A fresh binary of {@code file} (4 parts) holding {@code parts}, as a window that saw nothing of it before writes it. */
