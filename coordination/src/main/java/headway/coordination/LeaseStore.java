@@ -70,7 +70,17 @@ public final class LeaseStore {
             from group_leases l where group_name = ? for update of l
             """.formatted(NODE_EXPIRED);
 
-    private static final String WANT = "update group_leases set wanted_at = hw_now() where group_name = ?";
+    /**
+     * Records a want without waiting: a lease row that a holder's fenced write has share-locked is
+     * skipped. The want is a hint to the leasing order (the asking group counts itself whatever it
+     * says), and a holder frozen mid-statement keeps its lock until {@link Fence}'s statement
+     * timeout, so a want that waited for it held its outlook activity past every retry and delayed
+     * the takeover it was asking for (StuckTest).
+     */
+    private static final String WANT = """
+            update group_leases set wanted_at = hw_now()
+            where group_name = (select group_name from group_leases where group_name = ? for no key update skip locked)
+            """;
 
     /**
      * Where the group stands in the leasing order among the groups that want a lease now (asked

@@ -99,6 +99,49 @@ class FenceTest extends WithCoordinationDatabase {
                 .isEqualTo(1);
     }
 
+    @Test
+    void aWantDoesNotWaitForAHoldersWriteInFlight() throws Exception {
+        groups.add("alt.binaries.frozen", 0);
+        Holder h = leases.lease("alt.binaries.frozen", "n1", TTL).holder();
+        java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch wanted = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            // a holder frozen mid-write: its transaction keeps the lease row share-locked until the want is back
+            java.util.concurrent.Future<Boolean> write =
+                    pool.submit(() -> leases.fence().run(h, "a frozen write", c -> {
+                        locked.countDown();
+                        try {
+                            return wanted.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return false;
+                        }
+                    }));
+            locked.await();
+            leases.want("alt.binaries.frozen");
+            wanted.countDown();
+            assertThat(write.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("the want came back while the holder's write still held the lease row")
+                    .isTrue();
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(
+                        TestDatabase.queryLong(
+                                ds,
+                                "select count(*) from group_leases where group_name = 'alt.binaries.frozen' and wanted_at is not null"))
+                .as("skipped while locked")
+                .isZero();
+        leases.want("alt.binaries.frozen");
+        assertThat(
+                        TestDatabase.queryLong(
+                                ds,
+                                "select count(*) from group_leases where group_name = 'alt.binaries.frozen' and wanted_at is not null"))
+                .as("recorded once the row is free")
+                .isEqualTo(1);
+    }
+
     private static void pause(long millis) {
         try {
             Thread.sleep(millis);
