@@ -355,33 +355,8 @@ class InnFailoverTest {
             String id = "<r" + release + ".f" + file + ".p" + part + "." + group + "@headway.test>";
             byte[] data = new byte[192];
             random.nextBytes(data);
-            StringBuilder body = new StringBuilder();
-            body.append("=ybegin part=")
-                    .append(part)
-                    .append(" total=")
-                    .append(PARTS)
-                    .append(" line=128 size=")
-                    .append(data.length * PARTS)
-                    .append(" name=")
-                    .append(fileName)
-                    .append("\r\n");
-            body.append("=ypart begin=")
-                    .append((part - 1) * data.length + 1)
-                    .append(" end=")
-                    .append(part * data.length)
-                    .append("\r\n");
-            for (int i = 0; i < data.length; i += 96) {
-                for (int j = i; j < i + 96; j++) {
-                    body.append((char) ('!' + ((data[j] & 0xff) % 90)));
-                }
-                body.append("\r\n");
-            }
-            body.append("=yend size=")
-                    .append(data.length)
-                    .append(" part=")
-                    .append(part)
-                    .append("\r\n");
-            return wire(group, id, subject, at, body.toString());
+            String body = InnPeer.yencPart(fileName, part, PARTS, data);
+            return wire(group, id, subject, at, body);
         }
 
         private static InnPeer.Wire wire(String group, String id, String subject, Instant at, String body) {

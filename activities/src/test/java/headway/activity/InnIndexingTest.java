@@ -200,32 +200,7 @@ class InnIndexingTest {
                 ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(5));
         byte[] data = new byte[384];
         random.nextBytes(data);
-        StringBuilder body = new StringBuilder();
-        body.append("=ybegin part=")
-                .append(part)
-                .append(" total=")
-                .append(PARTS)
-                .append(" line=128 size=")
-                .append(data.length * PARTS)
-                .append(" name=")
-                .append(fileName)
-                .append("\r\n");
-        body.append("=ypart begin=")
-                .append((part - 1) * data.length + 1)
-                .append(" end=")
-                .append(part * data.length)
-                .append("\r\n");
-        for (int i = 0; i < data.length; i += 96) {
-            for (int j = i; j < i + 96; j++) {
-                body.append((char) ('!' + ((data[j] & 0xff) % 90)));
-            }
-            body.append("\r\n");
-        }
-        body.append("=yend size=")
-                .append(data.length)
-                .append(" part=")
-                .append(part)
-                .append("\r\n");
+        String body = InnPeer.yencPart(fileName, part, PARTS, data);
         String text = "Path: headway-test!not-for-mail\r\n"
                 + "From: " + poster(release) + "\r\n"
                 + "Newsgroups: " + GROUP + "\r\n"

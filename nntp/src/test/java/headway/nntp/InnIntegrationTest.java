@@ -12,7 +12,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
-import java.util.zip.CRC32;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -90,43 +89,10 @@ class InnIntegrationTest {
         String messageId = "<part" + part + "of" + PARTS + ".f" + file + "." + nonce + "@headway.test>";
         String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(
                 ZonedDateTime.now(ZoneOffset.UTC).minusMinutes(5));
-        StringBuilder body = new StringBuilder();
         int lines = 3 + random.nextInt(20);
         byte[] data = new byte[lines * 96];
         random.nextBytes(data);
-        CRC32 crc = new CRC32();
-        crc.update(data);
-        body.append("=ybegin part=")
-                .append(part)
-                .append(" total=")
-                .append(PARTS)
-                .append(" line=128 size=")
-                .append(data.length * PARTS)
-                .append(" name=")
-                .append(name)
-                .append("\r\n");
-        body.append("=ypart begin=")
-                .append((part - 1) * data.length + 1)
-                .append(" end=")
-                .append(part * data.length)
-                .append("\r\n");
-        for (int i = 0; i < lines; i++) {
-            StringBuilder l = new StringBuilder();
-            if (i == 0) {
-                l.append('.');
-            }
-            for (int j = 0; j < 96; j++) {
-                l.append((char) ('!' + ((data[i * 96 + j] & 0xff) % 90)));
-            }
-            body.append(l).append("\r\n");
-        }
-        body.append("=yend size=")
-                .append(data.length)
-                .append(" part=")
-                .append(part)
-                .append(" pcrc32=")
-                .append(String.format("%08x", crc.getValue()))
-                .append("\r\n");
+        String body = InnPeer.yencPart(name, part, PARTS, data);
         String headers = "Path: headway-test!not-for-mail\r\n"
                 + "From: " + from + "\r\n"
                 + "Newsgroups: " + GROUP + "\r\n"

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
 
 /**
  * A real INN server on loopback for the tests, driven by tools/nntp-peer.sh (install, configure,
@@ -128,5 +129,50 @@ public final class InnPeer {
         if (!line.startsWith(Integer.toString(code))) {
             fail("INN answered " + what + " with '" + line + "', expected " + code);
         }
+    }
+
+    /**
+     * The body of part {@code part} of {@code parts} of a file {@code fileName} whose parts each hold
+     * {@code data.length} bytes, shaped as yEnc: the {@code =ybegin}, {@code =ypart} and {@code =yend}
+     * lines (with the part's CRC32) around the data as lines of 96 printable characters, the first
+     * of them beginning with a dot so that every feed exercises dot-stuffing. The data is mapped,
+     * not yEnc-encoded: these bodies are stored, listed and compared, never decoded (the simulator's
+     * {@code YencWriter} writes real yEnc). Lines of data: {@code ceil(data.length / 96)}.
+     */
+    public static String yencPart(String fileName, int part, int parts, byte[] data) {
+        CRC32 crc = new CRC32();
+        crc.update(data);
+        StringBuilder body = new StringBuilder()
+                .append("=ybegin part=")
+                .append(part)
+                .append(" total=")
+                .append(parts)
+                .append(" line=128 size=")
+                .append((long) data.length * parts)
+                .append(" name=")
+                .append(fileName)
+                .append("\r\n")
+                .append("=ypart begin=")
+                .append((long) (part - 1) * data.length + 1)
+                .append(" end=")
+                .append((long) part * data.length)
+                .append("\r\n");
+        for (int i = 0; i < data.length; i += 96) {
+            if (i == 0) {
+                body.append('.');
+            }
+            for (int j = i; j < Math.min(i + 96, data.length); j++) {
+                body.append((char) ('!' + ((data[j] & 0xff) % 90)));
+            }
+            body.append("\r\n");
+        }
+        return body.append("=yend size=")
+                .append(data.length)
+                .append(" part=")
+                .append(part)
+                .append(" pcrc32=")
+                .append(String.format("%08x", crc.getValue()))
+                .append("\r\n")
+                .toString();
     }
 }
