@@ -137,18 +137,8 @@ public final class Providers {
      * the numbers, a provider without a host or a value out of range is an error naming the fix.
      */
     public static List<Provider> fromEnv(Map<String, String> env) {
-        Settings s = new Settings(env);
         List<Provider> all = new ArrayList<>();
-        all.add(new Provider(
-                0,
-                s.string(Setting.NNTP_HOST),
-                s.integer(Setting.NNTP_PORT),
-                s.bool(Setting.NNTP_TLS),
-                s.string(Setting.NNTP_USER),
-                s.string(Setting.NNTP_PASSWORD),
-                s.integer(Setting.NNTP_CONNECTIONS),
-                s.integer(Setting.NNTP_PROVIDER_LIMIT),
-                Role.PRIMARY));
+        all.add(primary(env));
         TreeMap<Integer, Map<String, String>> indexed = indexed(env);
         int expected = 1;
         for (Map.Entry<Integer, Map<String, String>> e : indexed.entrySet()) {
@@ -160,6 +150,25 @@ public final class Providers {
             expected++;
         }
         return List.copyOf(all);
+    }
+
+    /**
+     * Provider 0 alone, from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS and
+     * _PROVIDER_LIMIT: the one place they are read (the worker's NNTP settings add the rest of
+     * HEADWAY_NNTP_* to it).
+     */
+    public static Provider primary(Map<String, String> env) {
+        Settings s = new Settings(env);
+        return new Provider(
+                0,
+                s.string(Setting.NNTP_HOST),
+                s.integer(Setting.NNTP_PORT),
+                s.bool(Setting.NNTP_TLS),
+                s.string(Setting.NNTP_USER),
+                s.string(Setting.NNTP_PASSWORD),
+                s.integer(Setting.NNTP_CONNECTIONS),
+                s.integer(Setting.NNTP_PROVIDER_LIMIT),
+                Role.PRIMARY);
     }
 
     private static TreeMap<Integer, Map<String, String>> indexed(Map<String, String> env) {

@@ -350,21 +350,22 @@ public record WorkerConfig(
 
     /** The NNTP server from HEADWAY_NNTP_HOST, _PORT, _TLS, _USER, _PASSWORD, _CONNECTIONS, _TIMEOUT, _PROVIDER_LIMIT, _GROUP_CONNECTIONS and _PIPELINE. */
     public static NntpServer fromEnvNntp(Map<String, String> env) {
+        Provider primary = Providers.primary(env);
         Settings s = new Settings(env);
         return new NntpServer(
-                s.string(Setting.NNTP_HOST),
-                s.integer(Setting.NNTP_PORT),
-                s.bool(Setting.NNTP_TLS),
-                s.string(Setting.NNTP_USER),
-                s.string(Setting.NNTP_PASSWORD),
-                s.integer(Setting.NNTP_CONNECTIONS),
+                primary.host(),
+                primary.port(),
+                primary.tls(),
+                primary.user(),
+                primary.password(),
+                primary.connections(),
                 s.duration(Setting.NNTP_TIMEOUT),
                 new Security(
                         startTls(s.string(Setting.NNTP_STARTTLS)),
                         caFile(s.string(Setting.NNTP_CA)),
                         s.bool(Setting.NNTP_PLAIN_AUTH),
                         s.bool(Setting.NNTP_COMPRESS)),
-                s.integer(Setting.NNTP_PROVIDER_LIMIT),
+                primary.fleetLimit(),
                 s.integer(Setting.NNTP_GROUP_CONNECTIONS),
                 s.bool(Setting.NNTP_PIPELINE));
     }
