@@ -78,6 +78,23 @@ import org.slf4j.LoggerFactory;
  * (snapshot, then release, so the next holder redoes nothing) and leaves the registry.
  */
 public final class HeadwayWorker implements AutoCloseable {
+
+    /**
+     * How long a workflow task may run without yielding before the SDK fails it as a potential
+     * deadlock (the SDK's default is 1 s). Headway's workflow code does no IO and never blocks, so
+     * only the JVM can hold a task that long: loading the SDK's and the workflow's classes on a
+     * group's first task, or a CPU given to other work. At load 24 on 2 cores that took over 1 s,
+     * and each such task failed with a stack trace in the log and a failed task in the group's
+     * history (UpgradeTest, DemoStopTest). 5 s still fails a real deadlock, well inside the 10 s
+     * workflow task timeout.
+     */
+    static final Duration DEADLOCK_DETECTION = Duration.ofSeconds(5);
+
+    /** The options of a worker that runs workflows, before its activity settings: {@link #DEADLOCK_DETECTION}. */
+    static WorkerOptions.Builder workflowWorkerOptions() {
+        return WorkerOptions.newBuilder().setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION.toMillis());
+    }
+
     /** How often the fleet's leading node looks for releases to check. */
     static final Duration AVAILABILITY_EVERY = Duration.ofSeconds(30);
 
@@ -188,7 +205,7 @@ public final class HeadwayWorker implements AutoCloseable {
                 : MetricsServer.start(registry, config.metricsBind(), config.metricsPort());
 
         WorkerFactory factory = WorkerFactory.newInstance(client);
-        WorkerOptions options = WorkerOptions.newBuilder()
+        WorkerOptions options = workflowWorkerOptions()
                 .setMaxConcurrentActivityExecutionSize(config.activityConcurrency())
                 .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2))
                 .setStickyQueueScheduleToStartTimeout(stickyTimeout(config.leaseTtl()))
