@@ -254,4 +254,86 @@ class ReleaseNameParserTest {
                         .kind())
                 .isNotEqualTo(EpisodeKind.DAILY);
     }
+
+    @Test
+    void turkishOrdinalsPutTheNumberBeforeTheWord() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Turkish show 60.Bolum (31.01.2023) 720p WebDL AAC H.264 - TURG");
+        assertThat(a.title()).isEqualTo("Turkish show");
+        assertThat(a.season()).isNull();
+        assertThat(a.episode()).isEqualTo("60");
+        ReleaseAttributes b = ReleaseNameParser.parse("The.White.Lotus.2.Sezon.7.B\u00f6l\u00fcm.2021.1080p.WEB-DL-TURG");
+        assertThat(b.title()).isEqualTo("The White Lotus");
+        assertThat(b.season()).isEqualTo(2);
+        assertThat(b.episode()).isEqualTo("7");
+        // Polish writes the number after the word: Sezon 3 stays season 3
+        assertThat(ReleaseNameParser.parse("Show.Sezon.3.720p.WEB-DL-GRP").season()).isEqualTo(3);
+    }
+
+    @Test
+    void aChapterNumberInsideASeasonPackNamesTheEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Show.Name.-.Temporada.15.720p.HDTV.x264[Cap.1503]SPANISH.AUDIO-NEWPCT");
+        assertThat(a.title()).isEqualTo("Show Name");
+        assertThat(a.season()).isEqualTo(15);
+        assertThat(a.episode()).isEqualTo("3");
+        assertThat(ReleaseNameParser.parse("Show.Name.-.Tem.1.720p.HDTV.x264[Cap.102]SPANISH-NEWPCT").title())
+                .isEqualTo("Show Name");
+        assertThat(ReleaseNameParser.parse("Show.Name.-.Temporada.2.720p.HDTV-NEWPCT").episode())
+                .isNull();
+    }
+
+    @Test
+    void aDashedNumberAfterASeasonWordIsItsEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("[Group] Anime (Season 2) - 33 (1280x720) [42A12A76]");
+        assertThat(a.season()).isEqualTo(2);
+        assertThat(a.episode()).isEqualTo("33");
+        ReleaseAttributes dotted = ReleaseNameParser.parse("[Group].Show.Name.S2.-.19.[1080p]");
+        assertThat(dotted.season()).isEqualTo(2);
+        assertThat(dotted.episode()).isEqualTo("19");
+        // a glued range is a pack of seasons, and Sonarr reads "S2 - 07" as a title's word and an absolute number
+        assertThat(ReleaseNameParser.parse("Show.S01-03.720p.BluRay-GRP").episode()).isNull();
+        ReleaseAttributes spaced = ReleaseNameParser.parse("[HorribleSubs] Series Title S2 - 07 [720p]");
+        assertThat(spaced.title()).isEqualTo("Series Title S2");
+        assertThat(spaced.episode()).isEqualTo("7");
+    }
+
+    @Test
+    void aSeasonCrossEpisodeIsAnEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("seriesname S01xE02 blah");
+        assertThat(a.title()).isEqualTo("seriesname");
+        assertThat(a.season()).isEqualTo(1);
+        assertThat(a.episode()).isEqualTo("2");
+        assertThat(ReleaseNameParser.parse("Foo s01x01").episode()).isEqualTo("1");
+    }
+
+    @Test
+    void aBareNumberEndingANameOfWordsIsAnAbsoluteEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("The Simpsons 112");
+        assertThat(a.title()).isEqualTo("The Simpsons");
+        assertThat(a.episode()).isEqualTo("112");
+        assertThat(a.kind()).isEqualTo(EpisodeKind.ABSOLUTE);
+        assertThat(ReleaseNameParser.parse("Some.Game.macOS.13").episode()).isNull();
+        assertThat(ReleaseNameParser.parse("Apollo 13 1995 720p").episode()).isNull();
+        assertThat(ReleaseNameParser.parse("Blade Runner 2049").episode()).isNull();
+    }
+
+    @Test
+    void aFansubNumberGluedByADashBeforeABracketIsTheEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("[YuS-SHS]Gintama-24(H264)_[52CA4F8B]");
+        assertThat(a.title()).isEqualTo("Gintama");
+        assertThat(a.episode()).isEqualTo("24");
+    }
+
+    @Test
+    void aSubjectGivenAsANameIsReadAsThePostItNames() {
+        ReleaseAttributes quoted = ReleaseNameParser.parse(
+                "[02/13] - \"[AnimeRG] NANBAKA - 22 [720p] [English Dub] [ReleaseBitch].part01.rar\" - 143,85 MB");
+        assertThat(quoted.title()).isEqualTo("NANBAKA");
+        assertThat(quoted.episode()).isEqualTo("22");
+        ReleaseAttributes text = ReleaseNameParser.parse(
+                "[RamenSub] Dr. Slump - 02 [E623C2A6] [1/5] - \"[RamenSub] New Dr. Slump - 02 [E623C2A6].mkv\" Japanese");
+        assertThat(text.title()).isEqualTo("Dr Slump");
+        ReleaseAttributes nickname = ReleaseNameParser.parse("Movie \"Nickname\" 2010 720p BluRay-GRP");
+        assertThat(nickname.title()).startsWith("Movie \"Nickname");
+        assertThat(nickname.year()).isEqualTo(2010);
+    }
 }
