@@ -148,4 +148,41 @@ final class EpisodeForms {
         }
         return new EpisodeMarker(i, null, String.valueOf(p), null, false);
     }
+
+    /**
+     * {@code S1E1-8 of 8}, {@code S2E1-4 of 10} after a marker at word {@code i}: a range of a season's
+     * episodes followed by the season's length, as trackers that post a season as it airs write it. A
+     * range from the first to the last is the whole season, a pack; another is the episodes it names.
+     * Null when no such range follows.
+     */
+    static EpisodeMarker rangeOfWhole(ReleaseTokens t, int i, EpisodeMarker m) {
+        if (i + 3 >= t.size() || !t.lower[i + 2].equals("of")) {
+            return null;
+        }
+        String last = t.lower[i + 1];
+        String whole = t.lower[i + 3];
+        if (!isNumber(last, 1, 3) || !isNumber(whole, 1, 3) || Integer.parseInt(last) > Integer.parseInt(whole)) {
+            return null;
+        }
+        return "1".equals(m.episode()) && Integer.parseInt(last) == Integer.parseInt(whole)
+                ? new EpisodeMarker(m.at(), m.season(), null, m.year(), false)
+                : m.through(Integer.parseInt(last));
+    }
+
+    /**
+     * The last part of a range of parts after the first's number, whose next word is {@code k}:
+     * {@code Part 1 and Part 2}, {@code part 1 to part 3}, {@code part 1 to 4} (a release holding
+     * several parts of a serial); null when none follows.
+     */
+    static Integer partsThrough(ReleaseTokens t, int k, int first) {
+        if (k + 1 >= t.size() || !(t.lower[k].equals("and") || t.lower[k].equals("to"))) {
+            return null;
+        }
+        int at = t.lower[k + 1].equals("part") || t.lower[k + 1].equals("pt") ? k + 2 : k + 1;
+        if (at >= t.size() || !isNumber(t.lower[at], 1, 2)) {
+            return null;
+        }
+        int last = Integer.parseInt(t.lower[at]);
+        return last > first ? last : null;
+    }
 }

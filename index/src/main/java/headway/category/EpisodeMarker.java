@@ -374,6 +374,10 @@ record EpisodeMarker(
         if (isEpisodeWord(next)) {
             return m.through(Integer.parseInt(episodeOf(next)));
         }
+        EpisodeMarker whole = EpisodeForms.rangeOfWhole(t, i, m);
+        if (whole != null) {
+            return whole;
+        }
         if (isNumber(next, 1, 3) && (i + 2 >= t.size() || isStrong(t, i + 2))) {
             return m.through(Integer.parseInt(next));
         }
@@ -449,15 +453,16 @@ record EpisodeMarker(
         if (number == null || number < 1) {
             return null;
         }
+        Integer through = EpisodeForms.partsThrough(t, next, number);
         for (int k = next; k < n; k++) {
             if (isYear(t.lower[k])) {
                 return null;
             }
         }
-        if (next < n && !isStrong(t, next)) {
+        if (next < n && !isStrong(t, next) && through == null) {
             return null;
         }
-        return new EpisodeMarker(i, null, String.valueOf(number), null, false, null, true);
+        return new EpisodeMarker(i, null, String.valueOf(number), null, false, through, true);
     }
 
     private static boolean isEpisodeWord(String w) {

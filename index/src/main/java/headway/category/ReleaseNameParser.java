@@ -174,7 +174,7 @@ public final class ReleaseNameParser {
 
     /** Parses one release name; never fails: a name it cannot read yields a title and nulls. */
     public static ReleaseAttributes parse(String name) {
-        String s = quotedFile(name == null ? "" : name.strip());
+        String s = originalTitle(quotedFile(name == null ? "" : name.strip()));
         s = stripExtension(s);
         boolean fansub = false;
         int from = 0;
@@ -492,6 +492,29 @@ public final class ReleaseNameParser {
         }
         // a lone word before the file (@midnight [02/11] "...") is a poster's tag, not release text
         return text.codePoints().anyMatch(Character::isLetter) && ReleaseTokens.of(text).size() >= 2 ? text : cut;
+    }
+
+    /**
+     * {@code Local title / Original title / S2E1 of 10 (2023) ...}: trackers that post for one language
+     * write the local title first and the original after a spaced slash; a name that starts in another
+     * script than Latin is read from its first part that starts with a Latin letter, the title clients
+     * search by. Else the name as it is.
+     */
+    private static String originalTitle(String s) {
+        if (s.isEmpty() || !Character.isLetter(s.codePointAt(0)) || latin(s.codePointAt(0))) {
+            return s;
+        }
+        for (int slash = s.indexOf(" / "); slash >= 0; slash = s.indexOf(" / ", slash + 1)) {
+            String rest = s.substring(slash + 3).strip();
+            if (!rest.isEmpty() && Character.isLetter(rest.codePointAt(0)) && latin(rest.codePointAt(0))) {
+                return rest;
+            }
+        }
+        return s;
+    }
+
+    private static boolean latin(int codePoint) {
+        return Character.UnicodeScript.of(codePoint) == Character.UnicodeScript.LATIN;
     }
 
     private static String trimDashes(String s) {

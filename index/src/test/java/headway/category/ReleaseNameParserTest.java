@@ -336,4 +336,48 @@ class ReleaseNameParserTest {
         assertThat(nickname.title()).startsWith("Movie \"Nickname");
         assertThat(nickname.year()).isEqualTo(2010);
     }
+
+    @Test
+    void repeatedEpisodeMarkersAreNoObfuscation() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Scrubs s01e22 s01e23 s01e24");
+        assertThat(a.hashed()).isFalse();
+        assertThat(a.title()).isEqualTo("Scrubs");
+        assertThat(a.episode()).isEqualTo("22");
+        assertThat(Obfuscation.looksHashed("aB3cD4 x9Yz8W q1W2e3")).isTrue();
+    }
+
+    @Test
+    void aRangeOfPartsNamesItsFirstAndLast() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Show.Name.Part.1.and.Part.2.Blah-Group");
+        assertThat(a.title()).isEqualTo("Show Name");
+        assertThat(a.episode()).isEqualTo("1");
+        assertThat(a.lastEpisode()).isEqualTo(2);
+        assertThat(ReleaseNameParser.parse("Scrubs part 1 to 4").lastEpisode()).isEqualTo(4);
+        // a film in parts keeps its part in the title when its year follows
+        assertThat(ReleaseNameParser.parse("Film.Part.1.and.Part.2.2010.1080p.BluRay-GRP").tv())
+                .isFalse();
+    }
+
+    @Test
+    void aRangeOfAWholeSeasonIsItsPack() {
+        ReleaseAttributes pack = ReleaseNameParser.parse("Series Title / S1E1-8 of 8 [2024, WEB-DL 1080p] + Original + RUS");
+        assertThat(pack.season()).isEqualTo(1);
+        assertThat(pack.episode()).isNull();
+        assertThat(pack.kind()).isEqualTo(EpisodeKind.PACK);
+        ReleaseAttributes some = ReleaseNameParser.parse("Series Title / S2E1-4 of 10 (2023) WEB-DL 1080p");
+        assertThat(some.episode()).isEqualTo("1");
+        assertThat(some.lastEpisode()).isEqualTo(4);
+    }
+
+    @Test
+    void aLocalTitleInAnotherScriptGivesWayToTheOriginal() {
+        ReleaseAttributes a = ReleaseNameParser.parse(
+                "\u0411\u043e\u0441\u0445: \u0421\u043f\u0430\u0434\u043e\u043a / Series: Legacy / S2E1 of 10 (2023) WEB-DL 1080p Ukr/Eng");
+        assertThat(a.title()).startsWith("Series: Legacy");
+        assertThat(a.season()).isEqualTo(2);
+        // a Latin name keeps its slashes, and a name in one script alone stays whole
+        assertThat(ReleaseNameParser.parse("AC/DC / Live 1992 FLAC").title()).startsWith("AC/DC");
+        assertThat(ReleaseNameParser.parse("\u0411\u043e\u0441\u0445 S01E01 1080p").title())
+                .isEqualTo("\u0411\u043e\u0441\u0445");
+    }
 }
