@@ -2,6 +2,7 @@ package headway.category;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ReleaseNameParserTest {
@@ -379,5 +380,40 @@ class ReleaseNameParserTest {
         assertThat(ReleaseNameParser.parse("AC/DC / Live 1992 FLAC").title()).startsWith("AC/DC");
         assertThat(ReleaseNameParser.parse("\u0411\u043e\u0441\u0445 S01E01 1080p").title())
                 .isEqualTo("\u0411\u043e\u0441\u0445");
+    }
+
+    @Test
+    void anyNameOverAllOfUnicodeAndTheNewFormsParsesToConsistentAttributes() {
+        Random random = new Random(0x42_0011L);
+        String[] shapes = {
+            " ", ".", "-", " - ", " / ", "\"", "[1/5]", "(", ")", "[", "]", "B\u00f6l\u00fcm", "Blm", "Sezon", "Temporada",
+            "Cap.", "Tem", "part", "and", "to", "of", "S2", "s01x", "xE", "e22", "Season", "1", "02", "112", "1001", "2049",
+            ".rar", ".par2", ".part01", "Show", "\u0411\u043e\u0441\u0445", "1080p"
+        };
+        for (int i = 0; i < 50_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int n = 1 + random.nextInt(24);
+            for (int k = 0; k < n; k++) {
+                if (random.nextInt(4) == 0) {
+                    sb.appendCodePoint(random.nextInt(Character.MAX_CODE_POINT + 1));
+                } else {
+                    sb.append(shapes[random.nextInt(shapes.length)]);
+                }
+            }
+            String name = sb.toString();
+            ReleaseAttributes a = ReleaseNameParser.parse(name);
+            if (a.episode() != null) {
+                assertThat(a.episode()).as(name).matches("\\d+|\\d\\d-\\d\\d");
+            }
+            if (a.season() != null) {
+                assertThat(a.season()).as(name).isNotNegative();
+            }
+            if (a.kind() == EpisodeKind.PACK) {
+                assertThat(a.episode()).as(name).isNull();
+            }
+            if (a.lastEpisode() != null && a.episodeNumber() != null) {
+                assertThat(a.lastEpisode()).as(name).isGreaterThan(a.episodeNumber());
+            }
+        }
     }
 }
