@@ -121,8 +121,7 @@ final class EpisodeForms {
                 return null;
             }
         }
-        return new EpisodeMarker(
-                last, null, String.valueOf(Integer.parseInt(w)), null, true);
+        return new EpisodeMarker(last, null, String.valueOf(Integer.parseInt(w)), null, true);
     }
 
     /**

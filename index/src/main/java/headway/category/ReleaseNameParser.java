@@ -488,10 +488,14 @@ public final class ReleaseNameParser {
                 && (text.endsWith("]") || text.endsWith(")"))
                 && isNumber(text.substring(counter + 1, slash), 1, 5)
                 && isNumber(text.substring(slash + 1, text.length() - 1), 1, 5)) {
-            text = trimDashes(text.substring(0, counter)); // [Group] Title - 02 [1/5] - "...": the counter is the post's
+            text = trimDashes(
+                    text.substring(0, counter)); // [Group] Title - 02 [1/5] - "...": the counter is the post's
         }
         // a lone word before the file (@midnight [02/11] "...") is a poster's tag, not release text
-        return text.codePoints().anyMatch(Character::isLetter) && ReleaseTokens.of(text).size() >= 2 ? text : cut;
+        return text.codePoints().anyMatch(Character::isLetter)
+                        && ReleaseTokens.of(text).size() >= 2
+                ? text
+                : cut;
     }
 
     /**
@@ -537,7 +541,9 @@ public final class ReleaseNameParser {
                 || (ext.length() == 3 && ext.charAt(0) == 'r' && isNumber(ext.substring(1), 2, 2))
                 || isNumber(ext, 3, 3)
                 || (ext.startsWith("part") && isNumber(ext.substring(4), 1, 4))
-                || (ext.startsWith("vol") && ext.length() > 3 && ext.substring(3).replace('+', '0').chars().allMatch(Character::isDigit));
+                || (ext.startsWith("vol")
+                        && ext.length() > 3
+                        && ext.substring(3).replace('+', '0').chars().allMatch(Character::isDigit));
     }
 
     private static String stripExtension(String s) {

@@ -262,23 +262,28 @@ class ReleaseNameParserTest {
         assertThat(a.title()).isEqualTo("Turkish show");
         assertThat(a.season()).isNull();
         assertThat(a.episode()).isEqualTo("60");
-        ReleaseAttributes b = ReleaseNameParser.parse("The.White.Lotus.2.Sezon.7.B\u00f6l\u00fcm.2021.1080p.WEB-DL-TURG");
+        ReleaseAttributes b =
+                ReleaseNameParser.parse("The.White.Lotus.2.Sezon.7.B\u00f6l\u00fcm.2021.1080p.WEB-DL-TURG");
         assertThat(b.title()).isEqualTo("The White Lotus");
         assertThat(b.season()).isEqualTo(2);
         assertThat(b.episode()).isEqualTo("7");
         // Polish writes the number after the word: Sezon 3 stays season 3
-        assertThat(ReleaseNameParser.parse("Show.Sezon.3.720p.WEB-DL-GRP").season()).isEqualTo(3);
+        assertThat(ReleaseNameParser.parse("Show.Sezon.3.720p.WEB-DL-GRP").season())
+                .isEqualTo(3);
     }
 
     @Test
     void aChapterNumberInsideASeasonPackNamesTheEpisode() {
-        ReleaseAttributes a = ReleaseNameParser.parse("Show.Name.-.Temporada.15.720p.HDTV.x264[Cap.1503]SPANISH.AUDIO-NEWPCT");
+        ReleaseAttributes a =
+                ReleaseNameParser.parse("Show.Name.-.Temporada.15.720p.HDTV.x264[Cap.1503]SPANISH.AUDIO-NEWPCT");
         assertThat(a.title()).isEqualTo("Show Name");
         assertThat(a.season()).isEqualTo(15);
         assertThat(a.episode()).isEqualTo("3");
-        assertThat(ReleaseNameParser.parse("Show.Name.-.Tem.1.720p.HDTV.x264[Cap.102]SPANISH-NEWPCT").title())
+        assertThat(ReleaseNameParser.parse("Show.Name.-.Tem.1.720p.HDTV.x264[Cap.102]SPANISH-NEWPCT")
+                        .title())
                 .isEqualTo("Show Name");
-        assertThat(ReleaseNameParser.parse("Show.Name.-.Temporada.2.720p.HDTV-NEWPCT").episode())
+        assertThat(ReleaseNameParser.parse("Show.Name.-.Temporada.2.720p.HDTV-NEWPCT")
+                        .episode())
                 .isNull();
     }
 
@@ -291,7 +296,8 @@ class ReleaseNameParserTest {
         assertThat(dotted.season()).isEqualTo(2);
         assertThat(dotted.episode()).isEqualTo("19");
         // a glued range is a pack of seasons, and Sonarr reads "S2 - 07" as a title's word and an absolute number
-        assertThat(ReleaseNameParser.parse("Show.S01-03.720p.BluRay-GRP").episode()).isNull();
+        assertThat(ReleaseNameParser.parse("Show.S01-03.720p.BluRay-GRP").episode())
+                .isNull();
         ReleaseAttributes spaced = ReleaseNameParser.parse("[HorribleSubs] Series Title S2 - 07 [720p]");
         assertThat(spaced.title()).isEqualTo("Series Title S2");
         assertThat(spaced.episode()).isEqualTo("7");
@@ -355,13 +361,15 @@ class ReleaseNameParserTest {
         assertThat(a.lastEpisode()).isEqualTo(2);
         assertThat(ReleaseNameParser.parse("Scrubs part 1 to 4").lastEpisode()).isEqualTo(4);
         // a film in parts keeps its part in the title when its year follows
-        assertThat(ReleaseNameParser.parse("Film.Part.1.and.Part.2.2010.1080p.BluRay-GRP").tv())
+        assertThat(ReleaseNameParser.parse("Film.Part.1.and.Part.2.2010.1080p.BluRay-GRP")
+                        .tv())
                 .isFalse();
     }
 
     @Test
     void aRangeOfAWholeSeasonIsItsPack() {
-        ReleaseAttributes pack = ReleaseNameParser.parse("Series Title / S1E1-8 of 8 [2024, WEB-DL 1080p] + Original + RUS");
+        ReleaseAttributes pack =
+                ReleaseNameParser.parse("Series Title / S1E1-8 of 8 [2024, WEB-DL 1080p] + Original + RUS");
         assertThat(pack.season()).isEqualTo(1);
         assertThat(pack.episode()).isNull();
         assertThat(pack.kind()).isEqualTo(EpisodeKind.PACK);
@@ -378,7 +386,8 @@ class ReleaseNameParserTest {
         assertThat(a.season()).isEqualTo(2);
         // a Latin name keeps its slashes, and a name in one script alone stays whole
         assertThat(ReleaseNameParser.parse("AC/DC / Live 1992 FLAC").title()).startsWith("AC/DC");
-        assertThat(ReleaseNameParser.parse("\u0411\u043e\u0441\u0445 S01E01 1080p").title())
+        assertThat(ReleaseNameParser.parse("\u0411\u043e\u0441\u0445 S01E01 1080p")
+                        .title())
                 .isEqualTo("\u0411\u043e\u0441\u0445");
     }
 
@@ -386,9 +395,43 @@ class ReleaseNameParserTest {
     void anyNameOverAllOfUnicodeAndTheNewFormsParsesToConsistentAttributes() {
         Random random = new Random(0x42_0011L);
         String[] shapes = {
-            " ", ".", "-", " - ", " / ", "\"", "[1/5]", "(", ")", "[", "]", "B\u00f6l\u00fcm", "Blm", "Sezon", "Temporada",
-            "Cap.", "Tem", "part", "and", "to", "of", "S2", "s01x", "xE", "e22", "Season", "1", "02", "112", "1001", "2049",
-            ".rar", ".par2", ".part01", "Show", "\u0411\u043e\u0441\u0445", "1080p"
+            " ",
+            ".",
+            "-",
+            " - ",
+            " / ",
+            "\"",
+            "[1/5]",
+            "(",
+            ")",
+            "[",
+            "]",
+            "B\u00f6l\u00fcm",
+            "Blm",
+            "Sezon",
+            "Temporada",
+            "Cap.",
+            "Tem",
+            "part",
+            "and",
+            "to",
+            "of",
+            "S2",
+            "s01x",
+            "xE",
+            "e22",
+            "Season",
+            "1",
+            "02",
+            "112",
+            "1001",
+            "2049",
+            ".rar",
+            ".par2",
+            ".part01",
+            "Show",
+            "\u0411\u043e\u0441\u0445",
+            "1080p"
         };
         for (int i = 0; i < 50_000; i++) {
             StringBuilder sb = new StringBuilder();
