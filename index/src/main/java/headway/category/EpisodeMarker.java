@@ -58,14 +58,16 @@ record EpisodeMarker(
         for (int i = 0; i < n; i++) {
             EpisodeMarker m = seasonEpisode(t, i, t.lower[i]);
             if (m != null) {
-                return m.kind() == EpisodeKind.PACK ? seasonsThrough(t, i, m) : m;
+                return m.kind() == EpisodeKind.PACK ? pack(t, i, m) : m;
             }
             m = seasonWord(t, i);
             if (m != null) {
-                return m.kind() == EpisodeKind.PACK
-                        ? seasonsThrough(t, SEASON_WORDS.contains(t.lower[i]) ? i + 1 : i, m)
-                        : m;
+                return m.kind() == EpisodeKind.PACK ? pack(t, SEASON_WORDS.contains(t.lower[i]) ? i + 1 : i, m) : m;
             }
+        }
+        EpisodeMarker turkish = EpisodeForms.turkish(t);
+        if (turkish != null) {
+            return turkish;
         }
         for (int i = 0; i < n; i++) {
             String w = t.lower[i];
@@ -93,7 +95,7 @@ record EpisodeMarker(
             if (i > 0 && w.equals("complete") && i + 1 < n && t.lower[i + 1].equals("series")) {
                 return new EpisodeMarker(i > 1 && t.lower[i - 1].equals("the") ? i - 1 : i, null, null, null, false);
             }
-            EpisodeMarker of = partOf(i, w);
+            EpisodeMarker of = EpisodeForms.partOf(i, w);
             if (of != null) {
                 return of;
             }
@@ -155,6 +157,7 @@ record EpisodeMarker(
             "saisons",
             "temporada",
             "temporadas",
+            "tem",
             "staffel",
             "staffeln",
             "stagione",
@@ -173,35 +176,23 @@ record EpisodeMarker(
             "episode", "episodio", "episódio", "épisode", "episodes", "ep", "folge", "aflevering", "odcinek", "jakso");
 
     /**
-     * {@code Show.1of8}, {@code Show.03of12}: part N of a series of M, the way serials and documentaries number
-     * episodes, with N no more than M. A film is never cut into numbered parts of a whole like that.
-     */
-    private static EpisodeMarker partOf(int i, String w) {
-        if (i == 0) {
-            return null;
-        }
-        int of = w.indexOf("of");
-        if (of < 1 || of > 2 || w.length() - of - 2 < 1 || w.length() - of - 2 > 2) {
-            return null;
-        }
-        String part = w.substring(0, of);
-        String whole = w.substring(of + 2);
-        if (!isNumber(part, 1, 2) || !isNumber(whole, 1, 2)) {
-            return null;
-        }
-        int p = Integer.parseInt(part);
-        if (p < 1 || p > Integer.parseInt(whole)) {
-            return null;
-        }
-        return new EpisodeMarker(i, null, String.valueOf(p), null, false);
-    }
-
-    /**
      * A season pack's last season when a range follows its number at word {@code j}
      * ({@code S01-S03}, {@code S01-03}, {@code Season 1-3}, {@code Seasons.01-04}), so that the
      * pack answers a search for each season it holds; else the pack as it was. At most 50
      * seasons, and never a year ({@code Season 1-2010} is no range).
      */
+    /** A season's marker with no episode, whose number is word {@code j}: what follows may still name one. */
+    private static EpisodeMarker pack(ReleaseTokens t, int j, EpisodeMarker m) {
+        EpisodeMarker turkish = EpisodeForms.turkish(t);
+        String dashed = EpisodeForms.dashedAfterSeason(t, j);
+        EpisodeMarker chapter = EpisodeForms.chapterInPack(t, m);
+        return turkish != null
+                ? turkish
+                : dashed != null
+                        ? new EpisodeMarker(m.at(), m.season(), dashed, null, false)
+                        : chapter != null ? chapter : seasonsThrough(t, j, m);
+    }
+
     private static EpisodeMarker seasonsThrough(ReleaseTokens t, int j, EpisodeMarker m) {
         if (j + 1 >= t.size() || !t.after(j).strip().equals("-")) {
             return m;
@@ -271,8 +262,8 @@ record EpisodeMarker(
             number = Integer.valueOf(w.substring(7));
         } else if (w.startsWith("part") && isNumber(w.substring(4), 1, 2)) {
             number = Integer.valueOf(w.substring(4));
-        } else if (partOf(k, w) != null) {
-            return partOf(k, w).episode();
+        } else if (EpisodeForms.partOf(k, w) != null) {
+            return EpisodeForms.partOf(k, w).episode();
         } else if (isNumber(w, 1, 2) && v.equals("of") && k + 2 < n && isNumber(t.lower[k + 2], 1, 2)) {
             number = Integer.valueOf(w);
         }
@@ -306,6 +297,12 @@ record EpisodeMarker(
                     return null;
                 }
                 return new EpisodeMarker(i, season, null, null, false);
+            }
+            if (w.charAt(k) == 'x') { // S01x02, S01xE02
+                int d = w.startsWith("xe", k) ? k + 2 : k + 1;
+                return isNumber(w.substring(d), 1, 3)
+                        ? new EpisodeMarker(i, season, String.valueOf(Integer.parseInt(w.substring(d))), null, false)
+                        : null;
             }
             int epAt = w.startsWith("ep", k) ? k + 1 : k;
             if (w.charAt(k) == 'e' && epAt + 1 < len && Character.isDigit(w.charAt(epAt + 1))) {
@@ -376,6 +373,10 @@ record EpisodeMarker(
         String next = t.lower[i + 1];
         if (isEpisodeWord(next)) {
             return m.through(Integer.parseInt(episodeOf(next)));
+        }
+        EpisodeMarker whole = EpisodeForms.rangeOfWhole(t, i, m);
+        if (whole != null) {
+            return whole;
         }
         if (isNumber(next, 1, 3) && (i + 2 >= t.size() || isStrong(t, i + 2))) {
             return m.through(Integer.parseInt(next));
@@ -452,15 +453,16 @@ record EpisodeMarker(
         if (number == null || number < 1) {
             return null;
         }
+        Integer through = EpisodeForms.partsThrough(t, next, number);
         for (int k = next; k < n; k++) {
             if (isYear(t.lower[k])) {
                 return null;
             }
         }
-        if (next < n && !isStrong(t, next)) {
+        if (next < n && !isStrong(t, next) && through == null) {
             return null;
         }
-        return new EpisodeMarker(i, null, String.valueOf(number), null, false, null, true);
+        return new EpisodeMarker(i, null, String.valueOf(number), null, false, through, true);
     }
 
     private static boolean isEpisodeWord(String w) {
@@ -579,7 +581,7 @@ record EpisodeMarker(
      */
     private static EpisodeMarker absolute(ReleaseTokens t, boolean fansub) {
         EpisodeMarker dashed = absolute(t, fansub, true);
-        return dashed != null ? dashed : fansub ? absolute(t, true, false) : null;
+        return dashed != null ? dashed : fansub ? absolute(t, true, false) : EpisodeForms.trailingNumber(t);
     }
 
     private static EpisodeMarker absolute(ReleaseTokens t, boolean fansub, boolean dashedOnly) {
@@ -625,6 +627,7 @@ record EpisodeMarker(
                     ? dashed && (closed || batch || after.startsWith(" ") || after.startsWith("_"))
                     : ((closed || batch) && (before.endsWith(" ") || before.endsWith("_") || before.endsWith(".")))
                             || (batch && before.endsWith("("))
+                            || (before.equals("-") && closed && !isNumber(t.lower[i - 1], 1, 4)) // [G]Title-24(H264)
                             || bracketed;
             if (hit) {
                 return new EpisodeMarker(i, null, String.valueOf(Integer.parseInt(digits)), null, true);

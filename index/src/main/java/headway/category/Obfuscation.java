@@ -86,6 +86,27 @@ public final class Obfuscation {
 
     /** A short word that mixes letters and digits more than once ({@code aB3c}, {@code 5gH6i}), unlike {@code x264} or {@code S01E02}. */
     private static boolean randomWord(String w) {
-        return w.length() >= 3 && w.length() <= 8 && transitions(w) >= 3;
+        return w.length() >= 3 && w.length() <= 8 && transitions(w) >= 3 && !seasonEpisode(w);
+    }
+
+    /** {@code S01E22}, {@code s1e2e3}: an episode marker, which a multi-episode name repeats ({@code s01e22 s01e23}). */
+    private static boolean seasonEpisode(String w) {
+        int k = 0;
+        int groups = 0;
+        while (k < w.length()) {
+            char c = Character.toLowerCase(w.charAt(k));
+            if (c != (groups == 0 ? 's' : 'e')) {
+                return false;
+            }
+            int d = ++k;
+            while (k < w.length() && Character.isDigit(w.charAt(k))) {
+                k++;
+            }
+            if (k == d) {
+                return false;
+            }
+            groups++;
+        }
+        return groups >= 2;
     }
 }

@@ -174,7 +174,7 @@ public final class ReleaseNameParser {
 
     /** Parses one release name; never fails: a name it cannot read yields a title and nulls. */
     public static ReleaseAttributes parse(String name) {
-        String s = name == null ? "" : name.strip();
+        String s = originalTitle(quotedFile(name == null ? "" : name.strip()));
         s = stripExtension(s);
         boolean fansub = false;
         int from = 0;
@@ -453,6 +453,97 @@ public final class ReleaseNameParser {
             return "720p";
         }
         return height >= 570 ? "576p" : "480p";
+    }
+
+    /**
+     * A yEnc subject given as a name ({@code [02/13] - "[Group] Title - 22 [720p].part01.rar" - 143 MB}):
+     * the poster's release text before the quoted file and its counter ({@code [Group] Title - 02 [1/5] - "..."}),
+     * or when there is none the quoted file name less its volume and archive suffixes, as the subject
+     * parser reads a post; else the name as it is. Only a quoted name ending in such a suffix counts, so a
+     * title quoted inside a name ({@code Movie "Nickname" 2010}) stays.
+     */
+    private static String quotedFile(String s) {
+        int open = s.indexOf('"');
+        int close = s.indexOf('"', open + 1);
+        if (open < 0 || close < open + 4) {
+            return s;
+        }
+        String file = s.substring(open + 1, close).strip();
+        String cut = file;
+        for (int round = 0; round < 3; round++) {
+            int dot = cut.lastIndexOf('.');
+            if (dot <= 0 || !fileSuffix(cut.substring(dot + 1).toLowerCase(Locale.ROOT))) {
+                break;
+            }
+            cut = cut.substring(0, dot);
+        }
+        if (cut.length() == file.length() || cut.isBlank()) {
+            return s;
+        }
+        String text = trimDashes(s.substring(0, open));
+        int counter = Math.max(text.lastIndexOf('['), text.lastIndexOf('('));
+        int slash = text.indexOf('/', counter + 1);
+        if (counter >= 0
+                && slash > counter
+                && (text.endsWith("]") || text.endsWith(")"))
+                && isNumber(text.substring(counter + 1, slash), 1, 5)
+                && isNumber(text.substring(slash + 1, text.length() - 1), 1, 5)) {
+            text = trimDashes(
+                    text.substring(0, counter)); // [Group] Title - 02 [1/5] - "...": the counter is the post's
+        }
+        // a lone word before the file (@midnight [02/11] "...") is a poster's tag, not release text
+        return text.codePoints().anyMatch(Character::isLetter)
+                        && ReleaseTokens.of(text).size() >= 2
+                ? text
+                : cut;
+    }
+
+    /**
+     * {@code Local title / Original title / S2E1 of 10 (2023) ...}: trackers that post for one language
+     * write the local title first and the original after a spaced slash; a name that starts in another
+     * script than Latin is read from its first part that starts with a Latin letter, the title clients
+     * search by. Else the name as it is.
+     */
+    private static String originalTitle(String s) {
+        if (s.isEmpty() || !Character.isLetter(s.codePointAt(0)) || latin(s.codePointAt(0))) {
+            return s;
+        }
+        for (int slash = s.indexOf(" / "); slash >= 0; slash = s.indexOf(" / ", slash + 1)) {
+            String rest = s.substring(slash + 3).strip();
+            if (!rest.isEmpty() && Character.isLetter(rest.codePointAt(0)) && latin(rest.codePointAt(0))) {
+                return rest;
+            }
+        }
+        return s;
+    }
+
+    private static boolean latin(int codePoint) {
+        return Character.UnicodeScript.of(codePoint) == Character.UnicodeScript.LATIN;
+    }
+
+    private static String trimDashes(String s) {
+        int end = s.length();
+        while (end > 0 && (s.charAt(end - 1) == '-' || Character.isWhitespace(s.charAt(end - 1)))) {
+            end--;
+        }
+        return s.substring(0, end).strip();
+    }
+
+    /** {@code rar}, {@code par2}, {@code r01}, {@code 001}, {@code part01}, {@code vol01+02} and video extensions. */
+    private static boolean fileSuffix(String ext) {
+        return EXTENSIONS.contains(ext)
+                || ext.equals("rar")
+                || ext.equals("par2")
+                || ext.equals("7z")
+                || ext.equals("zip")
+                || ext.equals("nfo")
+                || ext.equals("sfv")
+                || (ext.length() == 3 && ext.charAt(0) == 'r' && isNumber(ext.substring(1), 2, 2))
+                || isNumber(ext, 3, 3)
+                || (ext.startsWith("part") && isNumber(ext.substring(4), 1, 4))
+                || (ext.startsWith("vol")
+                        && ext.length() > 3
+                        && ext.substring(3).replace('+', '0').chars().allMatch(Character::isDigit));
     }
 
     private static String stripExtension(String s) {

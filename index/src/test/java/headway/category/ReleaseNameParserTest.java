@@ -2,6 +2,7 @@ package headway.category;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ReleaseNameParserTest {
@@ -253,5 +254,209 @@ class ReleaseNameParserTest {
         assertThat(ReleaseNameParser.parse("Show 32nd Mar 2025 720p WEB h264-GRP")
                         .kind())
                 .isNotEqualTo(EpisodeKind.DAILY);
+    }
+
+    @Test
+    void turkishOrdinalsPutTheNumberBeforeTheWord() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Turkish show 60.Bolum (31.01.2023) 720p WebDL AAC H.264 - TURG");
+        assertThat(a.title()).isEqualTo("Turkish show");
+        assertThat(a.season()).isNull();
+        assertThat(a.episode()).isEqualTo("60");
+        ReleaseAttributes b =
+                ReleaseNameParser.parse("The.White.Lotus.2.Sezon.7.B\u00f6l\u00fcm.2021.1080p.WEB-DL-TURG");
+        assertThat(b.title()).isEqualTo("The White Lotus");
+        assertThat(b.season()).isEqualTo(2);
+        assertThat(b.episode()).isEqualTo("7");
+        // Polish writes the number after the word: Sezon 3 stays season 3
+        assertThat(ReleaseNameParser.parse("Show.Sezon.3.720p.WEB-DL-GRP").season())
+                .isEqualTo(3);
+    }
+
+    @Test
+    void aChapterNumberInsideASeasonPackNamesTheEpisode() {
+        ReleaseAttributes a =
+                ReleaseNameParser.parse("Show.Name.-.Temporada.15.720p.HDTV.x264[Cap.1503]SPANISH.AUDIO-NEWPCT");
+        assertThat(a.title()).isEqualTo("Show Name");
+        assertThat(a.season()).isEqualTo(15);
+        assertThat(a.episode()).isEqualTo("3");
+        assertThat(ReleaseNameParser.parse("Show.Name.-.Tem.1.720p.HDTV.x264[Cap.102]SPANISH-NEWPCT")
+                        .title())
+                .isEqualTo("Show Name");
+        assertThat(ReleaseNameParser.parse("Show.Name.-.Temporada.2.720p.HDTV-NEWPCT")
+                        .episode())
+                .isNull();
+    }
+
+    @Test
+    void aDashedNumberAfterASeasonWordIsItsEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("[Group] Anime (Season 2) - 33 (1280x720) [42A12A76]");
+        assertThat(a.season()).isEqualTo(2);
+        assertThat(a.episode()).isEqualTo("33");
+        ReleaseAttributes dotted = ReleaseNameParser.parse("[Group].Show.Name.S2.-.19.[1080p]");
+        assertThat(dotted.season()).isEqualTo(2);
+        assertThat(dotted.episode()).isEqualTo("19");
+        // a glued range is a pack of seasons, and Sonarr reads "S2 - 07" as a title's word and an absolute number
+        assertThat(ReleaseNameParser.parse("Show.S01-03.720p.BluRay-GRP").episode())
+                .isNull();
+        ReleaseAttributes spaced = ReleaseNameParser.parse("[HorribleSubs] Series Title S2 - 07 [720p]");
+        assertThat(spaced.title()).isEqualTo("Series Title S2");
+        assertThat(spaced.episode()).isEqualTo("7");
+    }
+
+    @Test
+    void aSeasonCrossEpisodeIsAnEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("seriesname S01xE02 blah");
+        assertThat(a.title()).isEqualTo("seriesname");
+        assertThat(a.season()).isEqualTo(1);
+        assertThat(a.episode()).isEqualTo("2");
+        assertThat(ReleaseNameParser.parse("Foo s01x01").episode()).isEqualTo("1");
+    }
+
+    @Test
+    void aBareNumberEndingANameOfWordsIsAnAbsoluteEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("The Simpsons 112");
+        assertThat(a.title()).isEqualTo("The Simpsons");
+        assertThat(a.episode()).isEqualTo("112");
+        assertThat(a.kind()).isEqualTo(EpisodeKind.ABSOLUTE);
+        assertThat(ReleaseNameParser.parse("Some.Game.macOS.13").episode()).isNull();
+        assertThat(ReleaseNameParser.parse("Apollo 13 1995 720p").episode()).isNull();
+        assertThat(ReleaseNameParser.parse("Blade Runner 2049").episode()).isNull();
+    }
+
+    @Test
+    void aFansubNumberGluedByADashBeforeABracketIsTheEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("[YuS-SHS]Gintama-24(H264)_[52CA4F8B]");
+        assertThat(a.title()).isEqualTo("Gintama");
+        assertThat(a.episode()).isEqualTo("24");
+    }
+
+    @Test
+    void aSubjectGivenAsANameIsReadAsThePostItNames() {
+        ReleaseAttributes quoted = ReleaseNameParser.parse(
+                "[02/13] - \"[AnimeRG] NANBAKA - 22 [720p] [English Dub] [ReleaseBitch].part01.rar\" - 143,85 MB");
+        assertThat(quoted.title()).isEqualTo("NANBAKA");
+        assertThat(quoted.episode()).isEqualTo("22");
+        ReleaseAttributes text = ReleaseNameParser.parse(
+                "[RamenSub] Dr. Slump - 02 [E623C2A6] [1/5] - \"[RamenSub] New Dr. Slump - 02 [E623C2A6].mkv\" Japanese");
+        assertThat(text.title()).isEqualTo("Dr Slump");
+        ReleaseAttributes nickname = ReleaseNameParser.parse("Movie \"Nickname\" 2010 720p BluRay-GRP");
+        assertThat(nickname.title()).startsWith("Movie \"Nickname");
+        assertThat(nickname.year()).isEqualTo(2010);
+    }
+
+    @Test
+    void repeatedEpisodeMarkersAreNoObfuscation() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Scrubs s01e22 s01e23 s01e24");
+        assertThat(a.hashed()).isFalse();
+        assertThat(a.title()).isEqualTo("Scrubs");
+        assertThat(a.episode()).isEqualTo("22");
+        assertThat(Obfuscation.looksHashed("aB3cD4 x9Yz8W q1W2e3")).isTrue();
+    }
+
+    @Test
+    void aRangeOfPartsNamesItsFirstAndLast() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Show.Name.Part.1.and.Part.2.Blah-Group");
+        assertThat(a.title()).isEqualTo("Show Name");
+        assertThat(a.episode()).isEqualTo("1");
+        assertThat(a.lastEpisode()).isEqualTo(2);
+        assertThat(ReleaseNameParser.parse("Scrubs part 1 to 4").lastEpisode()).isEqualTo(4);
+        // a film in parts keeps its part in the title when its year follows
+        assertThat(ReleaseNameParser.parse("Film.Part.1.and.Part.2.2010.1080p.BluRay-GRP")
+                        .tv())
+                .isFalse();
+    }
+
+    @Test
+    void aRangeOfAWholeSeasonIsItsPack() {
+        ReleaseAttributes pack =
+                ReleaseNameParser.parse("Series Title / S1E1-8 of 8 [2024, WEB-DL 1080p] + Original + RUS");
+        assertThat(pack.season()).isEqualTo(1);
+        assertThat(pack.episode()).isNull();
+        assertThat(pack.kind()).isEqualTo(EpisodeKind.PACK);
+        ReleaseAttributes some = ReleaseNameParser.parse("Series Title / S2E1-4 of 10 (2023) WEB-DL 1080p");
+        assertThat(some.episode()).isEqualTo("1");
+        assertThat(some.lastEpisode()).isEqualTo(4);
+    }
+
+    @Test
+    void aLocalTitleInAnotherScriptGivesWayToTheOriginal() {
+        ReleaseAttributes a = ReleaseNameParser.parse(
+                "\u0411\u043e\u0441\u0445: \u0421\u043f\u0430\u0434\u043e\u043a / Series: Legacy / S2E1 of 10 (2023) WEB-DL 1080p Ukr/Eng");
+        assertThat(a.title()).startsWith("Series: Legacy");
+        assertThat(a.season()).isEqualTo(2);
+        // a Latin name keeps its slashes, and a name in one script alone stays whole
+        assertThat(ReleaseNameParser.parse("AC/DC / Live 1992 FLAC").title()).startsWith("AC/DC");
+        assertThat(ReleaseNameParser.parse("\u0411\u043e\u0441\u0445 S01E01 1080p")
+                        .title())
+                .isEqualTo("\u0411\u043e\u0441\u0445");
+    }
+
+    @Test
+    void anyNameOverAllOfUnicodeAndTheNewFormsParsesToConsistentAttributes() {
+        Random random = new Random(0x42_0011L);
+        String[] shapes = {
+            " ",
+            ".",
+            "-",
+            " - ",
+            " / ",
+            "\"",
+            "[1/5]",
+            "(",
+            ")",
+            "[",
+            "]",
+            "B\u00f6l\u00fcm",
+            "Blm",
+            "Sezon",
+            "Temporada",
+            "Cap.",
+            "Tem",
+            "part",
+            "and",
+            "to",
+            "of",
+            "S2",
+            "s01x",
+            "xE",
+            "e22",
+            "Season",
+            "1",
+            "02",
+            "112",
+            "1001",
+            "2049",
+            ".rar",
+            ".par2",
+            ".part01",
+            "Show",
+            "\u0411\u043e\u0441\u0445",
+            "1080p"
+        };
+        for (int i = 0; i < 50_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int n = 1 + random.nextInt(24);
+            for (int k = 0; k < n; k++) {
+                if (random.nextInt(4) == 0) {
+                    sb.appendCodePoint(random.nextInt(Character.MAX_CODE_POINT + 1));
+                } else {
+                    sb.append(shapes[random.nextInt(shapes.length)]);
+                }
+            }
+            String name = sb.toString();
+            ReleaseAttributes a = ReleaseNameParser.parse(name);
+            if (a.episode() != null) {
+                assertThat(a.episode()).as(name).matches("\\d+|\\d\\d-\\d\\d");
+            }
+            if (a.season() != null) {
+                assertThat(a.season()).as(name).isNotNegative();
+            }
+            if (a.kind() == EpisodeKind.PACK) {
+                assertThat(a.episode()).as(name).isNull();
+            }
+            if (a.lastEpisode() != null && a.episodeNumber() != null) {
+                assertThat(a.lastEpisode()).as(name).isGreaterThan(a.episodeNumber());
+            }
+        }
     }
 }

@@ -1,0 +1,187 @@
+package headway.category;
+
+import static headway.category.ReleaseNameParser.isNumber;
+import static headway.category.ReleaseNameParser.isStrong;
+import static headway.category.ReleaseNameParser.isYear;
+
+import java.util.Set;
+
+/**
+ * Episode forms that read a season marker together with what follows it, or a word order other
+ * than the English one, kept apart from {@link EpisodeMarker} so that each stays one job: Turkish
+ * ordinals ({@code 2. Sezon 7. Bölüm}), a Spanish tracker's chapter number inside a season pack's
+ * name ({@code Temporada 2 [Cap.203]}), a fansub's season followed by its episode after a dash
+ * ({@code Show S2 - 19}), and a bare episode number ending a name of words ({@code The Simpsons 112}).
+ * Each is a look at a word and its neighbours, linear in the name's words.
+ */
+final class EpisodeForms {
+
+    /** Turkish episode words and their abbreviations; the number stands before them ({@code 60. Bölüm}). */
+    private static final Set<String> TURKISH_EPISODE = Set.of("bölüm", "bolum", "blm");
+
+    private EpisodeForms() {}
+
+    /**
+     * {@code 60. Bölüm}, {@code 01 BLM}, {@code 2. Sezon 7. Bölüm}: Turkish writes an ordinal's number
+     * before its word, so the season and the episode are the numbers in front of {@code Sezon} and
+     * {@code Bölüm}; the title ends at the first of them. Null when the name has no such episode.
+     */
+    static EpisodeMarker turkish(ReleaseTokens t) {
+        for (int i = 2; i < t.size(); i++) {
+            if (!TURKISH_EPISODE.contains(t.lower[i]) || !isNumber(t.lower[i - 1], 1, 4)) {
+                continue;
+            }
+            String episode = String.valueOf(Integer.parseInt(t.lower[i - 1]));
+            if (i >= 4 && t.lower[i - 2].equals("sezon") && isNumber(t.lower[i - 3], 1, 2)) {
+                return new EpisodeMarker(i - 3, Integer.valueOf(t.lower[i - 3]), episode, null, false);
+            }
+            return new EpisodeMarker(i - 1, null, episode, null, false);
+        }
+        return null;
+    }
+
+    /**
+     * A season pack's marker {@code m} followed later by a Spanish tracker's chapter number
+     * ({@code Temporada 1 [HDTV][Cap.105]}, {@code Cap.1503}): the chapter is season and episode
+     * ({@code 105}: S01E05), as those trackers number each episode of a season's post; else null.
+     */
+    static EpisodeMarker chapterInPack(ReleaseTokens t, EpisodeMarker m) {
+        for (int i = m.at() + 1; i + 1 < t.size(); i++) {
+            String c = t.lower[i + 1];
+            if (t.lower[i].equals("cap") && isNumber(c, 3, 4)) {
+                int split = c.length() - 2;
+                return new EpisodeMarker(
+                        m.at(),
+                        Integer.valueOf(c.substring(0, split)),
+                        String.valueOf(Integer.parseInt(c.substring(split))),
+                        null,
+                        false);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The episode after a season's number at word {@code k} when a dash set apart by separators
+     * comes between ({@code Show.S2.-.19}, {@code (Season 2) - 33}): the way fansubs number the
+     * episodes of a later season. Null when none follows, for a year, or for a glued range
+     * ({@code S01-03} is a pack of seasons). {@code Show S2 - 07} with a space before the dash is
+     * not read here: Sonarr reads it as the title {@code Show S2} and an absolute number.
+     */
+    static String dashedAfterSeason(ReleaseTokens t, int k) {
+        if (k + 1 >= t.size()) {
+            return null;
+        }
+        String between = t.after(k);
+        int dash = between.indexOf('-');
+        if (dash <= 0
+                || dash != between.lastIndexOf('-')
+                || dash == between.length() - 1
+                || !separator(between.charAt(dash - 1))
+                || !separator(between.charAt(dash + 1))) {
+            return null;
+        }
+        for (int c = 0; c < between.length(); c++) {
+            char ch = between.charAt(c);
+            if (ch != '-' && !separator(ch) && ch != ')' && ch != ']') {
+                return null;
+            }
+        }
+        String w = t.lower[k + 1];
+        return isNumber(w, 1, 4) && !isYear(w) ? String.valueOf(Integer.parseInt(w)) : null;
+    }
+
+    private static boolean separator(char c) {
+        return c == ' ' || c == '.' || c == '_';
+    }
+
+    /**
+     * A bare number of two to four digits ending a name that is otherwise words alone, after a space
+     * ({@code The Simpsons 112}, {@code One Piece 1001}): an episode numbered from the series'
+     * start, as media libraries and anime posts name files. Not a year, and not when any other
+     * word is a number or a quality word, so {@code Apollo 13 1995 720p} stays a film, nor a number a
+     * year could be ({@code Blade Runner 2049}).
+     */
+    static EpisodeMarker trailingNumber(ReleaseTokens t) {
+        int last = t.size() - 1;
+        String w = t.lower[last];
+        if (last < 1
+                || !isNumber(w, 2, 4)
+                || isYear(w)
+                || (w.length() == 4 && (w.startsWith("19") || w.startsWith("20"))) // Blade Runner 2049
+                || !t.after(last).isEmpty()) {
+            return null;
+        }
+        String before = t.before(last);
+        if (!(before.equals(" ") || before.equals("_"))) { // Game.macOS.13 is a version
+            return null;
+        }
+        for (int i = 0; i < last; i++) {
+            if (!t.lower[i].chars().allMatch(Character::isLetter) || isStrong(t, i)) {
+                return null;
+            }
+        }
+        return new EpisodeMarker(last, null, String.valueOf(Integer.parseInt(w)), null, true);
+    }
+
+    /**
+     * {@code Show.1of8}, {@code Show.03of12}: part N of a series of M, the way serials and documentaries number
+     * episodes, with N no more than M. A film is never cut into numbered parts of a whole like that.
+     */
+    static EpisodeMarker partOf(int i, String w) {
+        if (i == 0) {
+            return null;
+        }
+        int of = w.indexOf("of");
+        if (of < 1 || of > 2 || w.length() - of - 2 < 1 || w.length() - of - 2 > 2) {
+            return null;
+        }
+        String part = w.substring(0, of);
+        String whole = w.substring(of + 2);
+        if (!isNumber(part, 1, 2) || !isNumber(whole, 1, 2)) {
+            return null;
+        }
+        int p = Integer.parseInt(part);
+        if (p < 1 || p > Integer.parseInt(whole)) {
+            return null;
+        }
+        return new EpisodeMarker(i, null, String.valueOf(p), null, false);
+    }
+
+    /**
+     * {@code S1E1-8 of 8}, {@code S2E1-4 of 10} after a marker at word {@code i}: a range of a season's
+     * episodes followed by the season's length, as trackers that post a season as it airs write it. A
+     * range from the first to the last is the whole season, a pack; another is the episodes it names.
+     * Null when no such range follows.
+     */
+    static EpisodeMarker rangeOfWhole(ReleaseTokens t, int i, EpisodeMarker m) {
+        if (i + 3 >= t.size() || !t.lower[i + 2].equals("of")) {
+            return null;
+        }
+        String last = t.lower[i + 1];
+        String whole = t.lower[i + 3];
+        if (!isNumber(last, 1, 3) || !isNumber(whole, 1, 3) || Integer.parseInt(last) > Integer.parseInt(whole)) {
+            return null;
+        }
+        return "1".equals(m.episode()) && Integer.parseInt(last) == Integer.parseInt(whole)
+                ? new EpisodeMarker(m.at(), m.season(), null, m.year(), false)
+                : m.through(Integer.parseInt(last));
+    }
+
+    /**
+     * The last part of a range of parts after the first's number, whose next word is {@code k}:
+     * {@code Part 1 and Part 2}, {@code part 1 to part 3}, {@code part 1 to 4} (a release holding
+     * several parts of a serial); null when none follows.
+     */
+    static Integer partsThrough(ReleaseTokens t, int k, int first) {
+        if (k + 1 >= t.size() || !(t.lower[k].equals("and") || t.lower[k].equals("to"))) {
+            return null;
+        }
+        int at = t.lower[k + 1].equals("part") || t.lower[k + 1].equals("pt") ? k + 2 : k + 1;
+        if (at >= t.size() || !isNumber(t.lower[at], 1, 2)) {
+            return null;
+        }
+        int last = Integer.parseInt(t.lower[at]);
+        return last > first ? last : null;
+    }
+}
