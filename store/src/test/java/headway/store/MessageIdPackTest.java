@@ -62,7 +62,7 @@ class MessageIdPackTest {
         assertThat(perId(nyuuRand)).isLessThanOrEqualTo(21.5); // 43 as text, 17.1 random
         assertThat(perId(newsUp)).isLessThanOrEqualTo(25.5); // 36 as text, 22.8 random
         assertThat(perId(newzToolz)).isLessThanOrEqualTo(6.5); // 64 as text
-        assertThat(perId(ngPost)).isLessThanOrEqualTo(18.5); // 47 as text, 16 random
+        assertThat(perId(ngPost)).isLessThanOrEqualTo(21.5); // 47 as text, 16 random in five runs
     }
 
     private static double perId(List<String> ids) {
