@@ -13,8 +13,8 @@ import java.util.List;
  * changed are written, a run of digits of the same length as a difference of numbers, any other run
  * as its characters packed in the smallest of nine alphabets that holds them (digits, hex, letters
  * of one case, ...: 3.3 to 6 bits a character, by blocks of up to 18 characters in 64 bits).
- * Otherwise the id is written whole. Each id ends on a byte, so the value of a binary's first k ids
- * is a prefix of the value of all of them.
+ * Otherwise the id is written whole. The ids follow each other bit by bit; zeros fill the last
+ * byte, and two zero bits where an id would start end the value.
  *
  * <p>A binary's ids as real posting tools make them (a random part beside a timestamp or counter
  * and a shared domain) cost 6 to 24 bytes each against 36 to 64 as text. The encoding is a
@@ -24,11 +24,12 @@ import java.util.List;
  * refused, is refused here. Pure Java, no JDBC: the catalog's readers and writers and the V34
  * migration share it, and {@code message_id_array(bytea)} decodes it in SQL for people and tests.
  *
- * <p>The bit stream of an id, most significant bit first: a flag (1: same shape as the previous
- * id). Same shape: per run of the previous id, an op of 2 bits: 0 the same run, 1 a difference of
- * numbers (zigzag varint), 2 new characters of the same length (alphabet, packed), 3 new characters
- * (alphabet, varint length, packed). Whole: a varint count of tokens, then per token a bit (0: one
- * other byte, its 8 bits; 1: a run: alphabet, varint length, packed). Varints are groups of 3 bits
+ * <p>The bit stream of an id, most significant bit first: 1 when it has the shape of the previous
+ * id, 01 when it is written whole. Same shape: per run of the previous id, an op of 2 bits: 0 the
+ * same run, 1 a difference of numbers (zigzag varint), 2 new characters of the run's length and
+ * alphabet (packed), 3 new characters (alphabet, varint length, packed). Whole: a varint count of
+ * tokens, then per token a bit (0: one other byte, its 8 bits; 1: a run: alphabet, varint length,
+ * packed). Varints are groups of 3 bits
  * with a continuation bit before each, least significant group first; an alphabet is 4 bits.
  */
 public final class MessageIdPack {
@@ -74,9 +75,14 @@ public final class MessageIdPack {
         }
     }
 
+    /** An id's first bit when it has the shape of the one before it. */
+    private static final int SAME_SHAPE = 1;
+    /** An id's first two bits when it is written whole; two zero bits (or one, last) end the value. */
+    private static final int WHOLE = 1;
+
     private static final int SAME = 0;
     private static final int DELTA = 1;
-    private static final int NEW_SAME_LENGTH = 2;
+    private static final int NEW_LIKE = 2;
     private static final int NEW = 3;
     /** The longest run of digits written as a difference: 10^18 fits in a long. */
     private static final int DELTA_DIGITS = 18;
@@ -90,14 +96,14 @@ public final class MessageIdPack {
         for (String id : ids) {
             byte[][] tokens = tokens(id.getBytes(StandardCharsets.UTF_8));
             if (prev != null && sameShape(prev, tokens)) {
-                out.write(1, 1);
+                out.write(SAME_SHAPE, 1);
                 for (int t = 0; t < tokens.length; t++) {
                     if (isRun(tokens[t])) {
                         writeChange(out, prev[t], tokens[t]);
                     }
                 }
             } else {
-                out.write(0, 1);
+                out.write(WHOLE, 2);
                 out.varint(tokens.length);
                 for (byte[] token : tokens) {
                     if (isRun(token)) {
@@ -112,7 +118,6 @@ public final class MessageIdPack {
                     }
                 }
             }
-            out.align();
             prev = tokens;
         }
         return out.toArray();
@@ -126,9 +131,13 @@ public final class MessageIdPack {
         Reader in = new Reader(packed);
         List<String> ids = new ArrayList<>();
         byte[][] prev = null;
-        while (!in.atEnd()) {
+        while (true) {
             byte[][] tokens;
-            if (in.read(1) == 1) {
+            if (in.remaining() == 0
+                    || (in.peek(1) != SAME_SHAPE && (in.remaining() < 2 || in.peek(2) != WHOLE))) {
+                break; // the end: what is left fills the last byte (zeros, as encode checks again below)
+            }
+            if (in.read(1) == SAME_SHAPE) {
                 if (prev == null) {
                     throw new IllegalArgumentException("the first message-id cannot repeat a previous one's shape");
                 }
@@ -137,6 +146,7 @@ public final class MessageIdPack {
                     tokens[t] = isRun(prev[t]) ? readChange(in, prev[t]) : prev[t];
                 }
             } else {
+                in.read(1);
                 long count = in.varint();
                 if (count > in.remaining()) {
                     throw new IllegalArgumentException("a message-id of " + count + " tokens in " + in.remaining()
@@ -152,7 +162,6 @@ public final class MessageIdPack {
                     }
                 }
             }
-            in.align();
             ids.add(new String(join(tokens), StandardCharsets.UTF_8));
             prev = tokens;
         }
@@ -182,9 +191,8 @@ public final class MessageIdPack {
             out.varint((d << 1) ^ (d >> 63));
             return;
         }
-        if (now.length == before.length) {
-            out.write(NEW_SAME_LENGTH, 2);
-            out.write(a, 4);
+        if (now.length == before.length && a == alphabet(before)) {
+            out.write(NEW_LIKE, 2);
         } else {
             out.write(NEW, 2);
             out.write(a, 4);
@@ -216,8 +224,8 @@ public final class MessageIdPack {
                 }
                 return now;
             }
-            case NEW_SAME_LENGTH:
-                return unpack(in, readAlphabet(in), before.length);
+            case NEW_LIKE:
+                return unpack(in, alphabet(before), before.length);
             default: {
                 int a = readAlphabet(in);
                 return unpack(in, a, readLength(in, a));
@@ -389,12 +397,8 @@ public final class MessageIdPack {
             } while (rest != 0);
         }
 
-        void align() {
-            bits = (bits + 7) & ~7L;
-        }
-
         byte[] toArray() {
-            return Arrays.copyOf(buf, (int) (bits >>> 3));
+            return Arrays.copyOf(buf, (int) ((bits + 7) >>> 3));
         }
     }
 
@@ -409,8 +413,12 @@ public final class MessageIdPack {
             this.length = (long) buf.length * 8;
         }
 
-        boolean atEnd() {
-            return at >= length;
+        /** The next {@code n} bits without reading them. */
+        long peek(int n) {
+            long mark = at;
+            long v = read(n);
+            at = mark;
+            return v;
         }
 
         long remaining() {
@@ -443,8 +451,5 @@ public final class MessageIdPack {
             }
         }
 
-        void align() {
-            at = Math.min(length, (at + 7) & ~7L);
-        }
     }
 }

@@ -1,10 +1,9 @@
 -- message_id_array(ids) for the packed message-ids of V34 (headway.store.MessageIdPack): the ids
--- of a binary as an array, in part order, for the statements that look at single ids (the
--- inspection's body fetch) and for anyone reading the catalog by hand:
+-- of a binary as an array, in part order, for tests and anyone reading the catalog by hand:
 --   select m from binaries, unnest(message_id_array(message_ids)) as m where ...
 -- It reads the bit stream as the Java decoder does and trusts it (the catalog's writers make it);
 -- a value cut short fails on get_byte. PL/pgSQL, so slow (tens of microseconds an id): the write
--- path, the merge and the placements decode in Java.
+-- path, the merge, the placements, the NZB reader and the inspection's body fetch decode in Java.
 drop function message_id_array(text);
 
 create function message_id_bits(ids bytea, at bigint, n int) returns bigint
@@ -74,7 +73,9 @@ declare
 begin
     while at < total loop
         same := message_id_bits(ids, at, 1) = 1;
-        at := at + 1;
+        -- two zero bits where an id would start (or one, last) end the value
+        exit when not same and (at + 2 > total or message_id_bits(ids, at + 1, 1) = 0);
+        at := at + case when same then 1 else 2 end;
         if same then
             if prev is null then
                 raise exception 'the first message-id cannot repeat a previous one''s shape';
@@ -107,11 +108,18 @@ begin
                                               octet_length(cur[t]), '0'), 'UTF8');
                     continue;
                 end if;
-                a := message_id_bits(ids, at, 4)::int + 1;
-                at := at + 4;
                 if op = 2 then
+                    -- the run's length and alphabet: the first alphabet that holds all its characters
                     len := octet_length(cur[t]);
+                    run := convert_from(cur[t], 'UTF8');
+                    a := 1;
+                    while exists (select 1 from regexp_split_to_table(run, '') as ch
+                                  where strpos(alphabets[a], ch) = 0) loop
+                        a := a + 1;
+                    end loop;
                 else
+                    a := message_id_bits(ids, at, 4)::int + 1;
+                    at := at + 4;
                     vr := message_id_varint(ids, at);
                     at := vr[2];
                     len := vr[1];
@@ -154,7 +162,6 @@ begin
             end loop;
             cur[t] := convert_to(run, 'UTF8');
         end loop;
-        at := ((at + 7) / 8) * 8;
         joined := '';
         for t in 1 .. coalesce(array_length(cur, 1), 0) loop
             joined := joined || cur[t];

@@ -81,10 +81,11 @@ class MessageIdPackTest {
             assertThat(MessageIdPack.decode(packed))
                     .as(describe(seed))
                     .isEqualTo(ids.stream().map(MessageIdPackTest::asStored).toList());
-            // the first k ids are a prefix of the value
+            // the first k ids are the value's first bits: all but the last byte alike
             int k = r.nextInt(ids.size() + 1);
             byte[] head = MessageIdPack.encode(ids.subList(0, k));
-            assertThat(Arrays.equals(head, 0, head.length, packed, 0, head.length))
+            int whole = Math.max(0, head.length - 1);
+            assertThat(Arrays.equals(head, 0, whole, packed, 0, whole))
                     .as(describe(seed))
                     .isTrue();
         }
