@@ -195,8 +195,8 @@ final class BinaryMerge {
     private static List<Segment> storedSegments(ResultSet rs, CompletedBinary b) throws SQLException {
         Integer[] parts = (Integer[]) CatalogStore.array(rs.getArray(2));
         Integer[] bytes = (Integer[]) CatalogStore.array(rs.getArray(3));
-        List<String> ids = PackedIds.unpack(
-                rs.getBytes(4), parts.length, "binary " + b.fileName() + " of " + b.group());
+        List<String> ids =
+                PackedIds.unpack(rs.getBytes(4), parts.length, "binary " + b.fileName() + " of " + b.group());
         List<Segment> out = new ArrayList<>(parts.length);
         for (int i = 0; i < parts.length; i++) {
             out.add(new Segment(parts[i], bytes[i], ids.get(i)));

@@ -165,7 +165,6 @@ public final class Inspections {
     /** A binary row of a release's file: its packed ids decoded in Java (V34). */
     private record FileRow(String name, int total, long first, Integer[] parts, Integer[] sizes, List<String> ids) {}
 
-
     private static final String SHOW = """
             select r.group_name, r.poster, r.name, r.real_name, r.named_by, r.password, r.imdb,
                    i.state, i.attempts, i.last_error, i.next_attempt
@@ -280,7 +279,8 @@ public final class Inspections {
         record Key(String name, int total) {}
         Map<Key, List<FileRow>> byFile = new LinkedHashMap<>();
         for (FileRow r : rows) {
-            byFile.computeIfAbsent(new Key(r.name(), r.total()), k -> new ArrayList<>()).add(r);
+            byFile.computeIfAbsent(new Key(r.name(), r.total()), k -> new ArrayList<>())
+                    .add(r);
         }
         List<Map.Entry<Long, File>> out = new ArrayList<>();
         for (Map.Entry<Key, List<FileRow>> e : byFile.entrySet()) {
@@ -328,5 +328,4 @@ public final class Inspections {
     private static Integer[] ints(Array a) throws SQLException {
         return a == null ? new Integer[0] : (Integer[]) a.getArray();
     }
-
 }

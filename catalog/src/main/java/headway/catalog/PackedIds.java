@@ -40,8 +40,10 @@ final class PackedIds {
         try {
             ids = MessageIdPack.decode(packed);
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException(what + " holds message-ids that do not decode (" + e.getMessage()
-                    + "); the catalog was written outside headway: write the binary again or delete its row", e);
+            throw new IllegalStateException(
+                    what + " holds message-ids that do not decode (" + e.getMessage()
+                            + "); the catalog was written outside headway: write the binary again or delete its row",
+                    e);
         }
         if (ids.size() != count) {
             throw new IllegalStateException(what + " holds " + count + " parts but " + ids.size()

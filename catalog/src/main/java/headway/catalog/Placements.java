@@ -116,7 +116,6 @@ final class Placements {
             .int4(Lost::total)
             .text(Lost::month);
 
-
     private static final ColumnArrays<List<String>> RELEASE_KEYS = ColumnArrays.<List<String>>of()
             .text(k -> k.get(0))
             .text(k -> k.get(1))
@@ -263,7 +262,8 @@ final class Placements {
                     int total = rs.getInt(4);
                     int version = rs.getInt(5);
                     String month = rs.getString(6);
-                    List<String> ids = PackedIds.unpack(rs.getBytes(8), rs.getInt(7), "binary " + file + " of " + group);
+                    List<String> ids =
+                            PackedIds.unpack(rs.getBytes(8), rs.getInt(7), "binary " + file + " of " + group);
                     for (String messageId : new LinkedHashSet<>(ids)) {
                         List<Integer> of = owners.get(messageId);
                         if (of == null) {
@@ -321,7 +321,9 @@ final class Placements {
 
     /** The posting month of a binary's row as PostgreSQL writes the date: its first day, or -infinity. */
     private static String month(CompletedBinary b) {
-        return b.posted() == null ? "-infinity" : PostingMonth.firstDay(b.posted()).toString();
+        return b.posted() == null
+                ? "-infinity"
+                : PostingMonth.firstDay(b.posted()).toString();
     }
 
     /** A row's segments after it lost articles. */
@@ -350,8 +352,10 @@ final class Placements {
             LOST_FROM.bind(ps, 1, lost);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    Lost key = new Lost(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5), "");
-                    Set<String> gone = byRow.get(List.of(key.group(), key.poster(), key.file(), key.total(), key.month()));
+                    Lost key = new Lost(
+                            rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5), "");
+                    Set<String> gone =
+                            byRow.get(List.of(key.group(), key.poster(), key.file(), key.total(), key.month()));
                     Integer[] parts = (Integer[]) rs.getArray(7).getArray();
                     Integer[] sizes = (Integer[]) rs.getArray(8).getArray();
                     List<String> ids = PackedIds.unpack(rs.getBytes(9), parts.length, "binary " + key.file());

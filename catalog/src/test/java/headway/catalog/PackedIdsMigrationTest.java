@@ -86,9 +86,11 @@ class PackedIdsMigrationTest {
 
             CatalogStore store = new CatalogStore();
             for (String name : releases.keySet()) {
-                Release rel = new Release(G, "p", name, -1, 0, 0, 0, null, null, false, 1, null, null, null, null,
-                        null, null, null, null, 0, null, null, null, null, null, null);
-                assertThat(nzb(name, store.binaries(ds, rel))).as(describe(seed) + " " + name)
+                Release rel = new Release(
+                        G, "p", name, -1, 0, 0, 0, null, null, false, 1, null, null, null, null, null, null, null, null,
+                        0, null, null, null, null, null, null);
+                assertThat(nzb(name, store.binaries(ds, rel)))
+                        .as(describe(seed) + " " + name)
                         .isEqualTo(before.get(name));
             }
             assertThat(TestDatabase.queryLong(ds, "select count(*) from binaries where message_ids is null"))
@@ -130,14 +132,15 @@ class PackedIdsMigrationTest {
             millis += 20 + r.nextInt(40);
             a += 8 + r.nextInt(5);
             b += 550 + r.nextInt(100);
-            ids.add(switch (kind) {
-                case 0 -> millis + "." + random(r, "0123456789abcdef", 32) + "@nyuu";
-                case 1 -> random(r, LETTERS, 24) + "-" + millis + "@nyuu";
-                case 2 -> random(r, LETTERS, 32) + "@abc";
-                case 3 -> "NewzToolz_Rulz!_www.techsono.com_" + a + "_" + b + "@giganews.com";
-                case 4 -> r.nextInt(4) == 0 ? "" : "part" + i + "of" + n + "." + random(r, LETTERS, 3) + "@x";
-                default -> unicode(r);
-            });
+            ids.add(
+                    switch (kind) {
+                        case 0 -> millis + "." + random(r, "0123456789abcdef", 32) + "@nyuu";
+                        case 1 -> random(r, LETTERS, 24) + "-" + millis + "@nyuu";
+                        case 2 -> random(r, LETTERS, 32) + "@abc";
+                        case 3 -> "NewzToolz_Rulz!_www.techsono.com_" + a + "_" + b + "@giganews.com";
+                        case 4 -> r.nextInt(4) == 0 ? "" : "part" + i + "of" + n + "." + random(r, LETTERS, 3) + "@x";
+                        default -> unicode(r);
+                    });
         }
         return ids;
     }
@@ -183,8 +186,18 @@ class PackedIdsMigrationTest {
                     for (int i = 0; i < parts.length; i++) {
                         segments.add(new headway.index.Segment(parts[i], sizes[i], ids[i]));
                     }
-                    out.add(new CompletedBinary(G, "p", rs.getString(1), rs.getInt(2), release, -1, "s",
-                            java.time.Instant.parse("2026-10-05T10:00:00Z"), rs.getLong(6), rs.getLong(7), 1,
+                    out.add(new CompletedBinary(
+                            G,
+                            "p",
+                            rs.getString(1),
+                            rs.getInt(2),
+                            release,
+                            -1,
+                            "s",
+                            java.time.Instant.parse("2026-10-05T10:00:00Z"),
+                            rs.getLong(6),
+                            rs.getLong(7),
+                            1,
                             segments));
                 }
             }

@@ -50,7 +50,11 @@ public class V34__pack_message_ids extends BaseJavaMigration {
                 while (rs.next()) {
                     List<String> ids = Arrays.asList(rs.getString(6).split("\t", -1));
                     rows.add(new Object[] {
-                        rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5),
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getInt(4),
+                        rs.getString(5),
                         MessageIdPack.encode(ids)
                     });
                     if (rows.size() == BATCH) {

@@ -133,8 +133,7 @@ public final class MessageIdPack {
         byte[][] prev = null;
         while (true) {
             byte[][] tokens;
-            if (in.remaining() == 0
-                    || (in.peek(1) != SAME_SHAPE && (in.remaining() < 2 || in.peek(2) != WHOLE))) {
+            if (in.remaining() == 0 || (in.peek(1) != SAME_SHAPE && (in.remaining() < 2 || in.peek(2) != WHOLE))) {
                 break; // the end: what is left fills the last byte (zeros, as encode checks again below)
             }
             if (in.read(1) == SAME_SHAPE) {
@@ -149,8 +148,8 @@ public final class MessageIdPack {
                 in.read(1);
                 long count = in.varint();
                 if (count > in.remaining()) {
-                    throw new IllegalArgumentException("a message-id of " + count + " tokens in " + in.remaining()
-                            + " bits");
+                    throw new IllegalArgumentException(
+                            "a message-id of " + count + " tokens in " + in.remaining() + " bits");
                 }
                 tokens = new byte[(int) count][];
                 for (int t = 0; t < count; t++) {
@@ -450,6 +449,5 @@ public final class MessageIdPack {
                 }
             }
         }
-
     }
 }

@@ -96,7 +96,8 @@ class MessageIdPackTest {
         long seed = seed();
         Random r = new Random(seed);
         for (int round = 0; round < 3_000; round++) {
-            List<String> a = randomIds(r).stream().map(MessageIdPackTest::asStored).toList();
+            List<String> a =
+                    randomIds(r).stream().map(MessageIdPackTest::asStored).toList();
             List<String> b = new ArrayList<>(a);
             if (!b.isEmpty() && r.nextBoolean()) {
                 int i = r.nextInt(b.size());
