@@ -222,7 +222,7 @@ class HostileServerIndexingTest {
                             .append(' ')
                             .append(rs.getInt(2))
                             .append(' ')
-                            .append(rs.getString(3))
+                            .append(String.join("\t", headway.store.MessageIdPack.decode(rs.getBytes(3))))
                             .append('\n');
                 }
             }

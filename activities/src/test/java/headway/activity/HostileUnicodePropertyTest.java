@@ -284,7 +284,8 @@ class HostileUnicodePropertyTest {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Integer[] parts = (Integer[]) rs.getArray(4).getArray();
-                    String[] ids = rs.getString(5).split("\t", -1);
+                    String[] ids =
+                            headway.store.MessageIdPack.decode(rs.getBytes(5)).toArray(new String[0]);
                     for (int i = 0; i < ids.length; i++) {
                         List<Object> key = List.of(rs.getString(1), rs.getString(2), rs.getInt(3), parts[i]);
                         Placed before = out.get(ids[i]);

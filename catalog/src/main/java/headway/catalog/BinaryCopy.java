@@ -69,7 +69,7 @@ final class BinaryCopy {
         }
     }
 
-    private static void row(Rows out, CompletedBinary b, List<Segment> segments) {
+    private static void row(Rows out, CompletedBinary b, List<Segment> segments) throws SQLException {
         out.int16(16);
         out.text(b.group());
         out.text(b.poster());
@@ -103,15 +103,9 @@ final class BinaryCopy {
             int4(out, size);
             bytes += size;
         }
-        int lengthAt = out.size;
-        out.int32(0); // the field's length is known once the ids are written
-        for (int i = 0; i < n; i++) {
-            if (i > 0) {
-                out.oneByte('\t');
-            }
-            out.utf8(segments.get(i).messageId());
-        }
-        out.int32At(lengthAt, out.size - lengthAt - 4);
+        byte[] ids = PackedIds.pack(segments);
+        out.int32(ids.length);
+        out.bytes(ids);
         int8(out, bytes);
         int4(out, month); // a date is four bytes, days from 2000-01-01
     }
@@ -185,11 +179,6 @@ final class BinaryCopy {
             room(b.length);
             System.arraycopy(b, 0, buf, size, b.length);
             size += b.length;
-        }
-
-        void oneByte(int v) {
-            room(1);
-            buf[size++] = (byte) v;
         }
 
         /** A text field: its UTF-8 length, then its UTF-8 bytes. */

@@ -70,75 +70,6 @@ public final class CatalogStore {
         this.keying = keying;
     }
 
-    /**
-     * The stored row's segments are the first of the new row's, part for part (the common case: a
-     * binary written open with a snapshot, written again when it completes), so that the merge is
-     * the new row's arrays as they are; the merge by part number then runs only for other rows
-     * (PostgreSQL gates a subquery on a condition of the outer row alone, so the sort and
-     * aggregates are skipped). Both sides' parts are in ascending order, each once.
-     */
-    private static final String STORED_IS_PREFIX = """
-            (cardinality(binaries.part_numbers) <= cardinality(excluded.part_numbers)
-                     and binaries.part_numbers = excluded.part_numbers[1:cardinality(binaries.part_numbers)]
-                     and binaries.segment_bytes = excluded.segment_bytes[1:cardinality(binaries.part_numbers)]
-                     and starts_with(excluded.message_ids || E'\t', binaries.message_ids || E'\t'))""";
-
-    static final String MERGE = """
-            on conflict (group_name, poster, file_name, total_parts, posted_month) do update set
-                (part_numbers, segment_bytes, message_ids, bytes) = (
-                    select excluded.part_numbers, excluded.segment_bytes, excluded.message_ids, excluded.bytes
-                    where {stored is prefix}
-                    union all
-                    select array_agg(u.p order by u.p), array_agg(u.y order by u.p), string_agg(u.m, E'\t' order by u.p),
-                           sum(u.y)
-                    from (select distinct on (a.p) a.p, a.y, a.m
-                          from (select o.p, o.y, o.m, 0 as src
-                                from unnest(binaries.part_numbers, binaries.segment_bytes, message_id_array(binaries.message_ids)) as o(p, y, m)
-                                union all
-                                select n.p, n.y, n.m, 1 as src
-                                from unnest(excluded.part_numbers, excluded.segment_bytes, message_id_array(excluded.message_ids)) as n(p, y, m)) a
-                          order by a.p, a.src) u
-                    having not {stored is prefix}),
-                first_article = least(binaries.first_article, excluded.first_article),
-                last_article = greatest(binaries.last_article, excluded.last_article),
-                posted = least(binaries.posted, excluded.posted),
-                subject = case when excluded.first_article < binaries.first_article
-                               then excluded.subject else binaries.subject end,
-                file_total = greatest(binaries.file_total, excluded.file_total),
-                release_name = case when excluded.rule_version > binaries.rule_version
-                                    then excluded.release_name else binaries.release_name end,
-                rule_version = greatest(binaries.rule_version, excluded.rule_version)
-            where not (binaries.part_numbers @> excluded.part_numbers
-                       and binaries.first_article <= excluded.first_article
-                       and binaries.last_article >= excluded.last_article
-                       and binaries.file_total >= excluded.file_total
-                       and binaries.posted is not distinct from least(binaries.posted, excluded.posted)
-                       and binaries.rule_version >= excluded.rule_version)
-            """.replace("{stored is prefix}", STORED_IS_PREFIX);
-
-    /**
-     * One row per binary; its segments come as three strings (part numbers and sizes separated by
-     * spaces, message-ids by tabs, which an overview field cannot hold): the numbers are split
-     * into the row's arrays, the message-ids stored as they come. Splitting a few strings per
-     * binary costs PostgreSQL less than parsing and grouping one array element per segment (0.4
-     * us of 1.6 per segment, measured).
-     */
-    private static final String UPSERT_BINARIES = """
-            insert into binaries (group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
-                                  first_article, last_article, rule_version, part_numbers, segment_bytes, message_ids,
-                                  bytes, posted_month)
-            select k.group_name, k.poster, k.file_name, k.total_parts, k.release_name, k.file_total, k.subject, k.posted,
-                   k.first_article, k.last_article, k.rule_version,
-                   string_to_array(k.parts, ' ')::int[], string_to_array(k.sizes, ' ')::int[],
-                   k.ids,
-                   k.bytes,
-                   coalesce(date_trunc('month', k.posted at time zone 'UTC')::date, '-infinity'::date)
-            from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::timestamptz[],
-                        ?::bigint[], ?::bigint[], ?::int[], ?::text[], ?::text[], ?::text[], ?::bigint[])
-                 as k(group_name, poster, file_name, total_parts, release_name, file_total, subject, posted,
-                      first_article, last_article, rule_version, parts, sizes, ids, bytes)
-            """ + MERGE;
-
     private static final String SELECT_RELEASE = """
             select group_name, poster, name, files_expected, files_present, files_complete, bytes, posted,
                    completion_percent, complete, rule_version, category, title, season, episode, year, resolution,
@@ -524,53 +455,6 @@ public final class CatalogStore {
                 a.fresh() && b.fresh());
     }
 
-    /** A binary as its row is sent: its segments as text (see {@link #UPSERT_BINARIES}) and their bytes added up. */
-    private record BinaryRow(CompletedBinary b, String parts, String sizes, String ids, long bytes) {
-
-        static List<BinaryRow> of(List<CompletedBinary> chunk) {
-            List<BinaryRow> rows = new ArrayList<>(chunk.size());
-            StringBuilder parts = new StringBuilder();
-            StringBuilder sizes = new StringBuilder();
-            StringBuilder ids = new StringBuilder();
-            for (CompletedBinary b : chunk) {
-                parts.setLength(0);
-                sizes.setLength(0);
-                ids.setLength(0);
-                long bytes = 0;
-                for (Segment seg : sortedByPart(b.segments())) {
-                    if (parts.length() > 0) {
-                        parts.append(' ');
-                        sizes.append(' ');
-                        ids.append('\t');
-                    }
-                    parts.append(seg.part());
-                    sizes.append(seg.bytes());
-                    ids.append(seg.messageId());
-                    bytes += seg.bytes();
-                }
-                rows.add(new BinaryRow(b, parts.toString(), sizes.toString(), ids.toString(), bytes));
-            }
-            return rows;
-        }
-    }
-
-    private static final ColumnArrays<BinaryRow> BINARY_ROWS = ColumnArrays.<BinaryRow>of()
-            .text(r -> r.b().group())
-            .text(r -> r.b().poster())
-            .text(r -> r.b().fileName())
-            .int4(r -> r.b().totalParts())
-            .text(r -> r.b().releaseName())
-            .int4(r -> r.b().fileTotal())
-            .text(r -> r.b().subject())
-            .text(r -> r.b().posted() == null ? null : r.b().posted().toString())
-            .int8(r -> r.b().firstArticle())
-            .int8(r -> r.b().lastArticle())
-            .int4(r -> r.b().ruleVersion())
-            .text(BinaryRow::parts)
-            .text(BinaryRow::sizes)
-            .text(BinaryRow::ids)
-            .int8(BinaryRow::bytes);
-
     /**
      * Writes the chunk's binaries. When the chunk met no other rule spans ({@code alone}), those
      * the window marked {@link CompletedBinary#fresh() fresh} go by binary {@code COPY} ({@link
@@ -610,10 +494,7 @@ public final class CatalogStore {
             fresh = List.of();
         }
         if (!merged.isEmpty()) {
-            try (PreparedStatement ps = conn.prepareStatement(UPSERT_BINARIES)) {
-                BINARY_ROWS.bind(ps, 1, BinaryRow.of(merged));
-                ps.executeUpdate();
-            }
+            BinaryMerge.merge(conn, merged);
         }
         return fresh;
     }
@@ -738,15 +619,13 @@ public final class CatalogStore {
     private static CompletedBinary binary(ResultSet rs) throws SQLException {
         Integer[] parts = (Integer[]) array(rs.getArray("part_numbers"));
         Integer[] bytes = (Integer[]) array(rs.getArray("segment_bytes"));
-        String[] ids = rs.getString("message_ids").split("\t", -1);
-        if (ids.length != parts.length) {
-            throw new IllegalStateException("binary " + rs.getString("file_name") + " of " + rs.getString("group_name")
-                    + " holds " + parts.length + " parts but " + ids.length + " message-ids; the catalog was written"
-                    + " outside headway: write the binary again or delete its row");
-        }
+        List<String> ids = PackedIds.unpack(
+                rs.getBytes("message_ids"),
+                parts.length,
+                "binary " + rs.getString("file_name") + " of " + rs.getString("group_name"));
         List<Segment> segments = new ArrayList<>(parts.length);
         for (int i = 0; i < parts.length; i++) {
-            segments.add(new Segment(parts[i], bytes[i], ids[i]));
+            segments.add(new Segment(parts[i], bytes[i], ids.get(i)));
         }
         Timestamp posted = rs.getTimestamp("posted");
         return new CompletedBinary(
@@ -764,7 +643,7 @@ public final class CatalogStore {
                 segments);
     }
 
-    private static Object array(Array a) throws SQLException {
+    static Object array(Array a) throws SQLException {
         try {
             return a.getArray();
         } finally {

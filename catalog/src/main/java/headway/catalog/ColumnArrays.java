@@ -39,6 +39,11 @@ final class ColumnArrays<T> {
         return with("int4", Integer[]::new, value);
     }
 
+    /** A {@code bytea[]} column. */
+    ColumnArrays<T> bytea(Function<? super T, byte[]> value) {
+        return with("bytea", byte[][]::new, value);
+    }
+
     /** An {@code int8[]} column. */
     ColumnArrays<T> int8(Function<? super T, Long> value) {
         return with("int8", Long[]::new, value);

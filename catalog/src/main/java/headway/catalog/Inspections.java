@@ -8,8 +8,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -152,16 +156,14 @@ public final class Inspections {
      * whose segments are read together, the earlier month's last so that it wins a part both hold.
      */
     private static final String FILES = """
-            select b.file_name, sum(u.y), b.total_parts,
-                   array_agg(u.p order by b.posted_month desc, u.p),
-                   array_agg(u.m order by b.posted_month desc, u.p),
-                   array_agg(u.y order by b.posted_month desc, u.p)
+            select b.file_name, b.total_parts, b.first_article, b.part_numbers, b.segment_bytes, b.message_ids
             from binaries b
-            cross join lateral unnest(b.part_numbers, message_id_array(b.message_ids), b.segment_bytes) as u(p, m, y)
             where b.group_name = ? and b.poster = ? and b.release_name = ?
-            group by b.file_name, b.total_parts
-            order by min(b.first_article), b.file_name
+            order by b.file_name, b.total_parts, b.posted_month desc
             """;
+
+    /** A binary row of a release's file: its packed ids decoded in Java (V34). */
+    private record FileRow(String name, int total, long first, Integer[] parts, Integer[] sizes, List<String> ids) {}
 
     private static final String SHOW = """
             select r.group_name, r.poster, r.name, r.real_name, r.named_by, r.password, r.imdb,
@@ -250,7 +252,7 @@ public final class Inspections {
             if (row.isEmpty()) {
                 return Optional.empty();
             }
-            List<File> files = Jdbc.list(c, FILES, Inspections::file, group, poster, name);
+            List<File> files = files(Jdbc.list(c, FILES, Inspections::fileRow, group, poster, name));
             String[] r = row.get();
             return Optional.of(new Target(r[0], r[1] == null ? null : Integer.valueOf(r[1]), r[2], files));
         }
@@ -261,23 +263,50 @@ public final class Inspections {
         return new Queries(ds).gaveUpCount();
     }
 
-    private static File file(ResultSet rs) throws SQLException {
-        int total = rs.getInt(3);
+    private static FileRow fileRow(ResultSet rs) throws SQLException {
         Integer[] parts = ints(rs.getArray(4));
-        String[] ids = strings(rs.getArray(5));
-        Integer[] sizes = ints(rs.getArray(6));
-        String[] byPart = new String[Math.max(0, Math.min(total, 100_000))];
-        Integer[] bytes = new Integer[byPart.length];
-        Arrays.fill(byPart, "");
-        Arrays.fill(bytes, 0);
-        for (int i = 0; i < Math.min(parts.length, Math.min(ids.length, sizes.length)); i++) {
-            int p = parts[i];
-            if (p >= 1 && p <= byPart.length) {
-                byPart[p - 1] = ids[i];
-                bytes[p - 1] = sizes[i];
-            }
+        return new FileRow(
+                rs.getString(1),
+                rs.getInt(2),
+                rs.getLong(3),
+                parts,
+                ints(rs.getArray(5)),
+                PackedIds.unpack(rs.getBytes(6), parts.length, "binary " + rs.getString(1)));
+    }
+
+    /** One file per name and total of parts, its rows' segments by part (the earliest month's kept), in article order. */
+    private static List<File> files(List<FileRow> rows) {
+        record Key(String name, int total) {}
+        Map<Key, List<FileRow>> byFile = new LinkedHashMap<>();
+        for (FileRow r : rows) {
+            byFile.computeIfAbsent(new Key(r.name(), r.total()), k -> new ArrayList<>())
+                    .add(r);
         }
-        return new File(rs.getString(1), rs.getLong(2), List.of(byPart), List.of(bytes));
+        List<Map.Entry<Long, File>> out = new ArrayList<>();
+        for (Map.Entry<Key, List<FileRow>> e : byFile.entrySet()) {
+            int total = e.getKey().total();
+            String[] byPart = new String[Math.max(0, Math.min(total, 100_000))];
+            Integer[] bytes = new Integer[byPart.length];
+            Arrays.fill(byPart, "");
+            Arrays.fill(bytes, 0);
+            long first = Long.MAX_VALUE;
+            long articleBytes = 0;
+            for (FileRow r : e.getValue()) { // later months first, so the earliest month's segment stays
+                first = Math.min(first, r.first());
+                for (int i = 0; i < Math.min(r.parts().length, r.sizes().length); i++) {
+                    articleBytes += r.sizes()[i];
+                    int p = r.parts()[i];
+                    if (p >= 1 && p <= byPart.length) {
+                        byPart[p - 1] = r.ids().get(i);
+                        bytes[p - 1] = r.sizes()[i];
+                    }
+                }
+            }
+            out.add(Map.entry(first, new File(e.getKey().name(), articleBytes, List.of(byPart), List.of(bytes))));
+        }
+        out.sort(Comparator.<Map.Entry<Long, File>>comparingLong(Map.Entry::getKey)
+                .thenComparing(en -> en.getValue().name()));
+        return out.stream().map(Map.Entry::getValue).toList();
     }
 
     private static Shown shown(ResultSet rs) throws SQLException {
@@ -298,9 +327,5 @@ public final class Inspections {
 
     private static Integer[] ints(Array a) throws SQLException {
         return a == null ? new Integer[0] : (Integer[]) a.getArray();
-    }
-
-    private static String[] strings(Array a) throws SQLException {
-        return a == null ? new String[0] : (String[]) a.getArray();
     }
 }

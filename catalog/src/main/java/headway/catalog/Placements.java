@@ -1,6 +1,7 @@
 package headway.catalog;
 
 import headway.index.CompletedBinary;
+import headway.index.PostingMonth;
 import headway.index.Segment;
 import headway.index.Window;
 import java.sql.Connection;
@@ -70,27 +71,17 @@ final class Placements {
             """;
 
     /**
-     * The chunk's articles that binaries in the overlap hold under another key, before the
-     * chunk's upsert: by the chunk's binary (its index) and message-id, with the holder's key and
-     * rule version. The holders are found by {@code binaries_span}: a binary of a span met meets
-     * the chunk's span only if its first article is within that span's widest binary of it.
+     * The binaries in the overlap, with their packed message-ids, which the writer compares with
+     * the chunk's (in Java: the ids are packed, V34). The binaries are found by
+     * {@code binaries_span}: a binary of a span met meets the chunk's span only if its first
+     * article is within that span's widest binary of it.
      */
     private static final String HELD = """
-            with n as materialized (select * from unnest(?::int[], ?::text[]) as n(idx, m) where n.m <> ''),
-                 k as (select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[])
-                                     with ordinality as k(g, p, f, t, posted, idx)),
-                 o as (select * from unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) as o(g, lo, hi, w))
-            select n.idx, n.m, b.poster, b.file_name, b.total_parts, b.rule_version, b.posted_month::text
-            from o
+            select b.group_name, b.poster, b.file_name, b.total_parts, b.rule_version, b.posted_month::text,
+                   cardinality(b.part_numbers), b.message_ids
+            from unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) as o(g, lo, hi, w)
             join binaries b on b.group_name = o.g
                            and b.first_article between o.lo - o.w and o.hi and b.last_article >= o.lo
-            cross join lateral unnest(message_id_array(b.message_ids)) as x(m)
-            join n on n.m = x.m
-            join k on k.idx = n.idx and k.g = b.group_name
-            where (b.poster, b.file_name, b.total_parts, b.posted_month)
-                  is distinct from (k.p, k.f, k.t,
-                                    coalesce(date_trunc('month', k.posted::timestamptz at time zone 'UTC')::date,
-                                             '-infinity'::date))
             """;
 
     /** A binary's key: group, poster, file name, total parts (the posting month apart). */
@@ -100,10 +91,6 @@ final class Placements {
             .text(CompletedBinary::fileName)
             .int4(CompletedBinary::totalParts);
 
-    /** A binary row's key: its binary's key and when it was posted, whose month is the row's partition. */
-    private static final ColumnArrays<CompletedBinary> ROW_KEYS =
-            KEYS.text(b -> b.posted() == null ? null : b.posted().toString());
-
     private static final ColumnArrays<CompletedBinary> RELINK_COLUMNS =
             KEYS.text(CompletedBinary::releaseName).int4(CompletedBinary::ruleVersion);
 
@@ -112,12 +99,6 @@ final class Placements {
             .int4(CompletedBinary::ruleVersion)
             .int8(CompletedBinary::firstArticle)
             .int8(CompletedBinary::lastArticle);
-
-    /** A segment of the chunk: its binary's place in the chunk (from 1) and its message-id. */
-    private record Owned(int binary, String messageId) {}
-
-    private static final ColumnArrays<Owned> OWNED =
-            ColumnArrays.<Owned>of().int4(Owned::binary).text(Owned::messageId);
 
     private static final ColumnArrays<Overlap> OVERLAPS = ColumnArrays.<Overlap>of()
             .text(Overlap::group)
@@ -135,29 +116,31 @@ final class Placements {
             .int4(Lost::total)
             .text(Lost::month);
 
-    private static final ColumnArrays<Lost> LOST = LOST_FROM.text(Lost::messageId);
-
     private static final ColumnArrays<List<String>> RELEASE_KEYS = ColumnArrays.<List<String>>of()
             .text(k -> k.get(0))
             .text(k -> k.get(1))
             .text(k -> k.get(2));
 
-    /** Removes the given message-ids from their binaries; returns the releases of the binaries changed. */
-    private static final String REMOVE = """
-            with x as (select l.g, l.p, l.f, l.t, l.month::date as month, array_agg(l.m) as ms
-                       from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[])
-                            as l(g, p, f, t, month, m)
-                       group by l.g, l.p, l.f, l.t, l.month)
+    /** The rows that lose articles, locked: their segments, which the writer filters in Java (the ids are packed). */
+    private static final String LOSERS = """
+            select b.group_name, b.poster, b.file_name, b.total_parts, b.posted_month::text, b.release_name,
+                   b.part_numbers, b.segment_bytes, b.message_ids
+            from (select distinct * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[])
+                                              as l(g, p, f, t, month)) l
+            join binaries b on b.group_name = l.g and b.poster = l.p and b.file_name = l.f and b.total_parts = l.t
+                           and b.posted_month = l.month::date
+            for update of b
+            """;
+
+    /** Writes rows' segments left after the articles they lost. */
+    private static final String KEEP = """
             update binaries b
-            set (part_numbers, segment_bytes, message_ids, bytes) = (
-                select coalesce(array_agg(u.p order by u.p), '{}'), coalesce(array_agg(u.y order by u.p), '{}'),
-                       coalesce(string_agg(u.m, E'\t' order by u.p), ''), coalesce(sum(u.y), 0)
-                from unnest(b.part_numbers, b.segment_bytes, message_id_array(b.message_ids)) as u(p, y, m)
-                where u.m <> all(x.ms))
-            from x
-            where b.group_name = x.g and b.poster = x.p and b.file_name = x.f and b.total_parts = x.t
-              and b.posted_month = x.month
-            returning b.group_name, b.poster, b.release_name
+            set part_numbers = string_to_array(k.parts, ' ')::int[], segment_bytes = string_to_array(k.sizes, ' ')::int[],
+                message_ids = k.ids, bytes = k.bytes
+            from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bigint[])
+                 as k(g, p, f, t, month, parts, sizes, ids, bytes)
+            where b.group_name = k.g and b.poster = k.p and b.file_name = k.f and b.total_parts = k.t
+              and b.posted_month = k.month::date
             """;
 
     private static final String DELETE_EMPTY_BINARIES = """
@@ -256,41 +239,57 @@ final class Placements {
             Connection conn, List<CompletedBinary> chunk, List<Overlap> overlaps, Set<List<String>> changed)
             throws SQLException {
         int n = chunk.size();
-        List<Owned> owned = new ArrayList<>();
+        Map<String, List<Integer>> owners = new HashMap<>();
         for (int i = 0; i < n; i++) {
             for (Segment seg : chunk.get(i).segments()) {
-                owned.add(new Owned(i + 1, seg.messageId()));
+                if (!seg.messageId().isEmpty()) {
+                    List<Integer> of = owners.computeIfAbsent(seg.messageId(), m -> new ArrayList<>(1));
+                    if (of.isEmpty() || of.get(of.size() - 1) != i) {
+                        of.add(i);
+                    }
+                }
             }
         }
         List<Lost> lost = new ArrayList<>();
         Map<Integer, Set<String>> kept = new HashMap<>();
         try (PreparedStatement ps = conn.prepareStatement(HELD)) {
-            int next = OWNED.bind(ps, 1, owned);
-            next = ROW_KEYS.bind(ps, next, chunk);
-            OVERLAPS.bind(ps, next, overlaps);
+            OVERLAPS.bind(ps, 1, overlaps);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    int idx = rs.getInt(1) - 1;
-                    String messageId = rs.getString(2);
-                    if (chunk.get(idx).ruleVersion() >= rs.getInt(6)) {
-                        lost.add(new Lost(
-                                chunk.get(idx).group(),
-                                rs.getString(3),
-                                rs.getString(4),
-                                rs.getInt(5),
-                                rs.getString(7),
-                                messageId));
-                    } else {
-                        kept.computeIfAbsent(idx, i -> new HashSet<>()).add(messageId);
+                    String group = rs.getString(1);
+                    String poster = rs.getString(2);
+                    String file = rs.getString(3);
+                    int total = rs.getInt(4);
+                    int version = rs.getInt(5);
+                    String month = rs.getString(6);
+                    List<String> ids =
+                            PackedIds.unpack(rs.getBytes(8), rs.getInt(7), "binary " + file + " of " + group);
+                    for (String messageId : new LinkedHashSet<>(ids)) {
+                        List<Integer> of = owners.get(messageId);
+                        if (of == null) {
+                            continue;
+                        }
+                        for (int idx : of) {
+                            CompletedBinary b = chunk.get(idx);
+                            if (!b.group().equals(group)
+                                    || (b.poster().equals(poster)
+                                            && b.fileName().equals(file)
+                                            && b.totalParts() == total
+                                            && month(b).equals(month))) {
+                                continue;
+                            }
+                            if (b.ruleVersion() >= version) {
+                                lost.add(new Lost(group, poster, file, total, month, messageId));
+                            } else {
+                                kept.computeIfAbsent(idx, i -> new HashSet<>()).add(messageId);
+                            }
+                        }
                     }
                 }
             }
         }
         if (!lost.isEmpty()) {
-            try (PreparedStatement ps = conn.prepareStatement(REMOVE)) {
-                LOST.bind(ps, 1, lost);
-                readKeys(ps, changed);
-            }
+            remove(conn, lost, changed);
             try (PreparedStatement ps = conn.prepareStatement(DELETE_EMPTY_BINARIES)) {
                 LOST_FROM.bind(ps, 1, lost);
                 ps.executeUpdate();
@@ -318,6 +317,74 @@ final class Placements {
             }
         }
         return out;
+    }
+
+    /** The posting month of a binary's row as PostgreSQL writes the date: its first day, or -infinity. */
+    private static String month(CompletedBinary b) {
+        return b.posted() == null
+                ? "-infinity"
+                : PostingMonth.firstDay(b.posted()).toString();
+    }
+
+    /** A row's segments after it lost articles. */
+    private record Left(Lost key, String parts, String sizes, byte[] ids, long bytes) {}
+
+    private static final ColumnArrays<Left> LEFT = ColumnArrays.<Left>of()
+            .text(l -> l.key().group())
+            .text(l -> l.key().poster())
+            .text(l -> l.key().file())
+            .int4(l -> l.key().total())
+            .text(l -> l.key().month())
+            .text(Left::parts)
+            .text(Left::sizes)
+            .bytea(Left::ids)
+            .int8(Left::bytes);
+
+    /** Takes the {@code lost} articles out of the rows that hold them; their releases go to {@code changed}. */
+    private static void remove(Connection conn, List<Lost> lost, Set<List<String>> changed) throws SQLException {
+        Map<List<Object>, Set<String>> byRow = new HashMap<>();
+        for (Lost l : lost) {
+            byRow.computeIfAbsent(List.of(l.group(), l.poster(), l.file(), l.total(), l.month()), k -> new HashSet<>())
+                    .add(l.messageId());
+        }
+        List<Left> left = new ArrayList<>();
+        try (PreparedStatement ps = conn.prepareStatement(LOSERS)) {
+            LOST_FROM.bind(ps, 1, lost);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Lost key = new Lost(
+                            rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5), "");
+                    Set<String> gone =
+                            byRow.get(List.of(key.group(), key.poster(), key.file(), key.total(), key.month()));
+                    Integer[] parts = (Integer[]) rs.getArray(7).getArray();
+                    Integer[] sizes = (Integer[]) rs.getArray(8).getArray();
+                    List<String> ids = PackedIds.unpack(rs.getBytes(9), parts.length, "binary " + key.file());
+                    List<Segment> kept = new ArrayList<>(parts.length);
+                    StringBuilder p = new StringBuilder();
+                    StringBuilder y = new StringBuilder();
+                    long bytes = 0;
+                    for (int i = 0; i < parts.length; i++) {
+                        if (gone.contains(ids.get(i))) {
+                            continue;
+                        }
+                        kept.add(new Segment(parts[i], sizes[i], ids.get(i)));
+                        if (p.length() > 0) {
+                            p.append(' ');
+                            y.append(' ');
+                        }
+                        p.append(parts[i]);
+                        y.append(sizes[i]);
+                        bytes += sizes[i];
+                    }
+                    left.add(new Left(key, p.toString(), y.toString(), PackedIds.pack(kept), bytes));
+                    changed.add(List.of(key.group(), key.poster(), rs.getString(6)));
+                }
+            }
+        }
+        try (PreparedStatement ps = conn.prepareStatement(KEEP)) {
+            LEFT.bind(ps, 1, left);
+            ps.executeUpdate();
+        }
     }
 
     /** Deletes those of {@code releases} that no binary names any more. */

@@ -41,7 +41,7 @@ class PartitionMigrationTest {
     /** The binaries' columns as V28 has them, in key order. */
     private static final String BINARY_ROWS = """
             select group_name, poster, file_name, total_parts, release_name, file_total, subject, posted, first_article,
-                   last_article, rule_version, part_numbers, segment_bytes, message_ids, parts_present, bytes, complete
+                   last_article, rule_version, part_numbers, segment_bytes, array_to_string(message_id_array(message_ids), E'\t'), parts_present, bytes, complete
             from binaries order by group_name, poster, file_name, total_parts
             """;
 

@@ -127,8 +127,9 @@ class PlacementTest {
         assertThat(messageIds(g))
                 .hasSize(5)
                 .allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
-        assertThat(db.rows("select file_name || ':' || replace(message_ids, E'\t', ',') || ':' || bytes from binaries"
-                        + " where group_name = '" + g + "' order by 1"))
+        assertThat(db.rows(
+                        "select file_name || ':' || array_to_string(message_id_array(message_ids), ',') || ':' || bytes from binaries"
+                                + " where group_name = '" + g + "' order by 1"))
                 .as("the bytes of the segments left")
                 .containsExactly(
                         "far.nfo:5001@sim.test:1001",

@@ -170,7 +170,7 @@ final class InspectBench {
 
     private static final String ROWS = """
             select r.name, r.real_name, r.password,
-                   (select split_part(b.message_ids, E'\\t', 1) from binaries b
+                   (select (message_id_array(b.message_ids))[1] from binaries b
                     where b.group_name = r.group_name and b.poster = r.poster and b.release_name = r.name
                     order by b.first_article limit 1)
             from releases r where r.group_name = ?

@@ -180,9 +180,15 @@ class HostileInputCliTest {
                                           first_article, last_article, rule_version, part_numbers, segment_bytes,
                                           message_ids, bytes, posted_month)
                     values ('alt.binaries.nzb', 'p', 'old.rar', 1, 'Old.Release', 'Old.Release "old.rar" (1/1)', now(),
-                            1, 1, 0, '{1}', '{100}', 'old.1@headway.test', 100,
+                            1, 1, 0, '{1}', '{100}', message_id_array_of_old, 100,
                             date_trunc('month', now() at time zone 'UTC')::date)
-                    """);
+                    """.replace(
+                            "message_id_array_of_old",
+                            "'\\x"
+                                    + java.util.HexFormat.of()
+                                            .formatHex(headway.store.MessageIdPack.encode(
+                                                    java.util.List.of("old.1@headway.test")))
+                                    + "'::bytea"));
         }
         Path out = tmp.resolve("old.nzb");
         Cli.Result r = cli.run("nzb", "Old.Release", "-o", out.toString());

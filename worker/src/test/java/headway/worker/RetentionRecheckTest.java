@@ -155,7 +155,7 @@ class RetentionRecheckTest {
                             + " select g, 'p', f, t, r, s, p, 1, l, 0, string_to_array(pn, ',')::int[],"
                             + " array_fill(100, array[n]), ids, date_trunc('month', p at time zone 'UTC')::date"
                             + " from (select ?::text g, ?::text f, ?::int t, ?::text r, ?::text s,"
-                            + " now() - ? * interval '1 day' p, ?::bigint l, ?::text pn, ?::int n, ?::text ids) k",
+                            + " now() - ? * interval '1 day' p, ?::bigint l, ?::text pn, ?::int n, ?::bytea ids) k",
                     GROUP,
                     name + ".bin",
                     SEGMENTS,
@@ -165,7 +165,7 @@ class RetentionRecheckTest {
                     SEGMENTS,
                     String.join(",", parts.stream().map(String::valueOf).toList()),
                     SEGMENTS,
-                    String.join("\t", ids));
+                    headway.store.MessageIdPack.encode(ids));
             Jdbc.update(
                     c,
                     "insert into releases (group_name, poster, name, files_present, files_complete, bytes, posted,"
