@@ -104,19 +104,26 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     @Override
     public LeaseGrant lease(String group, Duration groupTtl) {
         Duration ttl = groupTtl != null ? groupTtl : this.ttl;
-        boolean room;
+        Optional<Holdings.Reservation> room;
         try {
-            room = holdings.awaitRoomFor(group, ROOM_WAIT);
+            room = holdings.reserveRoomFor(group, ROOM_WAIT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ApplicationFailure.newFailure("interrupted waiting for room on " + node, Failures.AT_CAPACITY);
         }
-        if (!room) {
+        if (room.isEmpty()) {
             throw ApplicationFailure.newFailure(
                     "worker " + node + " holds " + holdings.size() + " of its share of " + holdings.limit()
                             + " groups; another worker should take " + group,
                     Failures.AT_CAPACITY);
         }
+        try (Holdings.Reservation place = room.get()) {
+            return take(group, ttl);
+        }
+    }
+
+    /** The lease call once this worker holds a place for the group. */
+    private LeaseGrant take(String group, Duration ttl) {
         LeaseOutcome outcome;
         try {
             outcome = leases.leaseInTurn(group, node, ttl, band);
