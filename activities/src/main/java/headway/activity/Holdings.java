@@ -95,6 +95,7 @@ public final class Holdings {
     private volatile java.util.function.IntConsumer onChange = size -> {};
     /** Places held for lease calls in flight, counted as held groups. */
     private int reserved;
+
     private volatile java.util.function.IntSupplier share = () -> Integer.MAX_VALUE;
     private volatile java.util.function.Consumer<Held> onAbandoned = h -> {};
 
@@ -204,8 +205,7 @@ public final class Holdings {
      * As {@link #awaitRoomFor}, and holds the place until the answer is closed, so that lease calls
      * running at once cannot take more groups than there is room for; empty when still full.
      */
-    public synchronized Optional<Reservation> reserveRoomFor(String group, Duration limit)
-            throws InterruptedException {
+    public synchronized Optional<Reservation> reserveRoomFor(String group, Duration limit) throws InterruptedException {
         if (!awaitRoomFor(group, limit)) {
             return Optional.empty();
         }

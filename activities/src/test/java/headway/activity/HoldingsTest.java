@@ -92,11 +92,15 @@ class HoldingsTest {
                 holdings.reserveRoomFor("g.a", Duration.ZERO).orElseThrow();
         Holdings.Reservation second =
                 holdings.reserveRoomFor("g.b", Duration.ZERO).orElseThrow();
-        assertThat(holdings.full()).as("one held and two calls in flight fill three").isTrue();
+        assertThat(holdings.full())
+                .as("one held and two calls in flight fill three")
+                .isTrue();
         assertThat(holdings.reserveRoomFor("g.c", Duration.ofMillis(50)))
                 .as("a third call finds no room")
                 .isEmpty();
-        assertThat(holdings.hasRoomFor("g.held")).as("a held group may always be taken again").isTrue();
+        assertThat(holdings.hasRoomFor("g.held"))
+                .as("a held group may always be taken again")
+                .isTrue();
 
         holdings.put(new Holder("g.a", "n1", 1), new Window("g.a", 100), RuleSet.defaults(0), -1, TTL);
         first.close();

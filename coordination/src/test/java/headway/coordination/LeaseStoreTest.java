@@ -420,7 +420,9 @@ class LeaseStoreTest extends WithCoordinationDatabase {
                 .as("last by name, but equal in urgency, time unheld and priority to the first")
                 .isTrue();
         LeaseOutcome later = leases.leaseInTurn("alt.binaries.tie.later", "n1", TTL);
-        assertThat(later.granted()).as("a worse group priority waits behind the tie").isFalse();
+        assertThat(later.granted())
+                .as("a worse group priority waits behind the tie")
+                .isFalse();
         assertThat(later.heldBy()).isEqualTo("lease order: place 3, first alt.binaries.tie.a");
         assertThat(leases.asking(TTL, 10).order())
                 .as("status shows a tie by name")

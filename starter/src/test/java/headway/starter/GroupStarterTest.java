@@ -54,21 +54,28 @@ class GroupStarterTest {
                 });
         try {
             assertThat(first).extracting(GroupStarter.Started::group).containsExactlyElementsOf(names(configs));
-            assertThat(told).as("progress told once per group").hasSize(60).allSatisfy((g, n) -> assertThat(n)
-                    .isEqualTo(1));
-            assertThat(counts).containsExactlyInAnyOrderElementsOf(
-                    IntStream.rangeClosed(1, 60).boxed().toList());
-            assertThat(first.stream().map(GroupStarter.Started::runId).distinct()).hasSize(60);
+            assertThat(told)
+                    .as("progress told once per group")
+                    .hasSize(60)
+                    .allSatisfy((g, n) -> assertThat(n).isEqualTo(1));
+            assertThat(counts)
+                    .containsExactlyInAnyOrderElementsOf(
+                            IntStream.rangeClosed(1, 60).boxed().toList());
+            assertThat(first.stream().map(GroupStarter.Started::runId).distinct())
+                    .hasSize(60);
             for (GroupStarter.Started s : first) {
                 DescribeWorkflowExecutionResponse d = describe(TaskQueues.workflowId(s.group()));
-                assertThat(d.getWorkflowExecutionInfo().getExecution().getRunId()).isEqualTo(s.runId());
+                assertThat(d.getWorkflowExecutionInfo().getExecution().getRunId())
+                        .isEqualTo(s.runId());
                 assertThat(d.getWorkflowExecutionInfo().getStatus())
                         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
             }
 
             List<GroupStarter.Started> again =
                     GroupStarter.startAll(temporal.workflowClient(), configs, 8, (s, done, total) -> {});
-            assertThat(again).as("a second start attaches to the running workflows").isEqualTo(first);
+            assertThat(again)
+                    .as("a second start attaches to the running workflows")
+                    .isEqualTo(first);
             assertThat(CliTest.eventually(
                             () -> temporal.workflowClient()
                                     .countWorkflows("WorkflowId STARTS_WITH 'group/alt.binaries.starter.once.'")
@@ -97,17 +104,17 @@ class GroupStarterTest {
                     assertThat(r.started()).isEqualTo(5);
                 })
                 .hasMessageStartingWith("starting group/" + tooLong + " was refused: ")
-                .hasMessageEndingWith(
-                        " (5 of 11 groups started; starting is idempotent, so run it again once fixed)");
+                .hasMessageEndingWith(" (5 of 11 groups started; starting is idempotent, so run it again once fixed)");
         try {
-            assertThat(started).extracting(GroupStarter.Started::group)
+            assertThat(started)
+                    .extracting(GroupStarter.Started::group)
                     .containsExactlyElementsOf(names(configs.subList(0, 5)));
             for (GroupConfig after : configs.subList(6, 11)) {
                 assertThatThrownBy(() -> describe(TaskQueues.workflowId(after.group())))
                         .as("no start after the refusal: " + after.group())
-                        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> assertThat(
-                                        e.getStatus().getCode())
-                                .isEqualTo(Status.Code.NOT_FOUND));
+                        .isInstanceOfSatisfying(
+                                StatusRuntimeException.class,
+                                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
             }
         } finally {
             terminate(started);
@@ -127,7 +134,8 @@ class GroupStarterTest {
         Cli.Result first = cli.run("start", "--all", "--in-flight", "12", "--task-queue", QUEUE);
         try {
             assertThat(first.code()).as(first.toString()).isZero();
-            Pattern line = Pattern.compile("started group/(alt\\.binaries\\.starter\\.cli\\.g\\d+) \\(run [0-9a-f-]{36}\\)");
+            Pattern line =
+                    Pattern.compile("started group/(alt\\.binaries\\.starter\\.cli\\.g\\d+) \\(run [0-9a-f-]{36}\\)");
             assertThat(first.lines()).hasSize(120).allMatch(l -> line.matcher(l).matches());
             assertThat(first.lines().stream()
                             .map(l -> l.substring("started group/".length(), l.indexOf(' ', 8)))
