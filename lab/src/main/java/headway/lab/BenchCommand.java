@@ -259,7 +259,6 @@ final class BenchCommand implements Runnable {
 
         @Option(
                 names = "--workflow-cache",
-                descriptionKey = "HEADWAY_WORKFLOW_CACHE",
                 description = "the worker's HEADWAY_WORKFLOW_CACHE (default ${DEFAULT-VALUE})")
         int workflowCache = Integer.parseInt(Setting.WORKFLOW_CACHE.defaultValue());
 
