@@ -93,9 +93,6 @@ public final class Holdings {
     private final int capacity;
     private final Map<String, Held> held = new ConcurrentHashMap<>();
     private volatile java.util.function.IntConsumer onChange = size -> {};
-    /** Places held for lease calls in flight, counted as held groups. */
-    private int reserved;
-
     private volatile java.util.function.IntSupplier share = () -> Integer.MAX_VALUE;
     private volatile java.util.function.Consumer<Held> onAbandoned = h -> {};
 
@@ -114,17 +111,10 @@ public final class Holdings {
         return held.size();
     }
 
-    /**
-     * Calls {@code listener} with the number of held groups and places reserved for leases in
-     * flight, now and after every change (the worker pauses leasing when full).
-     */
+    /** Calls {@code listener} with the number of held groups now and after every change (the worker pauses leasing when full). */
     public void onChange(java.util.function.IntConsumer listener) {
         this.onChange = listener;
-        listener.accept(taken());
-    }
-
-    private synchronized int taken() {
-        return held.size() + reserved;
+        listener.accept(held.size());
     }
 
     /**
@@ -143,12 +133,12 @@ public final class Holdings {
     /** Calls the change listener again, because the limit may have moved (the fleet changed) without a held group changing. */
     public void recheck() {
         dropAbandoned();
-        onChange.accept(taken());
+        onChange.accept(held.size());
     }
 
     public boolean full() {
         dropAbandoned();
-        return taken() >= limit();
+        return held.size() >= limit();
     }
 
     /**
@@ -170,7 +160,7 @@ public final class Holdings {
         });
         if (!dropped.isEmpty()) {
             dropped.forEach(onAbandoned);
-            onChange.accept(taken());
+            onChange.accept(held.size());
             notifyAll();
         }
     }
@@ -201,46 +191,13 @@ public final class Holdings {
         return true;
     }
 
-    /**
-     * As {@link #awaitRoomFor}, and holds the place until the answer is closed, so that lease calls
-     * running at once cannot take more groups than there is room for; empty when still full.
-     */
-    public synchronized Optional<Reservation> reserveRoomFor(String group, Duration limit) throws InterruptedException {
-        if (!awaitRoomFor(group, limit)) {
-            return Optional.empty();
-        }
-        reserved++;
-        onChange.accept(taken());
-        return Optional.of(new Reservation());
-    }
-
-    /** A place held for one lease call; closing it (after the group is put, or refused) frees it. */
-    public final class Reservation implements AutoCloseable {
-        private boolean closed;
-
-        private Reservation() {}
-
-        @Override
-        public void close() {
-            synchronized (Holdings.this) {
-                if (closed) {
-                    return;
-                }
-                closed = true;
-                reserved--;
-                onChange.accept(taken());
-                Holdings.this.notifyAll();
-            }
-        }
-    }
-
     /** How often a wait for room looks at the limit again when nothing was let go. */
     static final Duration ROOM_RECHECK = Duration.ofMillis(250);
 
     /** Whether this worker may take {@code group}: it holds it already, or has room for one more. */
     public synchronized boolean hasRoomFor(String group) {
         dropAbandoned();
-        return held.containsKey(group) || taken() < limit();
+        return held.containsKey(group) || held.size() < limit();
     }
 
     /** Keeps the window of a newly taken group; a window of an older lease of it is dropped. */
@@ -251,7 +208,7 @@ public final class Holdings {
     /** Keeps the window of a newly taken group, taken with a lease of {@code ttl}; a window of an older lease of it is dropped. */
     public synchronized void put(Holder holder, Window window, RuleSet rules, long cursor, Duration ttl) {
         held.put(holder.group(), new Held(holder, window, rules, cursor, ttl));
-        onChange.accept(taken());
+        onChange.accept(held.size());
     }
 
     /** The group's window if this worker holds it at exactly that epoch; asking for it counts as work on it. */
@@ -267,7 +224,7 @@ public final class Holdings {
     /** Drops the group's window if it is of that epoch. */
     public synchronized void remove(String group, long epoch) {
         held.computeIfPresent(group, (g, h) -> h.holder.epoch() == epoch ? null : h);
-        onChange.accept(taken());
+        onChange.accept(held.size());
         notifyAll();
     }
 

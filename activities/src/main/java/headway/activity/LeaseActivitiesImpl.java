@@ -104,26 +104,19 @@ public final class LeaseActivitiesImpl implements LeaseActivities {
     @Override
     public LeaseGrant lease(String group, Duration groupTtl) {
         Duration ttl = groupTtl != null ? groupTtl : this.ttl;
-        Optional<Holdings.Reservation> room;
+        boolean room;
         try {
-            room = holdings.reserveRoomFor(group, ROOM_WAIT);
+            room = holdings.awaitRoomFor(group, ROOM_WAIT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ApplicationFailure.newFailure("interrupted waiting for room on " + node, Failures.AT_CAPACITY);
         }
-        if (room.isEmpty()) {
+        if (!room) {
             throw ApplicationFailure.newFailure(
                     "worker " + node + " holds " + holdings.size() + " of its share of " + holdings.limit()
                             + " groups; another worker should take " + group,
                     Failures.AT_CAPACITY);
         }
-        try (Holdings.Reservation place = room.get()) {
-            return take(group, ttl);
-        }
-    }
-
-    /** The lease call once this worker holds a place for the group. */
-    private LeaseGrant take(String group, Duration ttl) {
         LeaseOutcome outcome;
         try {
             outcome = leases.leaseInTurn(group, node, ttl, band);

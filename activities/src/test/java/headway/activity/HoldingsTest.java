@@ -81,34 +81,4 @@ class HoldingsTest {
                 .as("the wait looked at the share again, not only when a group was let go or at its end")
                 .isLessThan(Duration.ofSeconds(3));
     }
-
-    @Test
-    void leaseCallsAtOnceNeverReserveMoreThanTheRoom() throws Exception {
-        Holdings holdings = new Holdings(3);
-        List<Integer> taken = new ArrayList<>();
-        holdings.onChange(taken::add);
-        holdings.put(new Holder("g.held", "n1", 1), new Window("g.held", 100), RuleSet.defaults(0), -1, TTL);
-        Holdings.Reservation first =
-                holdings.reserveRoomFor("g.a", Duration.ZERO).orElseThrow();
-        Holdings.Reservation second =
-                holdings.reserveRoomFor("g.b", Duration.ZERO).orElseThrow();
-        assertThat(holdings.full())
-                .as("one held and two calls in flight fill three")
-                .isTrue();
-        assertThat(holdings.reserveRoomFor("g.c", Duration.ofMillis(50)))
-                .as("a third call finds no room")
-                .isEmpty();
-        assertThat(holdings.hasRoomFor("g.held"))
-                .as("a held group may always be taken again")
-                .isTrue();
-
-        holdings.put(new Holder("g.a", "n1", 1), new Window("g.a", 100), RuleSet.defaults(0), -1, TTL);
-        first.close();
-        first.close();
-        assertThat(holdings.full()).as("closing twice frees one place").isTrue();
-        second.close();
-        assertThat(holdings.full()).as("the refused call's place is free again").isFalse();
-        assertThat(holdings.reserveRoomFor("g.c", Duration.ZERO)).isPresent();
-        assertThat(taken).as("the worker is told of places as of groups").containsSubsequence(1, 2, 3, 4, 3, 2, 3);
-    }
 }

@@ -84,15 +84,6 @@ public final class HeadwayWorker implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(HeadwayWorker.class);
 
-    /**
-     * Lease calls a worker runs at once. Each is a poll, a transaction and a reply to the server, so
-     * one at a time took about 3 groups a second from a busy dev server and left most of 64 slots
-     * empty while 2,000 groups waited (bench scale). Each call holds a place in the holdings until
-     * it ends, so calls at once never take more groups than there is room for, and polling stops
-     * while held groups and calls in flight fill the worker.
-     */
-    static final int LEASE_SLOTS = 4;
-
     private final WorkerConfig config;
     private final WorkerFactory factory;
     private final Holdings holdings;
@@ -269,7 +260,7 @@ public final class HeadwayWorker implements AutoCloseable {
             Worker lease = factory.newWorker(
                     queue,
                     WorkerOptions.newBuilder()
-                            .setMaxConcurrentActivityExecutionSize(LEASE_SLOTS)
+                            .setMaxConcurrentActivityExecutionSize(1)
                             .setMaxConcurrentActivityTaskPollers(1)
                             .setDeploymentOptions(deploymentOptions(config.deployment()))
                             .build());
