@@ -96,8 +96,12 @@ public final class LeaseStore {
      * the want window; {@code g.name = ?} counts the asking group itself), ranked among the groups
      * whose most urgent range is in the taker's band (a tail worker's among the tail's, a history
      * worker's among the history's: a tail group waiting for a tail worker does not hold a history
-     * group back from a history worker). Parameters: catalog cap reached, lease TTL, the asking
-     * group (or null), the want window, the band twice.
+     * group back from a history worker). Groups equal in urgency, time unheld and priority share a
+     * place (rank, not row number), because the name is no reason to refuse one: each refusal costs
+     * an outlook, a lease call and a timer, and with thousands of never-held groups waiting for a
+     * freed slot, the lease tasks Temporal handed out in arrival order were refused until the first
+     * by name came round. Parameters: catalog cap reached, lease TTL, the asking group (or null),
+     * the want window, the band twice.
      */
     private static final String WAITING = """
             with waiting as (
@@ -116,7 +120,7 @@ public final class LeaseStore {
                 group by g.name, g.priority, l.holder_node, l.free_since, l.heartbeat_at
             ), ranked as (
                 select name, urgency,
-                       row_number() over (order by urgency, unheld_since asc nulls first, priority, name) as place
+                       rank() over (order by urgency, unheld_since asc nulls first, priority) as place
                 from waiting
                 where ? = 'all' or (? = 'tail') = (urgency < 0)
             )
@@ -134,7 +138,7 @@ public final class LeaseStore {
 
     private static final String TURN = WAITING + """
             select r.place,
-                   (select name from ranked where place = 1),
+                   (select name from ranked where place = 1 order by name limit 1),
                    (select count(*) from ranked a where a.urgency < r.urgency),
             """ + FREE_SLOTS + """
             from ranked r where r.name = ?
@@ -144,7 +148,7 @@ public final class LeaseStore {
     private static final String ASKING = WAITING + """
             select r.name,
             """ + FREE_SLOTS + """
-            from ranked r order by r.place limit ?
+            from ranked r order by r.place, r.name limit ?
             """;
 
     private static final String TAKE = """

@@ -406,6 +406,30 @@ class LeaseStoreTest extends WithCoordinationDatabase {
     }
 
     @Test
+    void groupsEqualInTheOrderShareItsFirstPlaceWhateverTheirNames() {
+        for (String g : List.of("alt.binaries.tie.a", "alt.binaries.tie.b", "alt.binaries.tie.c")) {
+            groups.add(g, 0);
+            groups.plan(g, 1, 100, 100, -1);
+            leases.want(g);
+        }
+        groups.add("alt.binaries.tie.later", 9);
+        groups.plan("alt.binaries.tie.later", 1, 100, 100, -1);
+        leases.want("alt.binaries.tie.later");
+
+        assertThat(leases.leaseInTurn("alt.binaries.tie.c", "n1", TTL).granted())
+                .as("last by name, but equal in urgency, time unheld and priority to the first")
+                .isTrue();
+        LeaseOutcome later = leases.leaseInTurn("alt.binaries.tie.later", "n1", TTL);
+        assertThat(later.granted())
+                .as("a worse group priority waits behind the tie")
+                .isFalse();
+        assertThat(later.heldBy()).isEqualTo("lease order: place 3, first alt.binaries.tie.a");
+        assertThat(leases.asking(TTL, 10).order())
+                .as("status shows a tie by name")
+                .containsExactly("alt.binaries.tie.a", "alt.binaries.tie.b", "alt.binaries.tie.later");
+    }
+
+    @Test
     void aGroupWhoseOnlyWorkIsRedoWaitsItsTurnLikeAnyOther() {
         groups.add("alt.binaries.redo", 0);
         groups.plan("alt.binaries.redo", 1, 200, 100, 5);

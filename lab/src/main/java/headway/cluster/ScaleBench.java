@@ -2,6 +2,7 @@ package headway.cluster;
 
 import headway.settings.Setting;
 import headway.simulator.NewsSimulator;
+import headway.starter.GroupStarter;
 import headway.workflow.GroupConfig;
 import io.temporal.client.WorkflowExecutionMetadata;
 import java.io.IOException;
@@ -25,12 +26,17 @@ public final class ScaleBench {
     private final int groups;
     private final long articles;
     private final int maxGroups;
+    private final int workflowCache;
+    private final int workflowThreads;
     private final PrintWriter out;
 
-    public ScaleBench(int groups, long articles, int maxGroups, PrintWriter out) {
+    public ScaleBench(
+            int groups, long articles, int maxGroups, int workflowCache, int workflowThreads, PrintWriter out) {
         this.groups = groups;
         this.articles = articles;
         this.maxGroups = maxGroups;
+        this.workflowCache = workflowCache;
+        this.workflowThreads = workflowThreads;
         this.out = out;
     }
 
@@ -44,18 +50,34 @@ public final class ScaleBench {
                     .workerEnv(Setting.ACTIVITY_CONCURRENCY.key(), Integer.toString(Math.max(16, maxGroups * 2)))
                     .workerEnv(Setting.DB_POOL.key(), Integer.toString(Math.min(100, maxGroups * 2 + 4)))
                     .workerEnv(Setting.NNTP_CONNECTIONS.key(), "8")
-                    .workerEnv(Setting.LEASE_TTL.key(), Setting.LEASE_TTL.defaultValue());
+                    .workerEnv(Setting.LEASE_TTL.key(), Setting.LEASE_TTL.defaultValue())
+                    .workerEnv(Setting.WORKFLOW_CACHE.key(), Integer.toString(workflowCache))
+                    .workerEnv(Setting.WORKFLOW_THREADS.key(), Integer.toString(workflowThreads));
             Cluster.Worker worker = cluster.startWorker("w1", List.of("-Xmx1g"));
             for (NewsSimulator.GroupSpec g : specs) {
                 cluster.addAndPlan(g.name(), 100_000);
             }
-            out.printf("scale: %d groups x %d articles planned; starting their workflows%n", groups, articles);
+            out.printf(
+                    "scale: %d groups x %d articles planned; starting their workflows, %d at once%n",
+                    groups, articles, GroupStarter.DEFAULT_IN_FLIGHT);
+            out.flush();
             long t0 = System.nanoTime();
-            for (NewsSimulator.GroupSpec g : specs) {
-                cluster.startGroup(g.name(), 2, Duration.ofMinutes(30), Setting.LEASE_TTL.durationDefault());
-            }
+            List<GroupConfig> configs = specs.stream()
+                    .map(g -> cluster.rig()
+                            .groupConfig(g.name(), Setting.LEASE_TTL.durationDefault(), 2, Duration.ofMinutes(30)))
+                    .toList();
+            GroupStarter.startAll(cluster.client(), configs, GroupStarter.DEFAULT_IN_FLIGHT, (s, done, total) -> {
+                if (done % Math.max(1, total / 10) == 0 || done == total) {
+                    out.printf(
+                            "scale: %d of %d workflows started after %.1f s%n",
+                            done, total, (System.nanoTime() - t0) / 1e9);
+                    out.flush();
+                }
+            });
             long[] rssKb = {0};
-            Cluster.await(Duration.ofMinutes(25), Duration.ofSeconds(1), "every group caught up", () -> {
+            // 25 minutes, and a third of a second a group past 1,000: one worker takes a few groups a second
+            Duration limit = Duration.ofMinutes(25).plusMillis(Math.max(0, groups - 1_000) * 333L);
+            Cluster.await(limit, Duration.ofSeconds(1), "every group caught up", () -> {
                 rssKb[0] = Math.max(rssKb[0], rssKb(worker.pid()));
                 long open = cluster.rig().progress().openRanges();
                 if (open > 0) {
@@ -70,6 +92,7 @@ public final class ScaleBench {
             double seconds = (System.nanoTime() - t0) / 1e9;
             rssKb[0] = Math.max(rssKb[0], rssKb(worker.pid()));
             long maxHistory = 0;
+            long events = 0;
             long runs = 0;
             for (WorkflowExecutionMetadata m : (Iterable<WorkflowExecutionMetadata>)
                     cluster.client().listExecutions("WorkflowType = 'GroupWorkflow'")::iterator) {
@@ -83,11 +106,13 @@ public final class ScaleBench {
                                 .describe()
                                 .getHistoryLength();
                 maxHistory = Math.max(maxHistory, length);
+                events += length;
                 runs++;
             }
             out.printf(
-                    "scale: caught up in %.1f s; worker peak RSS %d MB; %d workflow runs, longest history %d events (budget %d)%n",
-                    seconds, rssKb[0] / 1024, runs, maxHistory, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET);
+                    "scale: caught up in %.1f s; worker peak RSS %d MB; %d workflow runs of %d history events in all,"
+                            + " longest %d (budget %d)%n",
+                    seconds, rssKb[0] / 1024, runs, events, maxHistory, GroupConfig.DEFAULT_HISTORY_EVENT_BUDGET);
             return new Result(groups, rssKb[0] / 1024, seconds, maxHistory, runs);
         }
     }

@@ -257,15 +257,31 @@ final class BenchCommand implements Runnable {
                 description = "groups the worker holds at once (default 64)")
         int maxGroups;
 
+        @Option(
+                names = "--workflow-cache",
+                description = "the worker's HEADWAY_WORKFLOW_CACHE (default ${DEFAULT-VALUE})")
+        int workflowCache = Integer.parseInt(Setting.WORKFLOW_CACHE.defaultValue());
+
+        @Option(
+                names = "--workflow-threads",
+                description = "the worker's HEADWAY_WORKFLOW_THREADS (default ${DEFAULT-VALUE})")
+        int workflowThreads = Integer.parseInt(Setting.WORKFLOW_THREADS.defaultValue());
+
         @Override
         public void run() {
             if (groups < 1 || groups > 10_000 || maxGroups < 1) {
                 throw CliException.badInput("need 1..10000 --groups and --max-groups >= 1");
             }
+            try {
+                Setting.WORKFLOW_CACHE.check(workflowCache);
+                Setting.WORKFLOW_THREADS.check(workflowThreads);
+            } catch (IllegalArgumentException e) {
+                throw CliException.badInput(e.getMessage());
+            }
             PrintWriter out = spec.commandLine().getOut();
             ScaleBench.Result r;
             try {
-                r = new ScaleBench(groups, articles, maxGroups, out).run();
+                r = new ScaleBench(groups, articles, maxGroups, workflowCache, workflowThreads, out).run();
             } catch (RuntimeException e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
             }

@@ -103,6 +103,23 @@ public enum Setting {
                     + " work), `all` both; run tail and history workers as separate deployments to scale them"
                     + " apart (docs/deploy.md)"),
     ACTIVITY_CONCURRENCY(Type.INTEGER, "16", null, "1", "1000", "activity slots per task queue"),
+    WORKFLOW_CACHE(
+            Type.INTEGER,
+            "600",
+            null,
+            "1",
+            "100000",
+            "workflows a worker keeps in memory between their tasks (Temporal's sticky cache); one evicted is"
+                    + " replayed from its history at its next task, which costs the server a history read and the"
+                    + " worker the replay; at most HEADWAY_WORKFLOW_THREADS are kept"),
+    WORKFLOW_THREADS(
+            Type.INTEGER,
+            "600",
+            null,
+            "2",
+            "100000",
+            "threads for workflow code: each cached workflow waiting on an activity or timer holds one (its stack"
+                    + " is the worker's largest memory per cached workflow)"),
     METRICS_PORT(Type.INTEGER, "9464", null, "0", "65535", "Prometheus endpoint (`/metrics`), 0 = off"),
     METRICS_BIND(
             Type.TEXT,

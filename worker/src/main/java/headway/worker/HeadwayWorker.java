@@ -59,6 +59,7 @@ import io.temporal.common.WorkerDeploymentVersion;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerDeploymentOptions;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -204,7 +205,12 @@ public final class HeadwayWorker implements AutoCloseable {
                 ? null
                 : MetricsServer.start(registry, config.metricsBind(), config.metricsPort());
 
-        WorkerFactory factory = WorkerFactory.newInstance(client);
+        WorkerFactory factory = WorkerFactory.newInstance(
+                client,
+                WorkerFactoryOptions.newBuilder()
+                        .setWorkflowCacheSize(config.workflows().cacheSize())
+                        .setMaxWorkflowThreadCount(config.workflows().threads())
+                        .build());
         WorkerOptions options = workflowWorkerOptions()
                 .setMaxConcurrentActivityExecutionSize(config.activityConcurrency())
                 .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(2))

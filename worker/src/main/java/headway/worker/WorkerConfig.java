@@ -61,7 +61,27 @@ public record WorkerConfig(
         List<Provider> providers,
         int checkConnections,
         int checkStats,
-        Inspection inspection) {
+        Inspection inspection,
+        Workflows workflows) {
+
+    /**
+     * How many workflows this worker keeps in memory between their tasks (HEADWAY_WORKFLOW_CACHE)
+     * and the threads they run on (HEADWAY_WORKFLOW_THREADS). With thousands of groups most wait
+     * on the server for a lease, so a cache smaller than the groups costs replays, not failures.
+     */
+    public record Workflows(int cacheSize, int threads) {
+        public Workflows {
+            Setting.WORKFLOW_CACHE.check(cacheSize);
+            Setting.WORKFLOW_THREADS.check(threads);
+        }
+
+        /** The catalogue's defaults (Temporal's own). */
+        public static Workflows defaults() {
+            return new Workflows(
+                    Integer.parseInt(Setting.WORKFLOW_CACHE.defaultValue()),
+                    Integer.parseInt(Setting.WORKFLOW_THREADS.defaultValue()));
+        }
+    }
 
     /**
      * The deep index on this worker (HEADWAY_INSPECT_CONNECTIONS, _ARTICLES, _ATTEMPTS): body slots
@@ -328,7 +348,8 @@ public record WorkerConfig(
                 otherProviders(env),
                 s.integer(Setting.CHECK_CONNECTIONS),
                 s.integer(Setting.CHECK_STATS),
-                Inspection.fromEnv(s));
+                Inspection.fromEnv(s),
+                new Workflows(s.integer(Setting.WORKFLOW_CACHE), s.integer(Setting.WORKFLOW_THREADS)));
     }
 
     /** Providers 1..N of HEADWAY_NNTP_<N>_* (provider 0 is {@link #fromEnvNntp}). */

@@ -87,7 +87,8 @@ class HeadwayWorkerTestServerTest {
                     java.util.List.of(),
                     0,
                     20,
-                    WorkerConfig.Inspection.defaults(2));
+                    WorkerConfig.Inspection.defaults(2),
+                    WorkerConfig.Workflows.defaults());
             WorkflowClient client = env.getWorkflowClient();
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             try {

@@ -105,7 +105,8 @@ class LeasePriorityTest {
                     java.util.List.of(),
                     0,
                     20,
-                    WorkerConfig.Inspection.defaults(4));
+                    WorkerConfig.Inspection.defaults(4),
+                    WorkerConfig.Workflows.defaults());
             HeadwayWorker worker = HeadwayWorker.start(config, client, ds, HeadwayWorker.newRegistry());
             List<String> takes;
             try {
