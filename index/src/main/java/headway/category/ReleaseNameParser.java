@@ -197,6 +197,7 @@ public final class ReleaseNameParser {
         // a CRC32 tag ends only fansubs' names, with or without a group's tag in front (Title 63 [560D3414])
         fansub = fansub || hasCrc(s);
         from = skipSitePrefix(s, from);
+        from = from == 0 ? skipGroupPrefix(s) : from;
         String body = s.substring(from);
         ReleaseTokens t = ReleaseTokens.of(body);
         int n = t.size();
@@ -568,6 +569,41 @@ public final class ReleaseNameParser {
             }
         }
         return from;
+    }
+
+    /**
+     * Skips a scene group's lower-case prefix ({@code blow-how.to.be.single.2016...}, {@code tpz-abc.102}): scene
+     * file names are written in lower case with the group's short name first, since the name ends without it. Only
+     * when the whole name is lower case, dotted and dashed nowhere else: a release name with its {@code -group} at the
+     * end ({@code spider-man.homecoming.2017...-grp}) or capitals ({@code Spider-Man.Homecoming}) keeps its word, and
+     * a one-letter word ({@code x-men.2000...}) is no group's. The cost: a lower-case file name of a hyphenated title
+     * with no group at all ({@code ant-man.2015.1080p.bluray.x264}) loses its first word.
+     */
+    private static int skipGroupPrefix(String s) {
+        int dash = s.indexOf('-');
+        if (dash < 2 || dash > 6 || s.indexOf('-', dash + 1) >= 0 || s.indexOf(' ') >= 0) {
+            return 0;
+        }
+        boolean letter = false;
+        for (int k = 0; k < dash; k++) {
+            char c = s.charAt(k);
+            if (c >= 'a' && c <= 'z') {
+                letter = true;
+            } else if (c < '0' || c > '9') {
+                return 0;
+            }
+        }
+        int dot = s.indexOf('.', dash);
+        if (!letter || dot < dash + 2 || dot == s.length() - 1) {
+            return 0;
+        }
+        for (int k = dash + 1; k < s.length(); k++) {
+            char c = s.charAt(k);
+            if (Character.isUpperCase(c) || (k < dot && (c < 'a' || c > 'z') && (c < '0' || c > '9'))) {
+                return 0;
+            }
+        }
+        return dash + 1;
     }
 
     private static boolean hasCrc(String s) {
