@@ -126,7 +126,23 @@ public final class ReleaseNameParser {
             "ts",
             "r5",
             "read",
-            "nfo");
+            "nfo",
+            "convert");
+
+    /**
+     * German scene dubbing tags: {@code AC3D} and {@code DTSD} (dubbed audio) end a title wherever they stand,
+     * {@code LD} (line dubbed) and {@code MD} (mic dubbed) after a language word ({@code Das.Appartement.German.AC3D}).
+     */
+    private static final Set<String> DUBBING = Set.of("ac3d", "dtsd", "ld", "md");
+
+    /** 3D formats: {@code 3D.HSBS}, {@code 3D.SBS}, {@code 3D.HOU} before a movie's year are its edition, 3D included. */
+    private static final Set<String> THREE_D = Set.of("hsbs", "sbs", "hou", "htab", "halfsbs", "halfou", "fullsbs");
+
+    /**
+     * Sources written glued to more tags ({@code BDRipMux}, {@code WEB-DLRip}, {@code HDTVx264}): a word that starts
+     * with one of these is a source word.
+     */
+    private static final String[] SOURCE_PREFIXES = {"bdrip", "brrip", "webrip", "webdl", "dvdrip", "hdrip", "hdtv"};
 
     private static final Set<String> LANGUAGES = Set.of(
             "german",
@@ -215,7 +231,8 @@ public final class ReleaseNameParser {
         if (tv != null) {
             int end = tv.at();
             for (int i = 1; i < end; i++) {
-                if (isStrong(t, i)
+                // a strong word, or an edition word in brackets ({@code You.[Uncut].S01}), ends a TV title
+                if ((isStrong(t, i) || (EDITION.contains(t.lower[i]) && parenthesised(t, i)))
                         && (t.before(i).indexOf('[') >= 0 || t.before(i).indexOf('(') >= 0)) {
                     end = i;
                     break;
@@ -257,7 +274,7 @@ public final class ReleaseNameParser {
             year = Integer.valueOf(t.lower[0]);
         } else if (yearAt > 0) {
             int end = yearAt;
-            while (end > 1 && (EDITION.contains(t.lower[end - 1]) || LANGUAGES.contains(t.lower[end - 1]))) {
+            while (end > 1 && editionBeforeYear(t, end - 1, yearAt)) {
                 end--;
             }
             title = title(t, 0, end);
@@ -266,7 +283,8 @@ public final class ReleaseNameParser {
             int end = strong;
             for (int i = 1; i < strong; i++) {
                 if (EDITION.contains(t.lower[i])
-                        || (LANGUAGES.contains(t.lower[i]) && (i + 1 >= n || isStop(t, i + 1)))) {
+                        || (LANGUAGES.contains(t.lower[i])
+                                && (i + 1 >= n || isStop(t, i + 1) || DUBBING.contains(t.lower[i + 1])))) {
                     end = i;
                     break;
                 }
@@ -299,7 +317,35 @@ public final class ReleaseNameParser {
 
     static boolean isStrong(ReleaseTokens t, int i) {
         String w = t.lower[i];
-        return STRONG.contains(w) || isResolutionWord(w) != null;
+        if (STRONG.contains(w) || w.equals("ac3d") || w.equals("dtsd") || isResolutionWord(w) != null) {
+            return true;
+        }
+        for (String source : SOURCE_PREFIXES) {
+            if (w.length() > source.length() + 1 && w.startsWith(source)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether word {@code i}, before the year at {@code yearAt}, is a tag to trim from a movie's title: an edition or
+     * language word, or a 3D format with its {@code 3D}. A language word the name states again after the year is the
+     * title's own ({@code The.Good.German.2006.GERMAN}): a scene name tags its language once.
+     */
+    private static boolean editionBeforeYear(ReleaseTokens t, int i, int yearAt) {
+        String w = t.lower[i];
+        if (LANGUAGES.contains(w)) {
+            for (int k = yearAt + 1; k < t.size(); k++) {
+                if (t.lower[k].equals(w)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return EDITION.contains(w)
+                || THREE_D.contains(w)
+                || (w.equals("3d") && i + 1 < yearAt && THREE_D.contains(t.lower[i + 1]));
     }
 
     private static boolean parenthesised(ReleaseTokens t, int i) {

@@ -42,4 +42,60 @@ class SceneConventionsTest {
         assertThat(ReleaseNameParser.parse("abc-").title()).isEqualTo("abc");
         assertThat(ReleaseNameParser.parse("abc-def.").title()).isEqualTo("abc-def");
     }
+
+    @Test
+    void germanDubbingTagsEndAMovieTitle() {
+        assertThat(ReleaseNameParser.parse("Das.Appartement.German.AC3D.DL.720p.BluRay.x264-TVP")
+                        .title())
+                .isEqualTo("Das Appartement");
+        assertThat(ReleaseNameParser.parse("Ein.Film.German.LD.720p.HDTV.x264-GRP").title())
+                .isEqualTo("Ein Film");
+        // a language word followed by a title word stays the title's
+        assertThat(ReleaseNameParser.parse("German.Shepherd.Stories.720p.WEB.x264-GRP").title())
+                .isEqualTo("German Shepherd Stories");
+    }
+
+    @Test
+    void aLanguageStatedAgainAfterTheYearIsTheTitlesWord() {
+        ReleaseAttributes a = ReleaseNameParser.parse("The.Good.German.2006.GERMAN.720p.HDTV.x264-RLsGrp");
+        assertThat(a.title()).isEqualTo("The Good German");
+        assertThat(a.year()).isEqualTo(2006);
+        assertThat(ReleaseNameParser.parse("Das.Boot.German.1981.DL.1080p.BluRay.x264-GRP")
+                        .title())
+                .isEqualTo("Das Boot");
+    }
+
+    @Test
+    void aThreeDFormatBeforeTheYearIsAnEdition() {
+        assertThat(ReleaseNameParser.parse(
+                                "Marvels.The.Avengers.2.Age.of.Ultron.3D.HSBS.2015.German.DTSD.7.1.DL.1080p.BluRay.x264-fzn")
+                        .title())
+                .isEqualTo("Marvels The Avengers 2 Age of Ultron");
+        assertThat(ReleaseNameParser.parse("Some.Movie.3D.SBS.2012.1080p.BluRay.x264-GRP")
+                        .title())
+                .isEqualTo("Some Movie");
+        // 3D with no format after it can be the title's (Step Up 3D)
+        assertThat(ReleaseNameParser.parse("Step.Up.3D.2010.1080p.BluRay.x264-GRP").title())
+                .isEqualTo("Step Up 3D");
+    }
+
+    @Test
+    void sceneTagsAndGluedSourcesEndATitle() {
+        assertThat(ReleaseNameParser.parse("The.Movie.CONVERT.720p.HDTV.x264-C4TV").title())
+                .isEqualTo("The Movie");
+        assertThat(ReleaseNameParser.parse("Name.BDRipMux.720p").title()).isEqualTo("Name");
+        assertThat(ReleaseNameParser.parse("Title.WEB-DLRip.2015").title()).isEqualTo("Title");
+        // a word that merely begins like a source is the title's
+        assertThat(ReleaseNameParser.parse("Hdtvs.Story.2014.720p").title()).isEqualTo("Hdtvs Story");
+    }
+
+    @Test
+    void anEditionWordInBracketsEndsATvTitle() {
+        ReleaseAttributes a = ReleaseNameParser.parse("You.[Uncut].S01.SweSub.1080p.x264-Justiso");
+        assertThat(a.title()).isEqualTo("You");
+        assertThat(a.season()).isEqualTo(1);
+        assertThat(ReleaseNameParser.parse("Show.(Minisodes).S01E01.720p-GRP").title())
+                .isEqualTo("Show (Minisodes)");
+        assertThat(ReleaseNameParser.parse("The.Cut.S01E01.720p-GRP").title()).isEqualTo("The Cut");
+    }
 }
