@@ -98,4 +98,16 @@ class SceneConventionsTest {
                 .isEqualTo("Show (Minisodes)");
         assertThat(ReleaseNameParser.parse("The.Cut.S01E01.720p-GRP").title()).isEqualTo("The Cut");
     }
+
+    @Test
+    void aSeasonsDiscIsThatSeasonsPack() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Greys.Anatomy.S07D1.NTSC.DVDR-ToF");
+        assertThat(a.title()).isEqualTo("Greys Anatomy");
+        assertThat(a.season()).isEqualTo(7);
+        assertThat(a.episode()).isNull();
+        assertThat(a.kind()).isEqualTo(EpisodeKind.PACK);
+        assertThat(ReleaseNameParser.parse("Show.S1D12.DVDR").season()).isEqualTo(1);
+        // a disc needs its number
+        assertThat(ReleaseNameParser.parse("Show.S01Dx.DVDR").season()).isNull();
+    }
 }
