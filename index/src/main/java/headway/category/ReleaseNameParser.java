@@ -209,6 +209,7 @@ public final class ReleaseNameParser {
         }
         if (fansub && from < s.length() && s.charAt(from) == '[') {
             from = firstTag; // [Group][Title][01][DVDRip]: a name in brackets throughout, read after the group's tag
+            from = originalBracket(s, from);
         }
         // a CRC32 tag ends only fansubs' names, with or without a group's tag in front (Title 63 [560D3414])
         fansub = fansub || hasCrc(s);
@@ -562,6 +563,43 @@ public final class ReleaseNameParser {
             }
         }
         return s;
+    }
+
+    /**
+     * In a name in brackets throughout, the bracket of the original title when local ones in another script stand
+     * before it ({@code [Group][漆黑的子彈][Black Bullet][11]}): fansubs for one language write both, as trackers do
+     * before a slash, and clients search by the original. Only a bracket of four Latin letters or more before the
+     * episode's number counts, so {@code [Group][进击的巨人][01][GB]} keeps its title.
+     */
+    private static int originalBracket(String s, int from) {
+        int at = from;
+        while (at < s.length() && s.charAt(at) == '[') {
+            int close = s.indexOf(']', at);
+            if (close < 0) {
+                return from;
+            }
+            String inside = s.substring(at + 1, close);
+            int letters = 0;
+            boolean other = false;
+            for (int k = 0; k < inside.length(); k = inside.offsetByCodePoints(k, 1)) {
+                int c = inside.codePointAt(k);
+                if (Character.isLetter(c)) {
+                    if (latin(c)) {
+                        letters++;
+                    } else {
+                        other = true;
+                    }
+                }
+            }
+            if (letters == 0 && !other) {
+                return from; // the episode's number (or a tag of digits) comes first: no original title before it
+            }
+            if (letters >= 4 && !other) {
+                return at;
+            }
+            at = close + 1;
+        }
+        return from;
     }
 
     private static boolean latin(int codePoint) {

@@ -110,4 +110,17 @@ class SceneConventionsTest {
         // a disc needs its number
         assertThat(ReleaseNameParser.parse("Show.S01Dx.DVDR").season()).isNull();
     }
+
+    @Test
+    void anOriginalTitleInBracketsWinsOverLocalOnesBeforeIt() {
+        ReleaseAttributes a =
+                ReleaseNameParser.parse("[\u7570\u57df\u5b57\u5e55\u7d44][\u6f06\u9ed1\u7684\u5b50\u5f48][Black Bullet][11][1280x720]");
+        assertThat(a.title()).isEqualTo("Black Bullet");
+        assertThat(a.episode()).isEqualTo("11");
+        // no original before the episode's number: the local title stays
+        assertThat(ReleaseNameParser.parse("[Group][\u8fdb\u51fb\u7684\u5de8\u4eba][01][1080p][BIG5 Subs]")
+                        .title())
+                .isEqualTo("\u8fdb\u51fb\u7684\u5de8\u4eba");
+        assertThat(ReleaseNameParser.parse("[Group][Title][01][DVDRip]").title()).isEqualTo("Title");
+    }
 }
