@@ -37,7 +37,8 @@ class SceneConventionsTest {
                 .isEqualTo("X-Men Apocalypse");
         assertThat(ReleaseNameParser.parse("Spider-Man 2002 1080p").title()).isEqualTo("Spider-Man");
         assertThat(ReleaseNameParser.parse("grp-zoo-s01e11e12-1080p").title()).isEqualTo("grp-zoo");
-        assertThat(ReleaseNameParser.parse("20-1.2014.S02E01.720p.HDTV.x264-CROOKS").title())
+        assertThat(ReleaseNameParser.parse("20-1.2014.S02E01.720p.HDTV.x264-CROOKS")
+                        .title())
                 .isEqualTo("20-1 2014");
         assertThat(ReleaseNameParser.parse("abc-").title()).isEqualTo("abc");
         assertThat(ReleaseNameParser.parse("abc-def.").title()).isEqualTo("abc-def");
@@ -48,10 +49,12 @@ class SceneConventionsTest {
         assertThat(ReleaseNameParser.parse("Das.Appartement.German.AC3D.DL.720p.BluRay.x264-TVP")
                         .title())
                 .isEqualTo("Das Appartement");
-        assertThat(ReleaseNameParser.parse("Ein.Film.German.LD.720p.HDTV.x264-GRP").title())
+        assertThat(ReleaseNameParser.parse("Ein.Film.German.LD.720p.HDTV.x264-GRP")
+                        .title())
                 .isEqualTo("Ein Film");
         // a language word followed by a title word stays the title's
-        assertThat(ReleaseNameParser.parse("German.Shepherd.Stories.720p.WEB.x264-GRP").title())
+        assertThat(ReleaseNameParser.parse("German.Shepherd.Stories.720p.WEB.x264-GRP")
+                        .title())
                 .isEqualTo("German Shepherd Stories");
     }
 
@@ -75,13 +78,15 @@ class SceneConventionsTest {
                         .title())
                 .isEqualTo("Some Movie");
         // 3D with no format after it can be the title's (Step Up 3D)
-        assertThat(ReleaseNameParser.parse("Step.Up.3D.2010.1080p.BluRay.x264-GRP").title())
+        assertThat(ReleaseNameParser.parse("Step.Up.3D.2010.1080p.BluRay.x264-GRP")
+                        .title())
                 .isEqualTo("Step Up 3D");
     }
 
     @Test
     void sceneTagsAndGluedSourcesEndATitle() {
-        assertThat(ReleaseNameParser.parse("The.Movie.CONVERT.720p.HDTV.x264-C4TV").title())
+        assertThat(ReleaseNameParser.parse("The.Movie.CONVERT.720p.HDTV.x264-C4TV")
+                        .title())
                 .isEqualTo("The Movie");
         assertThat(ReleaseNameParser.parse("Name.BDRipMux.720p").title()).isEqualTo("Name");
         assertThat(ReleaseNameParser.parse("Title.WEB-DLRip.2015").title()).isEqualTo("Title");
@@ -113,14 +118,15 @@ class SceneConventionsTest {
 
     @Test
     void anOriginalTitleInBracketsWinsOverLocalOnesBeforeIt() {
-        ReleaseAttributes a =
-                ReleaseNameParser.parse("[\u7570\u57df\u5b57\u5e55\u7d44][\u6f06\u9ed1\u7684\u5b50\u5f48][Black Bullet][11][1280x720]");
+        ReleaseAttributes a = ReleaseNameParser.parse(
+                "[\u7570\u57df\u5b57\u5e55\u7d44][\u6f06\u9ed1\u7684\u5b50\u5f48][Black Bullet][11][1280x720]");
         assertThat(a.title()).isEqualTo("Black Bullet");
         assertThat(a.episode()).isEqualTo("11");
         // no original before the episode's number: the local title stays
         assertThat(ReleaseNameParser.parse("[Group][\u8fdb\u51fb\u7684\u5de8\u4eba][01][1080p][BIG5 Subs]")
                         .title())
                 .isEqualTo("\u8fdb\u51fb\u7684\u5de8\u4eba");
-        assertThat(ReleaseNameParser.parse("[Group][Title][01][DVDRip]").title()).isEqualTo("Title");
+        assertThat(ReleaseNameParser.parse("[Group][Title][01][DVDRip]").title())
+                .isEqualTo("Title");
     }
 }
