@@ -656,8 +656,8 @@ public final class ReleaseNameParser {
     }
 
     /**
-     * Skips a scene group's lower-case prefix ({@code blow-how.to.be.single.2016...}, {@code tpz-abc.102}): scene
-     * file names are written in lower case with the group's short name first, since the name ends without it. Only
+     * Skips a scene group's lower-case prefix ({@code blow-how.to.be.single.2016...}, {@code tpz-abc.102}): some scene
+     * groups write file names in lower case with their short name first, the name then ending without it. Only
      * when the whole name is lower case, dotted and dashed nowhere else: a release name with its {@code -group} at the
      * end ({@code spider-man.homecoming.2017...-grp}) or capitals ({@code Spider-Man.Homecoming}) keeps its word, and
      * a one-letter word ({@code x-men.2000...}) is no group's. The cost: a lower-case file name of a hyphenated title
