@@ -304,6 +304,9 @@ record EpisodeMarker(
                         ? new EpisodeMarker(i, season, String.valueOf(Integer.parseInt(w.substring(d))), null, false)
                         : null;
             }
+            if (w.charAt(k) == 'd' && isNumber(w.substring(k + 1), 1, 2)) { // S07D1: a disc of the season's box set
+                return new EpisodeMarker(i, season, null, null, false);
+            }
             int epAt = w.startsWith("ep", k) ? k + 1 : k;
             if (w.charAt(k) == 'e' && epAt + 1 < len && Character.isDigit(w.charAt(epAt + 1))) {
                 k = epAt;

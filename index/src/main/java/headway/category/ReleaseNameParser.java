@@ -126,7 +126,23 @@ public final class ReleaseNameParser {
             "ts",
             "r5",
             "read",
-            "nfo");
+            "nfo",
+            "convert");
+
+    /**
+     * German scene dubbing tags: {@code AC3D} and {@code DTSD} (dubbed audio) end a title wherever they stand,
+     * {@code LD} (line dubbed) and {@code MD} (mic dubbed) after a language word ({@code Das.Appartement.German.AC3D}).
+     */
+    private static final Set<String> DUBBING = Set.of("ac3d", "dtsd", "ld", "md");
+
+    /** 3D formats: {@code 3D.HSBS}, {@code 3D.SBS}, {@code 3D.HOU} before a movie's year are its edition, 3D included. */
+    private static final Set<String> THREE_D = Set.of("hsbs", "sbs", "hou", "htab", "halfsbs", "halfou", "fullsbs");
+
+    /**
+     * Sources written glued to more tags ({@code BDRipMux}, {@code WEB-DLRip}, {@code HDTVx264}): a word that starts
+     * with one of these is a source word.
+     */
+    private static final String[] SOURCE_PREFIXES = {"bdrip", "brrip", "webrip", "webdl", "dvdrip", "hdrip", "hdtv"};
 
     private static final Set<String> LANGUAGES = Set.of(
             "german",
@@ -193,10 +209,12 @@ public final class ReleaseNameParser {
         }
         if (fansub && from < s.length() && s.charAt(from) == '[') {
             from = firstTag; // [Group][Title][01][DVDRip]: a name in brackets throughout, read after the group's tag
+            from = originalBracket(s, from);
         }
         // a CRC32 tag ends only fansubs' names, with or without a group's tag in front (Title 63 [560D3414])
         fansub = fansub || hasCrc(s);
         from = skipSitePrefix(s, from);
+        from = from == 0 ? skipGroupPrefix(s) : from;
         String body = s.substring(from);
         ReleaseTokens t = ReleaseTokens.of(body);
         int n = t.size();
@@ -214,7 +232,8 @@ public final class ReleaseNameParser {
         if (tv != null) {
             int end = tv.at();
             for (int i = 1; i < end; i++) {
-                if (isStrong(t, i)
+                // a strong word, or an edition word in brackets ({@code You.[Uncut].S01}), ends a TV title
+                if ((isStrong(t, i) || (EDITION.contains(t.lower[i]) && parenthesised(t, i)))
                         && (t.before(i).indexOf('[') >= 0 || t.before(i).indexOf('(') >= 0)) {
                     end = i;
                     break;
@@ -256,7 +275,7 @@ public final class ReleaseNameParser {
             year = Integer.valueOf(t.lower[0]);
         } else if (yearAt > 0) {
             int end = yearAt;
-            while (end > 1 && (EDITION.contains(t.lower[end - 1]) || LANGUAGES.contains(t.lower[end - 1]))) {
+            while (end > 1 && editionBeforeYear(t, end - 1, yearAt)) {
                 end--;
             }
             title = title(t, 0, end);
@@ -265,7 +284,8 @@ public final class ReleaseNameParser {
             int end = strong;
             for (int i = 1; i < strong; i++) {
                 if (EDITION.contains(t.lower[i])
-                        || (LANGUAGES.contains(t.lower[i]) && (i + 1 >= n || isStop(t, i + 1)))) {
+                        || (LANGUAGES.contains(t.lower[i])
+                                && (i + 1 >= n || isStop(t, i + 1) || DUBBING.contains(t.lower[i + 1])))) {
                     end = i;
                     break;
                 }
@@ -298,7 +318,35 @@ public final class ReleaseNameParser {
 
     static boolean isStrong(ReleaseTokens t, int i) {
         String w = t.lower[i];
-        return STRONG.contains(w) || isResolutionWord(w) != null;
+        if (STRONG.contains(w) || w.equals("ac3d") || w.equals("dtsd") || isResolutionWord(w) != null) {
+            return true;
+        }
+        for (String source : SOURCE_PREFIXES) {
+            if (w.length() > source.length() + 1 && w.startsWith(source)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether word {@code i}, before the year at {@code yearAt}, is a tag to trim from a movie's title: an edition or
+     * language word, or a 3D format with its {@code 3D}. A language word the name states again after the year is the
+     * title's own ({@code The.Good.German.2006.GERMAN}): a scene name tags its language once.
+     */
+    private static boolean editionBeforeYear(ReleaseTokens t, int i, int yearAt) {
+        String w = t.lower[i];
+        if (LANGUAGES.contains(w)) {
+            for (int k = yearAt + 1; k < t.size(); k++) {
+                if (t.lower[k].equals(w)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return EDITION.contains(w)
+                || THREE_D.contains(w)
+                || (w.equals("3d") && i + 1 < yearAt && THREE_D.contains(t.lower[i + 1]));
     }
 
     private static boolean parenthesised(ReleaseTokens t, int i) {
@@ -517,6 +565,43 @@ public final class ReleaseNameParser {
         return s;
     }
 
+    /**
+     * In a name in brackets throughout, the bracket of the original title when local ones in another script stand
+     * before it ({@code [Group][漆黑的子彈][Black Bullet][11]}): fansubs for one language write both, as trackers do
+     * before a slash, and clients search by the original. Only a bracket of four Latin letters or more before the
+     * episode's number counts, so {@code [Group][进击的巨人][01][GB]} keeps its title.
+     */
+    private static int originalBracket(String s, int from) {
+        int at = from;
+        while (at < s.length() && s.charAt(at) == '[') {
+            int close = s.indexOf(']', at);
+            if (close < 0) {
+                return from;
+            }
+            String inside = s.substring(at + 1, close);
+            int letters = 0;
+            boolean other = false;
+            for (int k = 0; k < inside.length(); k = inside.offsetByCodePoints(k, 1)) {
+                int c = inside.codePointAt(k);
+                if (Character.isLetter(c)) {
+                    if (latin(c)) {
+                        letters++;
+                    } else {
+                        other = true;
+                    }
+                }
+            }
+            if (letters == 0 && !other) {
+                return from; // the episode's number (or a tag of digits) comes first: no original title before it
+            }
+            if (letters >= 4 && !other) {
+                return at;
+            }
+            at = close + 1;
+        }
+        return from;
+    }
+
     private static boolean latin(int codePoint) {
         return Character.UnicodeScript.of(codePoint) == Character.UnicodeScript.LATIN;
     }
@@ -568,6 +653,41 @@ public final class ReleaseNameParser {
             }
         }
         return from;
+    }
+
+    /**
+     * Skips a scene group's lower-case prefix ({@code blow-how.to.be.single.2016...}, {@code tpz-abc.102}): some scene
+     * groups write file names in lower case with their short name first, the name then ending without it. Only
+     * when the whole name is lower case, dotted and dashed nowhere else: a release name with its {@code -group} at the
+     * end ({@code spider-man.homecoming.2017...-grp}) or capitals ({@code Spider-Man.Homecoming}) keeps its word, and
+     * a one-letter word ({@code x-men.2000...}) is no group's. The cost: a lower-case file name of a hyphenated title
+     * with no group at all ({@code ant-man.2015.1080p.bluray.x264}) loses its first word.
+     */
+    private static int skipGroupPrefix(String s) {
+        int dash = s.indexOf('-');
+        if (dash < 2 || dash > 6 || s.indexOf('-', dash + 1) >= 0 || s.indexOf(' ') >= 0) {
+            return 0;
+        }
+        boolean letter = false;
+        for (int k = 0; k < dash; k++) {
+            char c = s.charAt(k);
+            if (c >= 'a' && c <= 'z') {
+                letter = true;
+            } else if (c < '0' || c > '9') {
+                return 0;
+            }
+        }
+        int dot = s.indexOf('.', dash);
+        if (!letter || dot < dash + 2 || dot == s.length() - 1) {
+            return 0;
+        }
+        for (int k = dash + 1; k < s.length(); k++) {
+            char c = s.charAt(k);
+            if (Character.isUpperCase(c) || (k < dot && (c < 'a' || c > 'z') && (c < '0' || c > '9'))) {
+                return 0;
+            }
+        }
+        return dash + 1;
     }
 
     private static boolean hasCrc(String s) {
