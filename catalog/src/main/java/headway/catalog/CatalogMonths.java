@@ -5,8 +5,10 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -64,7 +66,9 @@ public final class CatalogMonths {
     /**
      * Makes the partitions from the month of {@code back} (null: the current month) to {@value
      * #AHEAD} months ahead that are missing, each in a transaction of its own; returns how many it
-     * made. A month whose lock was not granted in time is left to the next run.
+     * made. A month whose lock was not granted in time is left to the next run. The months there are
+     * are read once, so a run that makes nothing costs one query, not a transaction a month (a
+     * three-year horizon was 40 of them: 0.87 of the 0.98 s `bench catalog` gave a purge).
      */
     public int prepare(Instant back) {
         LocalDate now = Jdbc.inTransaction(
@@ -73,9 +77,13 @@ public final class CatalogMonths {
                 c -> Jdbc.one(c, THIS_MONTH, rs -> rs.getObject(1, LocalDate.class)));
         LocalDate from =
                 back == null ? now : back.atZone(ZoneOffset.UTC).toLocalDate().withDayOfMonth(1);
+        Set<LocalDate> there = new HashSet<>(months());
         int made = 0;
         for (LocalDate m = from; !m.isAfter(now.plusMonths(AHEAD)); m = m.plusMonths(1)) {
             LocalDate month = m;
+            if (there.contains(month)) {
+                continue;
+            }
             Boolean done = locked(
                     "making the catalog's month " + month, c -> Jdbc.one(c, MAKE, rs -> rs.getBoolean(1), month));
             made += Boolean.TRUE.equals(done) ? 1 : 0;
