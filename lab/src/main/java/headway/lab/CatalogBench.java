@@ -1,5 +1,6 @@
 package headway.lab;
 
+import headway.catalog.CatalogMonths;
 import headway.catalog.CatalogRetention;
 import headway.catalog.CatalogStore;
 import headway.catalog.Release;
@@ -20,6 +21,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -119,13 +121,27 @@ final class CatalogBench {
     /** The retention activity's batch (RetentionActivitiesImpl). */
     private static final int PURGE_BATCH = 500;
 
+    /**
+     * The relations of the catalog with their heap and TOAST bytes: the month partitions of
+     * {@code binaries} (V33) summed as {@code binaries}, their indexes as {@code binaries_indexes},
+     * then {@code releases} and each of its indexes.
+     */
     private static final String RELATION_SIZES = """
-            select c.relname, pg_relation_size(c.oid), coalesce(pg_total_relation_size(c.reltoastrelid), 0)
-            from pg_class c
-            where c.relkind in ('r', 'i') and c.relnamespace = 'public'::regnamespace
-              and (c.relname in ('binaries', 'releases')
-                   or c.oid in (select indexrelid from pg_index where indrelid in ('binaries'::regclass, 'releases'::regclass)))
-            order by 2 desc
+            select 'binaries', sum(pg_relation_size(c.oid))::bigint,
+                   sum(coalesce(pg_total_relation_size(c.reltoastrelid), 0))::bigint
+            from pg_inherits i join pg_class c on c.oid = i.inhrelid
+            where i.inhparent = 'binaries'::regclass
+            union all
+            select 'binaries_indexes', sum(pg_indexes_size(i.inhrelid))::bigint, 0
+            from pg_inherits i
+            where i.inhparent = 'binaries'::regclass
+            union all
+            (select c.relname::text, pg_relation_size(c.oid), coalesce(pg_total_relation_size(c.reltoastrelid), 0)
+             from pg_class c
+             where c.relkind in ('r', 'i') and c.relnamespace = 'public'::regnamespace
+               and (c.relname = 'releases'
+                    or c.oid in (select indexrelid from pg_index where indrelid = 'releases'::regclass))
+             order by 2 desc)
             """;
 
     private final Options options;
@@ -169,6 +185,9 @@ final class CatalogBench {
                     options.releases(),
                     options.batch());
             out.flush();
+            // the months as retention's schedule keeps them, so each lands in its own partition, not the default
+            int months = new CatalogMonths(ds).prepare(Instant.now().minus(Duration.ofDays(SPAN_DAYS + MONTH_DAYS)));
+            out.printf(Locale.ROOT, "catalog: %d monthly partitions of binaries made before the write%n", months);
             CpuMeter.Sample before = CpuMeter.sample(rig.postgres().port());
             Generated generated = write(ds, names);
             CpuMeter.Sample after = CpuMeter.sample(rig.postgres().port());
@@ -202,10 +221,12 @@ final class CatalogBench {
             double purgeSeconds = (System.nanoTime() - t2) / 1e9;
             out.printf(
                     Locale.ROOT,
-                    "catalog: the oldest month purged in %.2f s: %,d releases, %,d binaries (horizon %s)%n",
+                    "catalog: the oldest month purged in %.2f s: %,d releases, %,d binaries, %d month partitions"
+                            + " dropped (horizon %s)%n",
                     purgeSeconds,
                     purged.releases(),
                     purged.binaries(),
+                    purged.monthsDropped(),
                     purged.horizon());
             return new Result(
                     generated.headers(),
