@@ -485,7 +485,18 @@ final class SyntheticReleases {
         return (int) (size * u * u);
     }
 
+    /**
+     * {@code count} distinct titles of {@code minWords} to {@code maxWords} words, or half as many as
+     * the vocabulary can make, whichever is fewer: titles are drawn until each is new, and 188 words
+     * make 35,532 titles of one or two words, so 7,200,000 releases and more (100,000 artists) drew
+     * forever.
+     */
     private List<String> titles(int count, int minWords, int maxWords) {
+        double possible = 0;
+        for (int w = minWords; w <= maxWords; w++) {
+            possible += Math.pow(WORDS.size(), w);
+        }
+        count = (int) Math.min(count, possible / 2);
         List<String> out = new ArrayList<>(count);
         Set<String> seen = new HashSet<>();
         while (out.size() < count) {
