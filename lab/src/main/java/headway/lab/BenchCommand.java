@@ -459,6 +459,13 @@ final class BenchCommand implements Runnable {
                         + " their indexes; the embedded default is 128MB)")
         String sharedBuffers;
 
+        @Option(
+                names = "--data-dir",
+                description = "keep PostgreSQL's data directory here; a run that finds the catalog of --releases a"
+                        + " previous run loaded there measures it without loading it again (default: a temporary"
+                        + " directory, deleted)")
+        java.nio.file.Path dataDir;
+
         @Override
         public void run() {
             if (releases < 1_000 || releases > 50_000_000) {
@@ -474,7 +481,7 @@ final class BenchCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             SearchBench.Result r;
             try {
-                r = new SearchBench(releases, queries, sharedBuffers, out).run();
+                r = new SearchBench(releases, queries, sharedBuffers, out, dataDir).run();
             } catch (Exception e) {
                 throw new CliException(Exit.FAILED, "benchmark failed: " + e, e);
             }

@@ -142,7 +142,7 @@ public final class Rig implements AutoCloseable {
     private void startAll() throws IOException {
         postgres = EmbeddedDatabase.start(options.postgresDir, 0);
         opened.push(() -> postgres.close());
-        dbUrl = postgres.createDatabase(options.database) + "?user=postgres";
+        dbUrl = postgres.createDatabaseIfAbsent(options.database) + "?user=postgres";
         dataSource = Database.pool(
                 new Database.Settings(dbUrl, "postgres", null, options.poolSize, Duration.ofSeconds(10)), "rig");
         opened.push(dataSource);

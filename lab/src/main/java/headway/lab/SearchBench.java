@@ -58,26 +58,101 @@ final class SearchBench {
     private final int queries;
     private final String sharedBuffers;
     private final PrintWriter out;
+    private final Path dataDir;
 
-    SearchBench(int releases, int queries, String sharedBuffers, PrintWriter out) {
+    /**
+     * {@code dataDir} null: a temporary PostgreSQL, deleted after the run. Else PostgreSQL's data
+     * directory, kept: a run that finds there the catalog of {@code releases} releases a previous
+     * run loaded measures it again without loading it (20,000,000 releases take half an hour).
+     */
+    SearchBench(int releases, int queries, String sharedBuffers, PrintWriter out, Path dataDir) {
         this.releases = releases;
         this.queries = queries;
         this.sharedBuffers = sharedBuffers;
         this.out = out;
+        this.dataDir = dataDir;
     }
 
     Result run() throws SQLException, IOException {
-        Path dir = Files.createTempDirectory("headway-search-bench");
+        Path dir = dataDir != null ? dataDir : Files.createTempDirectory("headway-search-bench");
         try (Rig rig = Rig.builder()
                 .database("search")
                 .postgresDir(dir)
                 .temporalLater()
                 .start()) {
-            Loaded loaded = load(rig, releases, sharedBuffers, "search", out);
+            Loaded loaded = dataDir != null && loadedBefore(rig.dataSource(), releases, dataDir)
+                    ? reuse(rig, releases, sharedBuffers, "search", out)
+                    : load(rig, releases, sharedBuffers, "search", out);
             double[] ms = measure(rig.dataSource(), loaded.catalog(), queries, out);
             return new Result(releases, percentile(ms, 50), percentile(ms, 95), queries, loaded.copySeconds());
         } finally {
-            deleteTree(dir);
+            if (dataDir == null) {
+                deleteTree(dir);
+            }
+        }
+    }
+
+    /**
+     * Whether the catalog holds exactly the {@code releases} a previous run loaded (its load ends
+     * with an analyze); false when it is empty; refused when it holds anything else.
+     */
+    private static boolean loadedBefore(DataSource ds, int releases, Path dir) throws SQLException {
+        try (Connection c = ds.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("""
+                        select (select count(*) from releases),
+                               (select last_analyze is not null from pg_stat_user_tables where relname = 'releases')""")) {
+            rs.next();
+            long found = rs.getLong(1);
+            if (found == releases && rs.getBoolean(2)) {
+                return true;
+            }
+            if (found == 0) {
+                return false;
+            }
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT,
+                    "--data-dir %s holds %,d releases, not a finished load of %,d: give --releases %d, or an empty"
+                            + " or new directory",
+                    dir,
+                    found,
+                    releases,
+                    found));
+        }
+    }
+
+    /**
+     * The catalog a previous run loaded: its vocabulary drawn again from the same seed, the buffers
+     * set and the table prewarmed as {@link #load} does.
+     */
+    static Loaded reuse(Rig rig, int releases, String sharedBuffers, String label, PrintWriter out)
+            throws SQLException {
+        setSharedBuffers(rig, sharedBuffers);
+        out.printf(Locale.ROOT, "%s: reusing the %,d releases loaded before; %s%n", label, releases, prewarm(rig));
+        return new Loaded(new SyntheticReleases(16, releases, Instant.now()), 0);
+    }
+
+    private static void setSharedBuffers(Rig rig, String sharedBuffers) throws SQLException {
+        try (Connection c = rig.dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("alter system set shared_buffers = '" + sharedBuffers.replace("'", "") + "'");
+        }
+        rig.restartPostgres();
+        rig.dataSource().getHikariPoolMXBean().softEvictConnections();
+    }
+
+    private static String prewarm(Rig rig) throws SQLException {
+        try (Connection c = rig.dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("create extension if not exists pg_prewarm");
+            try (ResultSet rs = s.executeQuery("""
+                        select current_setting('shared_buffers'),
+                               pg_size_pretty(pg_total_relation_size('releases')),
+                               pg_prewarm('releases') + pg_prewarm('releases_search_words') + pg_prewarm('releases_posted')""")) {
+                rs.next();
+                return "shared_buffers " + rs.getString(1) + ", releases with indexes " + rs.getString(2) + ", "
+                        + rs.getLong(3) + " blocks prewarmed";
+            }
         }
     }
 
@@ -90,13 +165,8 @@ final class SearchBench {
      * it did under {@code label}; the other benchmarks that need a large catalog load it this way.
      */
     static Loaded load(Rig rig, int releases, String sharedBuffers, String label, PrintWriter out) throws SQLException {
+        setSharedBuffers(rig, sharedBuffers);
         DataSource ds = rig.dataSource();
-        try (Connection c = ds.getConnection();
-                Statement s = c.createStatement()) {
-            s.execute("alter system set shared_buffers = '" + sharedBuffers.replace("'", "") + "'");
-        }
-        rig.restartPostgres();
-        rig.dataSource().getHikariPoolMXBean().softEvictConnections();
         GroupStore groups = new GroupStore(ds);
         for (String g : SyntheticReleases.GROUPS) {
             groups.add(g, 0);
@@ -112,19 +182,7 @@ final class SearchBench {
             s.execute("vacuum analyze releases");
         }
         double analyzeSeconds = (System.nanoTime() - t0) / 1e9;
-        String prewarmed;
-        try (Connection c = ds.getConnection();
-                Statement s = c.createStatement()) {
-            s.execute("create extension if not exists pg_prewarm");
-            try (ResultSet rs = s.executeQuery("""
-                        select current_setting('shared_buffers'),
-                               pg_size_pretty(pg_total_relation_size('releases')),
-                               pg_prewarm('releases') + pg_prewarm('releases_search_words') + pg_prewarm('releases_posted')""")) {
-                rs.next();
-                prewarmed = "shared_buffers " + rs.getString(1) + ", releases with indexes " + rs.getString(2) + ", "
-                        + rs.getLong(3) + " blocks prewarmed";
-            }
-        }
+        String prewarmed = prewarm(rig);
         out.printf(
                 Locale.ROOT,
                 "%s: loaded in %.1f s (%.0f releases/s), vacuum analyze %.1f s; %s%n",

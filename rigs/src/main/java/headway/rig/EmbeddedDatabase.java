@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
@@ -116,6 +118,25 @@ public final class EmbeddedDatabase implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("creating database " + name + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The JDBC URL of database {@code name}, created empty when the server does not hold it yet: a
+     * server started on a data directory a previous run kept may hold it already.
+     */
+    public String createDatabaseIfAbsent(String name) {
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                PreparedStatement s = c.prepareStatement("select 1 from pg_database where datname = ?")) {
+            s.setString(1, name.replace("\"", ""));
+            try (ResultSet rs = s.executeQuery()) {
+                if (rs.next()) {
+                    return jdbcUrl(name);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("looking for database " + name + ": " + e.getMessage(), e);
+        }
+        return createDatabase(name);
     }
 
     /** Stops the server; a temporary data directory is then removed in the background. */
