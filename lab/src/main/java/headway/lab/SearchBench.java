@@ -277,9 +277,7 @@ final class SearchBench {
             String episode = null;
             if (kind < 25) {
                 label = "term";
-                text = r.nextBoolean()
-                        ? COMMON[r.nextInt(COMMON.length)]
-                        : SyntheticReleases.WORDS.get(r.nextInt(SyntheticReleases.WORDS.size()));
+                text = r.nextBoolean() ? COMMON[r.nextInt(COMMON.length)] : catalog.titleWord(r);
                 if (r.nextInt(3) == 0) {
                     cats = categories(r);
                 }

@@ -25,10 +25,13 @@ import org.postgresql.copy.CopyIn;
  * A catalog of synthetic releases named as posters name them, for the search benchmark: TV
  * episodes ({@code Show.Name.S02E05.1080p.WEB-DL.x264-GRP}, daily shows, anime, season packs),
  * movies with their year, music (MP3 and lossless), audiobooks, ebooks and comics, software, and
- * obfuscated hashes. Titles come from a fixed vocabulary (a few words with accents) and a few
- * thousand shows, films, artists and authors, the popular ones far more often; every name is
- * categorized by the shipped {@link CategoryRules}, as the catalog writer does. Release dates
- * spread over three years, written oldest first as a catalog grows. Deterministic for a seed.
+ * obfuscated hashes. Titles are words of a vocabulary that grows with the catalog as real titles'
+ * vocabularies do (see {@link #vocabularySize}), drawn by Zipf's law (the word of rank r about 1/r
+ * as often as the first), the common English title words with accents among them first; there are
+ * shows, films, artists and authors in proportion to the releases, the popular ones far more
+ * often. Every name is categorized by the shipped {@link CategoryRules}, as the catalog writer
+ * does. Release dates spread over three years, written oldest first as a catalog grows.
+ * Deterministic for a seed.
  */
 final class SyntheticReleases {
 
@@ -309,11 +312,32 @@ final class SyntheticReleases {
     private final Instant newest;
     private final Duration span = Duration.ofDays(3 * 365);
 
-    /** {@code releases} sizes the vocabulary of titles (more releases, more shows and films). */
+    /** Heaps' law for titles, {@code V = K N^BETA}: fitted on the 678 distinct titles (2,037 words) of index's release-name corpora. */
+    static final double HEAPS_K = 2.14;
+
+    static final double HEAPS_BETA = 0.81;
+
+    /** Words a title has on average in those corpora (3.0) and in this generator's titles (1 to 4). */
+    static final double WORDS_PER_TITLE = 3.0;
+
+    /** The vocabulary: {@link #WORDS} first, then made-up words, to {@link #vocabularySize} words. */
+    private final List<String> vocabulary;
+
+    /** Zipf's cumulative weights over {@link #vocabulary}: {@code zipf[r]} is the sum of 1/(k+1) for k up to r. */
+    private final double[] zipf;
+
+    /** {@code releases} sizes the vocabulary and the titles (more releases, more words, shows and films). */
     SyntheticReleases(long seed, int releases, Instant newest) {
         this.random = new Random(seed);
         this.newest = newest;
         int titles = Math.max(100, releases / 200);
+        this.vocabulary = vocabulary(vocabularySize(titles), new Random(seed ^ 0x5EED));
+        this.zipf = new double[vocabulary.size()];
+        double sum = 0;
+        for (int r = 0; r < zipf.length; r++) {
+            sum += 1.0 / (r + 1);
+            zipf[r] = sum;
+        }
         this.shows = titles(titles, 1, 3);
         this.films = titles(titles * 2, 1, 4);
         this.filmYears = new ArrayList<>();
@@ -322,6 +346,55 @@ final class SyntheticReleases {
         }
         this.artists = titles(titles, 1, 2);
         this.authors = titles(titles / 2, 2, 2);
+    }
+
+    /**
+     * The words the titles of a catalog with {@code titles} shows draw from: Heaps' law over the
+     * words of all its titles (shows, twice as many films, artists, half as many authors), at least
+     * {@link #WORDS}. So a title word is as rare in a large catalog as in a real one: with the 188
+     * words alone, every title word was in about 1.3 % of 20,000,000 releases.
+     */
+    static int vocabularySize(int titles) {
+        double tokens = 4.5 * titles * WORDS_PER_TITLE;
+        return (int) Math.max(WORDS.size(), Math.round(HEAPS_K * Math.pow(tokens, HEAPS_BETA)));
+    }
+
+    private static final String[] ONSETS = {
+        "b", "br", "c", "ch", "d", "dr", "f", "g", "gr", "h", "j", "k", "l", "m", "n", "p", "pr", "r", "s", "sh", "st",
+        "t", "tr", "v", "w", "z"
+    };
+    private static final String[] NUCLEI = {"a", "e", "i", "o", "u", "ai", "ea", "ou", "y"};
+    private static final String[] CODAS = {"", "", "n", "r", "s", "l", "th", "nd", "x"};
+
+    /** {@link #WORDS}, then distinct made-up words of two to four syllables, {@code size} in all. */
+    private static List<String> vocabulary(int size, Random r) {
+        List<String> out = new ArrayList<>(WORDS);
+        Set<String> seen = new HashSet<>(WORDS);
+        while (out.size() < size) {
+            StringBuilder w = new StringBuilder();
+            int syllables = 2 + r.nextInt(3);
+            for (int k = 0; k < syllables; k++) {
+                w.append(ONSETS[r.nextInt(ONSETS.length)])
+                        .append(NUCLEI[r.nextInt(NUCLEI.length)])
+                        .append(CODAS[r.nextInt(CODAS.length)]);
+            }
+            if (seen.add(w.toString())) {
+                out.add(w.toString());
+            }
+        }
+        return out;
+    }
+
+    /** How many words the titles draw from. */
+    int vocabularySize() {
+        return vocabulary.size();
+    }
+
+    /** A word of a title (a show's or a film's) drawn with {@code r}: what a user types to find it. */
+    String titleWord(Random r) {
+        List<String> from = r.nextBoolean() ? shows : films;
+        String[] words = from.get(r.nextInt(from.size())).split(" ");
+        return words[r.nextInt(words.length)];
     }
 
     List<String> shows() {
@@ -488,13 +561,13 @@ final class SyntheticReleases {
     /**
      * {@code count} distinct titles of {@code minWords} to {@code maxWords} words, or half as many as
      * the vocabulary can make, whichever is fewer: titles are drawn until each is new, and 188 words
-     * make 35,532 titles of one or two words, so 7,200,000 releases and more (100,000 artists) drew
-     * forever.
+     * (the vocabulary before it grew with the catalog) made 35,532 titles of one or two words, so
+     * 7,200,000 releases and more (100,000 artists) drew forever.
      */
     private List<String> titles(int count, int minWords, int maxWords) {
         double possible = 0;
         for (int w = minWords; w <= maxWords; w++) {
-            possible += Math.pow(WORDS.size(), w);
+            possible += Math.pow(vocabulary.size(), w);
         }
         count = (int) Math.min(count, possible / 2);
         List<String> out = new ArrayList<>(count);
@@ -511,7 +584,8 @@ final class SyntheticReleases {
     private String words(int n) {
         StringBuilder sb = new StringBuilder();
         for (int k = 0; k < n; k++) {
-            sb.append(k == 0 ? "" : " ").append(WORDS.get(random.nextInt(WORDS.size())));
+            int rank = java.util.Arrays.binarySearch(zipf, random.nextDouble() * zipf[zipf.length - 1]);
+            sb.append(k == 0 ? "" : " ").append(vocabulary.get(Math.min(zipf.length - 1, rank < 0 ? -rank - 1 : rank)));
         }
         return sb.toString();
     }
