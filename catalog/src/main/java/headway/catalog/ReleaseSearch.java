@@ -1,5 +1,6 @@
 package headway.catalog;
 
+import headway.catalog.TimeBuckets.Granularity;
 import headway.store.Jdbc;
 import headway.store.StoreException;
 import java.sql.Connection;
@@ -9,6 +10,9 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,26 +61,38 @@ import javax.sql.DataSource;
  * releases in the places the first page put them: a release added during the walk moves nothing
  * and is on the next walk's first page. Releases written before V31 are in every horizon.
  *
- * <p>How it stays fast on millions of releases (V10): the words of every name are a generated
- * {@code tsvector} with a GIN index, beside words no name can hold for the category and its parent
- * ({@code #5040}, {@code #5000}), season and episode ({@code #s1}, {@code #e5}) and the IMDb id
- * ({@code #tt0058935}), so that words and
- * filters are one GIN scan whose bitmap holds only the final matches; releases are also indexed
- * newest first. A search first counts its matches among the newest {@value #SAMPLE} releases,
- * which costs the same whatever it asks for. That density predicts which of two plans is
- * cheaper: reading releases newest first until the page is full (about twice the releases the
- * density says it takes), or fetching every match through the index and sorting them, where each
- * match costs about {@value #FETCH_COST} releases read in order, because its row lies on a random
- * page. Common words and broad categories take the first, rare words and narrow filters the
- * second; when the first falls short (matches thinner further back) the second finishes the
- * search. PostgreSQL's planner is not left to choose alone because it estimates words as
- * independent: two common words that never meet ({@code 1080p flac}) look common together to it,
- * and its newest-first scan for them reads the whole catalog.
+ * <p>How it stays fast on millions of releases (V10, V38): the words of every name are a generated
+ * {@code tsvector}, beside words no name can hold for the category and its parent ({@code #5040},
+ * {@code #5000}), season and episode ({@code #s1}, {@code #e5}) and the IMDb id ({@code
+ * #tt0058935}); a GIN index holds them with the day and the month each release was posted ({@code
+ * #d20261207}, {@code #m202612}, {@link TimeBuckets}), so that words, filters and a stretch of
+ * time are one GIN scan whose bitmap holds only the final matches; releases are also indexed
+ * newest first. A search first counts, among the newest {@value #SAMPLE} releases, its matches and
+ * those of each of its lexeme groups alone, which costs the same whatever it asks for. The
+ * densities predict which of four plans is cheapest, in the unit of one candidate the GIN index
+ * tests (the rarest group's matches are the candidates it walks; a row read newest first costs
+ * {@value #SCAN_COST}, a match read from its random heap page {@value #FETCH_COST}):
+ * <ul>
+ *   <li>newest first: reading releases newest first until the page is full (about twice the
+ *       releases the density says it takes): common words and broad categories;
+ *   <li>every match: fetching every match through the index and sorting them: rare words, narrow
+ *       filters, and words common alone that never meet ({@code 1080p flac});
+ *   <li>by days or by months: asking the index for the matches of one day (or month) at a time,
+ *       newest first, a few buckets a statement, until the page is full: words of middling
+ *       frequency, whose newest page lies in the last days but whose every match is hundreds of
+ *       thousands of rows. A walk of days goes on by months when that becomes cheaper.
+ * </ul>
+ * When newest first falls short (matches thinner further back) the cheaper of the others finishes
+ * the search. PostgreSQL's planner is not left to choose alone because it estimates words as
+ * independent: two common words that never meet look common together to it, and its newest-first
+ * scan for them reads the whole catalog.
  *
- * <p>The total is exact when every match was fetched (and so for every catalog smaller than twice
- * the sample). When the page was found newest first it is an estimate: the density in the sample
- * times the catalog's size in PostgreSQL's statistics ({@code reltuples}, kept by autovacuum),
- * never less than the releases up to the end of the page. Newznab clients only page with it.
+ * <p>The total is exact when every match was fetched or every bucket asked (and so for every
+ * catalog smaller than twice the sample). Else it is an estimate: newest first, the density in the
+ * sample times the catalog's size in PostgreSQL's statistics ({@code reltuples}, kept by
+ * autovacuum); by buckets, the matches found per second of posting time walked, over the time not
+ * walked; never less than the releases up to the end of the page. Newznab clients only page with
+ * it.
  *
  * <p>A caller that serves others ({@code serve}) gives each search a statement timeout: every
  * statement of the search runs in one transaction under {@code SET LOCAL statement_timeout}, and a
@@ -94,8 +110,29 @@ public final class ReleaseSearch {
     /** The newest releases a search first counts its matches among. */
     static final int SAMPLE = 5_000;
 
-    /** What a match fetched through the index costs against a release read newest first (measured, see docs/benchmarks.md). */
-    static final int FETCH_COST = 8;
+    /**
+     * What a release read newest first costs, in the unit of the plans' estimates: one candidate the
+     * GIN index tests (measured, see docs/benchmarks.md).
+     */
+    static final double SCAN_COST = 6;
+
+    /** What a match read from its heap page costs, in the same unit. */
+    static final double FETCH_COST = 16;
+
+    /** What one bucket's part of a statement costs, in the same unit. */
+    static final double BUCKET_COST = 200;
+
+    /** At most this many buckets in one statement. */
+    static final int BATCH = 31;
+
+    /** How a page is found: the cheapest way, or (for tests, which check they agree) one of them. */
+    enum Plan {
+        CHEAPEST,
+        NEWEST,
+        ALL,
+        DAYS,
+        MONTHS
+    }
 
     /**
      * What to look for. {@code text} may be empty (newest releases); {@code categories} empty means
@@ -215,7 +252,7 @@ public final class ReleaseSearch {
     /** The titles and years of the releases that carry an IMDb id: at most a few, found by the id's word. */
     private static final String ID_TITLES = """
             select distinct title, year from releases
-            where search_words @@ ?::tsquery and title is not null
+            where release_search_terms(search_words, posted) @@ ?::tsquery and title is not null
             limit 5
             """;
 
@@ -235,10 +272,16 @@ public final class ReleaseSearch {
     /** PostgreSQL's SQLSTATE for a statement it cancelled ({@code query_canceled}), here by the statement timeout. */
     private static final String QUERY_CANCELED = "57014";
 
-    /** How many of the newest {@code ?} releases match, how many there were, and the catalog's size in the statistics (-1: never analyzed). */
+    /**
+     * How many of the newest {@code ?} releases match, how many there were, the newest posting
+     * time, how many match each lexeme group alone (formatted in, each with its parameter), the
+     * catalog's size in the statistics (-1: never analyzed) and its oldest posting time.
+     */
     private static final String SAMPLED = """
-            select count(*) filter (where %s) as matched, count(*) as scanned,
-                   (select reltuples::bigint from pg_class where oid = 'releases'::regclass) as estimate
+            select count(*) filter (where %s) as matched, count(*) as scanned, max(posted) as newest,
+                   %s
+                   (select reltuples::bigint from pg_class where oid = 'releases'::regclass) as estimate,
+                   (select min(posted) from releases) as oldest
             from (select name, search_words, posted, group_name, added
                   from releases order by posted desc nulls last limit ?) n
             """;
@@ -260,9 +303,18 @@ public final class ReleaseSearch {
             left join lateral (select * from hits order by %2$s limit ? offset ?) page on true
             """;
 
+    /** The newest posting time before {@code ?}, read from the newest-first index. */
+    private static final String NEXT_POSTED = "select max(posted) from releases where posted < ?";
+
+    /** The matches of a few buckets (their statements joined by union all), at most {@code ?}, in order, with their count. */
+    private static final String BUCKETS = """
+            select *, count(*) over () as batch_matched from (%s) u order by %s limit ?
+            """;
+
     private final DataSource dataSource;
     private final Clock clock;
     private final int sample;
+    private final Plan forced;
 
     public ReleaseSearch(DataSource dataSource, Clock clock) {
         this(dataSource, clock, SAMPLE);
@@ -270,9 +322,15 @@ public final class ReleaseSearch {
 
     /** With another sample size, so that tests reach every path on a small catalog. */
     ReleaseSearch(DataSource dataSource, Clock clock, int sample) {
+        this(dataSource, clock, sample, Plan.CHEAPEST);
+    }
+
+    /** With another sample size and one plan for every page, so that tests check the plans agree. */
+    ReleaseSearch(DataSource dataSource, Clock clock, int sample, Plan forced) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.sample = sample;
+        this.forced = Objects.requireNonNull(forced, "forced");
     }
 
     /** The words of a query term: what the index holds of a name, cut to {@value #MAX_WORD} characters. */
@@ -363,13 +421,8 @@ public final class ReleaseSearch {
         if (query.tvmaze() != null) {
             ids.add(either(c, "#tvmaze" + query.tvmaze(), false));
         }
-        List<Object> params = new ArrayList<>();
-        String where = where(query, params, ids);
-        if (horizon != null) {
-            where += WITHIN_HORIZON;
-            params.add(horizon);
-        }
-        return plan(c, where, params, query);
+        Instant cutoff = query.maxAge() == null ? null : clock.instant().minus(query.maxAge());
+        return plan(c, where(query, ids, cutoff, horizon), query, cutoff);
     }
 
     /**
@@ -402,48 +455,121 @@ public final class ReleaseSearch {
         return either.stream().distinct().collect(Collectors.joining(" | ", "(", ")"));
     }
 
-    /** The page by the cheaper of the two plans, as the class comment says. */
-    private Page plan(Connection c, String where, List<Object> params, Query query) throws SQLException {
+    /** The page by the cheapest plan (or the one this search was made to use), as the class comment says. */
+    private Page plan(Connection c, Filter f, Query query, Instant cutoff) throws SQLException {
         long wanted = (long) query.offset() + query.limit();
-        Sampled s = sampled(c, where, params);
-        if (s.scanned() == sample && s.estimate() >= 2L * sample && s.matched() > 0) {
-            double density = (double) s.matched() / sample;
-            double window = 2 * wanted / density;
-            double matches = density * s.estimate();
-            if (window < s.estimate() && window < FETCH_COST * matches) {
-                List<Release> page = newest(c, where, params, (long) Math.ceil(window), query);
+        Sampled s = sampled(c, f);
+        double n = Math.max(s.estimate(), s.scanned());
+        double d = s.scanned() == 0 ? 0 : (double) s.matched() / s.scanned();
+        double window = d > 0 ? Math.ceil(2 * wanted / d) : Double.POSITIVE_INFINITY;
+        Plan p = forced;
+        if (p == Plan.CHEAPEST) {
+            if (s.scanned() < sample || s.estimate() < 2L * sample) {
+                return all(c, f, query);
+            }
+            double dMin = (double) s.rarest() / s.scanned();
+            double span = s.spanSeconds();
+            double newest = window < n ? window * SCAN_COST : Double.POSITIVE_INFINITY;
+            double all = n * dMin + n * d * (1 + FETCH_COST);
+            double days = walkCost(Granularity.DAY, n, d, dMin, wanted, span);
+            double months = walkCost(Granularity.MONTH, n, d, dMin, wanted, span);
+            if (newest <= Math.min(all, Math.min(days, months))) {
+                List<Release> page = newest(c, f, (long) window, query);
                 if (page.size() == query.limit()) {
-                    return new Page(Math.max(wanted, Math.round(matches)), page);
+                    return new Page(Math.max(wanted, Math.round(d * n)), page);
                 }
             }
+            p = all <= Math.min(days, months) ? Plan.ALL : days < months ? Plan.DAYS : Plan.MONTHS;
+        } else if (p == Plan.NEWEST) {
+            List<Release> page = newest(c, f, (long) Math.min(window, n), query);
+            if (page.size() == query.limit()) {
+                return new Page(Math.max(wanted, Math.round(d * n)), page);
+            }
+            p = Plan.ALL;
         }
-        return all(c, where, params, query);
+        return switch (p) {
+            case DAYS -> walk(c, f, query, s, cutoff, Granularity.DAY, n);
+            case MONTHS -> walk(c, f, query, s, cutoff, Granularity.MONTH, n);
+            default -> all(c, f, query);
+        };
     }
 
-    private record Sampled(long matched, long scanned, long estimate) {}
+    /**
+     * What walking the buckets of {@code granularity} costs, in the unit of the index's candidates:
+     * the buckets the page needs at density {@code d} (all of them when the sample held no match),
+     * each as many candidates as the fewer of its releases and the rarest group's matches, and the
+     * matches read.
+     */
+    static double walkCost(Granularity granularity, double n, double d, double dMin, long wanted, double span) {
+        double perBucket = Math.max(1, n * granularity.seconds / span);
+        double buckets = Math.ceil(span / granularity.seconds) + 1;
+        double needed = d > 0 ? Math.min(buckets, Math.ceil(1.5 * wanted / (d * perBucket))) : buckets;
+        return needed * bucketCost(granularity, n, dMin, span) + Math.min(1.5 * wanted, n * d) * FETCH_COST;
+    }
 
-    private Sampled sampled(Connection c, String where, List<Object> params) throws SQLException {
-        List<Object> bound = new ArrayList<>(params);
+    /** What asking the index for one bucket costs: the fewer of its releases and the rarest group's matches, and its part of a statement. */
+    static double bucketCost(Granularity granularity, double n, double dMin, double span) {
+        return Math.min(Math.max(1, n * granularity.seconds / span), n * dMin) + BUCKET_COST;
+    }
+
+    /**
+     * The sample: how many of the newest {@code sample} releases match, how many there were, how
+     * many match the rarest group of words alone (the one the index drives by; {@code scanned}
+     * when there is none), the catalog's size in the statistics (-1: never analyzed) and its
+     * newest and oldest posting times.
+     */
+    private record Sampled(long matched, long scanned, long rarest, long estimate, Instant newest, Instant oldest) {
+        /** The posting times' span in seconds, at least a day. */
+        double spanSeconds() {
+            if (newest == null || oldest == null) {
+                return Granularity.DAY.seconds;
+            }
+            return Math.max(Granularity.DAY.seconds, newest.getEpochSecond() - oldest.getEpochSecond());
+        }
+    }
+
+    private Sampled sampled(Connection c, Filter f) throws SQLException {
+        List<Object> bound = new ArrayList<>();
+        String matched = f.onRows(bound);
+        StringBuilder groups = new StringBuilder();
+        for (String group : f.conjuncts()) {
+            groups.append("count(*) filter (where search_words @@ lower(?)::tsquery), ");
+            bound.add(group);
+        }
         bound.add(sample);
+        int conjuncts = f.conjuncts().size();
         return Jdbc.one(
                 c,
-                SAMPLED.formatted(where),
-                rs -> new Sampled(rs.getLong("matched"), rs.getLong("scanned"), rs.getLong("estimate")),
+                SAMPLED.formatted(matched, groups),
+                rs -> {
+                    long scanned = rs.getLong("scanned");
+                    long rarest = scanned;
+                    for (int i = 0; i < conjuncts; i++) {
+                        rarest = Math.min(rarest, rs.getLong(4 + i));
+                    }
+                    return new Sampled(
+                            rs.getLong("matched"),
+                            scanned,
+                            rarest,
+                            rs.getLong("estimate"),
+                            instant(rs, rs.findColumn("newest")),
+                            instant(rs, rs.findColumn("oldest")));
+                },
                 bound.toArray());
     }
 
-    private static List<Release> newest(Connection c, String where, List<Object> params, long window, Query query)
-            throws SQLException {
+    private static List<Release> newest(Connection c, Filter f, long window, Query query) throws SQLException {
         List<Object> bound = new ArrayList<>();
         bound.add(window);
-        bound.addAll(params);
+        String where = f.onRows(bound);
         bound.add(query.limit());
         bound.add(query.offset());
         return Jdbc.list(c, NEWEST.formatted(COLUMNS, ORDER, where), CatalogStore::release, bound.toArray());
     }
 
-    private static Page all(Connection c, String where, List<Object> params, Query query) throws SQLException {
-        List<Object> bound = new ArrayList<>(params);
+    private static Page all(Connection c, Filter f, Query query) throws SQLException {
+        List<Object> bound = new ArrayList<>();
+        String where = f.onIndex(bound, null);
         bound.add(query.limit());
         bound.add(query.offset());
         List<Release> page = new ArrayList<>();
@@ -460,6 +586,108 @@ public final class ReleaseSearch {
             }
         }
         return new Page(matched, page);
+    }
+
+    /**
+     * The page by the time buckets (V38), newest first: each statement asks the index for the
+     * matches of a few buckets (as many as the density so far says the page still needs), until the
+     * page is full or every bucket was asked. A walk of days goes on by months from a month's start
+     * when that is cheaper at the density it found. The total is exact when every bucket was asked,
+     * else the matches found per second of posting time times the time not walked, added.
+     */
+    private static Page walk(
+            Connection c, Filter f, Query query, Sampled s, Instant cutoff, Granularity first, double n)
+            throws SQLException {
+        long wanted = (long) query.offset() + query.limit();
+        TimeBuckets.Walk walk = new TimeBuckets.Walk(s.newest(), s.oldest(), cutoff, first);
+        double sampled = s.scanned() == 0 ? 0 : (double) s.matched() / s.scanned() * n / s.spanSeconds();
+        double dMin = s.scanned() == 0 ? 1 : (double) s.rarest() / s.scanned();
+        Granularity granularity = first;
+        List<Release> rows = new ArrayList<>();
+        long found = 0;
+        double walked = 0;
+        while (rows.size() < wanted && !walk.done()) {
+            double perSecond = found > 0 ? found / Math.max(1, walked) : sampled;
+            long missing = wanted - rows.size();
+            if (granularity == Granularity.DAY && walk.atMonthStart()) {
+                double left =
+                        perSecond > 0 ? Math.min(walk.secondsLeft(), 1.5 * missing / perSecond) : walk.secondsLeft();
+                if (Math.ceil(left / Granularity.MONTH.seconds)
+                                * bucketCost(Granularity.MONTH, n, dMin, s.spanSeconds())
+                        < Math.ceil(left / Granularity.DAY.seconds)
+                                * bucketCost(Granularity.DAY, n, dMin, s.spanSeconds())) {
+                    granularity = Granularity.MONTH;
+                }
+            }
+            int batch = perSecond > 0
+                    ? (int) Math.max(1, Math.min(BATCH, Math.ceil(1.2 * missing / (perSecond * granularity.seconds))))
+                    : BATCH;
+            if (walk.before() != null) {
+                walk.skipTo(
+                        Jdbc.one(
+                                c,
+                                NEXT_POSTED,
+                                rs -> instant(rs, 1),
+                                walk.before().atOffset(ZoneOffset.UTC)),
+                        granularity);
+            }
+            List<TimeBuckets.Bucket> buckets = new ArrayList<>();
+            while (buckets.size() < batch && !walk.done()) {
+                TimeBuckets.Bucket b = walk.next(granularity);
+                buckets.add(b);
+                if (b.start() != null) {
+                    walked += b.end().getEpochSecond() - b.start().getEpochSecond();
+                }
+                if (granularity == Granularity.DAY && walk.atMonthStart()) {
+                    break; // a month's start: the next statement may go on by months
+                }
+            }
+            found += buckets(c, f, buckets, missing, rows);
+        }
+        if (walk.done()) {
+            return new Page(found, page(rows, query));
+        }
+        double perSecond = found / Math.max(1, walked);
+        return new Page(Math.max(wanted, Math.round(found + perSecond * walk.secondsLeft())), page(rows, query));
+    }
+
+    /** The matches of {@code buckets}, at most {@code limit} of them added to {@code rows} in order; returns how many match in all. */
+    private static long buckets(
+            Connection c, Filter f, List<TimeBuckets.Bucket> buckets, long limit, List<Release> rows)
+            throws SQLException {
+        List<Object> bound = new ArrayList<>();
+        StringBuilder union = new StringBuilder();
+        for (TimeBuckets.Bucket b : buckets) {
+            union.append(union.isEmpty() ? "" : " union all ")
+                    .append("select ")
+                    .append(COLUMNS)
+                    .append(" from releases where ")
+                    .append(f.onIndex(bound, b.word()));
+        }
+        bound.add(limit);
+        long matched = 0;
+        try (PreparedStatement s = c.prepareStatement(BUCKETS.formatted(union, ORDER))) {
+            Jdbc.bind(s, bound.toArray());
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    matched = rs.getLong("batch_matched");
+                    rows.add(CatalogStore.release(rs));
+                }
+            }
+        }
+        return matched;
+    }
+
+    /** A posting time as the proleptic calendar PostgreSQL keeps (a {@code Timestamp} would read old ones as Julian), or null. */
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+        return t == null ? null : t.toInstant();
+    }
+
+    private static List<Release> page(List<Release> rows, Query query) {
+        int from = (int) Math.min(rows.size(), query.offset());
+        int to = (int) Math.min(rows.size(), (long) query.offset() + query.limit());
+        return rows.subList(from, to);
     }
 
     /**
@@ -481,13 +709,14 @@ public final class ReleaseSearch {
     }
 
     /**
-     * The filter as SQL with {@code ?} parameters, which it appends to {@code params}; never user
-     * text in the SQL. Words, categories, season and episode become one tsquery on the index;
-     * terms without a word add nothing (see the class comment). Each of {@code ids} is an
-     * external id's tsquery (its word or the titles of the releases that carry it).
+     * The filter: the groups of lexemes the index must all match (never user text in the SQL) and
+     * the other conditions with {@code ?} parameters. Words, categories, season and episode are
+     * lexeme groups; terms without a word add nothing (see the class comment). Each of {@code ids}
+     * is an external id's group (its word or the titles of the releases that carry it).
      */
-    private String where(Query query, List<Object> params, List<String> ids) {
+    private static Filter where(Query query, List<String> ids, Instant cutoff, String horizon) {
         StringBuilder where = new StringBuilder("true");
+        List<Object> params = new ArrayList<>();
         List<String> lexemes = new ArrayList<>();
         // words hold no quote or backslash (those separate words), so quoting them is enough
         query.words().forEach(w -> lexemes.add("'" + w + "'"));
@@ -511,18 +740,55 @@ public final class ReleaseSearch {
                             : "(" + episode + " | '#e" + String.format(Locale.ROOT, "%02d", month) + "-':*)");
         }
         lexemes.addAll(ids);
-        if (!lexemes.isEmpty()) {
-            where.append(" and search_words @@ lower(?)::tsquery");
-            params.add(String.join(" & ", lexemes));
-        }
-        if (query.maxAge() != null) {
+        if (cutoff != null) {
             where.append(" and posted >= ?");
-            params.add(Timestamp.from(clock.instant().minus(query.maxAge())));
+            params.add(Timestamp.from(cutoff));
         }
         if (query.group() != null) {
             where.append(" and group_name = ?");
             params.add(query.group());
         }
-        return where.toString();
+        if (horizon != null) {
+            where.append(WITHIN_HORIZON);
+            params.add(horizon);
+        }
+        return new Filter(lexemes, where.toString(), params);
+    }
+
+    /**
+     * A search's filter: the lexeme groups the index must all match (each a word or an either-or
+     * group, as tsquery text), and its other conditions as SQL with {@code ?} parameters.
+     */
+    private record Filter(List<String> conjuncts, String conditions, List<Object> params) {
+        private Filter {
+            conjuncts = List.copyOf(conjuncts);
+            params = List.copyOf(params);
+        }
+
+        /** As SQL that tests each row's own search words; its parameters are appended to {@code bound}. */
+        String onRows(List<Object> bound) {
+            if (conjuncts.isEmpty()) {
+                bound.addAll(params);
+                return conditions;
+            }
+            bound.add(String.join(" & ", conjuncts));
+            bound.addAll(params);
+            return "search_words @@ lower(?)::tsquery and " + conditions;
+        }
+
+        /** As SQL the GIN index answers (V38), with a time word and'ed in when {@code timeWord} is not null. */
+        String onIndex(List<Object> bound, String timeWord) {
+            List<String> all = new ArrayList<>(conjuncts);
+            if (timeWord != null) {
+                all.add("'" + timeWord + "'");
+            }
+            if (all.isEmpty()) {
+                bound.addAll(params);
+                return conditions;
+            }
+            bound.add(String.join(" & ", all));
+            bound.addAll(params);
+            return "release_search_terms(search_words, posted) @@ lower(?)::tsquery and " + conditions;
+        }
     }
 }

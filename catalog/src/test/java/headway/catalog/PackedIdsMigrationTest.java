@@ -8,9 +8,9 @@ import headway.index.NzbWriter;
 import headway.store.Database;
 import headway.store.MessageIdPack;
 import headway.store.TestDatabase;
+import headway.store.TestSeeds;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -41,7 +41,7 @@ class PackedIdsMigrationTest {
 
     @Test
     void aCatalogWrittenAtV33GivesTheSameNzbsPacked() throws Exception {
-        long seed = seed();
+        long seed = TestSeeds.next();
         Random r = new Random(seed);
         try (HikariDataSource ds = TestDatabase.migratedTo("packed_v34", "33")) {
             TestDatabase.execute(ds, "insert into groups (name) values ('" + G + "')");
@@ -90,7 +90,7 @@ class PackedIdsMigrationTest {
                         G, "p", name, -1, 0, 0, 0, null, null, false, 1, null, null, null, null, null, null, null, null,
                         0, null, null, null, null, null, null);
                 assertThat(nzb(name, store.binaries(ds, rel)))
-                        .as(describe(seed) + " " + name)
+                        .as(TestSeeds.describe(seed) + " " + name)
                         .isEqualTo(before.get(name));
             }
             assertThat(TestDatabase.queryLong(ds, "select count(*) from binaries where message_ids is null"))
@@ -100,7 +100,7 @@ class PackedIdsMigrationTest {
 
     @Test
     void theSqlDecoderReadsWhatJavaWrites() throws Exception {
-        long seed = seed();
+        long seed = TestSeeds.next();
         Random r = new Random(seed);
         try (HikariDataSource ds = TestDatabase.migrated("packed_sql");
                 Connection c = ds.getConnection();
@@ -113,7 +113,7 @@ class PackedIdsMigrationTest {
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     assertThat(List.of((String[]) rs.getArray(1).getArray()))
-                            .as(describe(seed))
+                            .as(TestSeeds.describe(seed))
                             .isEqualTo(ids);
                 }
             }
@@ -209,14 +209,5 @@ class PackedIdsMigrationTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         NzbWriter.write(out, release, binaries);
         return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private static long seed() {
-        Long replay = Long.getLong("headway.seed");
-        return replay != null ? replay : new SecureRandom().nextLong();
-    }
-
-    private static String describe(long seed) {
-        return "seed " + seed + " (replay with -Dheadway.seed=" + seed + ")";
     }
 }

@@ -148,7 +148,7 @@ final class SearchBench {
             try (ResultSet rs = s.executeQuery("""
                         select current_setting('shared_buffers'),
                                pg_size_pretty(pg_total_relation_size('releases')),
-                               pg_prewarm('releases') + pg_prewarm('releases_search_words') + pg_prewarm('releases_posted')""")) {
+                               pg_prewarm('releases') + pg_prewarm('releases_search_terms') + pg_prewarm('releases_posted')""")) {
                 rs.next();
                 return "shared_buffers " + rs.getString(1) + ", releases with indexes " + rs.getString(2) + ", "
                         + rs.getLong(3) + " blocks prewarmed";

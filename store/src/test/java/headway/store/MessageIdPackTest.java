@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,15 +20,6 @@ class MessageIdPackTest {
 
     private static final String HEX = "0123456789abcdef";
     private static final String LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-    private static long seed() {
-        Long replay = Long.getLong("headway.seed");
-        return replay != null ? replay : new SecureRandom().nextLong();
-    }
-
-    private static String describe(long seed) {
-        return "seed " + seed + " (replay with -Dheadway.seed=" + seed + ")";
-    }
 
     /** What PostgreSQL's text gave back for an id: its UTF-8 bytes read again (a lone surrogate is '?'). */
     private static String asStored(String id) {
@@ -73,27 +63,27 @@ class MessageIdPackTest {
 
     @Test
     void everyListComesBackAsTextDid() {
-        long seed = seed();
+        long seed = TestSeeds.next();
         Random r = new Random(seed);
         for (int round = 0; round < 3_000; round++) {
             List<String> ids = randomIds(r);
             byte[] packed = MessageIdPack.encode(ids);
             assertThat(MessageIdPack.decode(packed))
-                    .as(describe(seed))
+                    .as(TestSeeds.describe(seed))
                     .isEqualTo(ids.stream().map(MessageIdPackTest::asStored).toList());
             // the first k ids are the value's first bits: all but the last byte alike
             int k = r.nextInt(ids.size() + 1);
             byte[] head = MessageIdPack.encode(ids.subList(0, k));
             int whole = Math.max(0, head.length - 1);
             assertThat(Arrays.equals(head, 0, whole, packed, 0, whole))
-                    .as(describe(seed))
+                    .as(TestSeeds.describe(seed))
                     .isTrue();
         }
     }
 
     @Test
     void equalValuesOnlyForEqualLists() {
-        long seed = seed();
+        long seed = TestSeeds.next();
         Random r = new Random(seed);
         for (int round = 0; round < 3_000; round++) {
             List<String> a =
@@ -105,14 +95,14 @@ class MessageIdPackTest {
             }
             b = b.stream().map(MessageIdPackTest::asStored).toList();
             assertThat(Arrays.equals(MessageIdPack.encode(a), MessageIdPack.encode(b)))
-                    .as(describe(seed) + " " + a + " " + b)
+                    .as(TestSeeds.describe(seed) + " " + a + " " + b)
                     .isEqualTo(a.equals(b));
         }
     }
 
     @Test
     void lyingOrCutValuesFailCleanly() {
-        long seed = seed();
+        long seed = TestSeeds.next();
         Random r = new Random(seed);
         for (int round = 0; round < 5_000; round++) {
             byte[] value;
@@ -131,7 +121,9 @@ class MessageIdPackTest {
             try {
                 List<String> ids = MessageIdPack.decode(value);
                 // a value that decodes is the one value of its ids
-                assertThat(MessageIdPack.encode(ids)).as(describe(seed)).isEqualTo(value);
+                assertThat(MessageIdPack.encode(ids))
+                        .as(TestSeeds.describe(seed))
+                        .isEqualTo(value);
             } catch (IllegalArgumentException expected) {
                 // refused: the only way a value may fail
             }
