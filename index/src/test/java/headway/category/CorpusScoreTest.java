@@ -49,7 +49,9 @@ class CorpusScoreTest {
         "release-names-sample9.tsv, 75, 0.94, 0.91",
         "release-names-sample10.tsv, 75, 0.92, 0.88",
         "release-names-sample11.tsv, 75, 0.98, 0.98",
-        "release-names-sample12.tsv, 75, 0.95, 0.96"
+        "release-names-sample12.tsv, 75, 0.95, 0.96",
+        "release-names-sample13.tsv, 120, 0.0, 0.0",
+        "release-names-sample14.tsv, 120, 0.0, 0.0"
     })
     void corpusMeetsTargets(String file, int minRows, double minAttributes, double minParent) throws IOException {
         Score s = score(file);
