@@ -1,0 +1,103 @@
+package headway.category;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The naming conventions of the fifth round (issue 42), read on torrent trackers' and fansubs' names: each test
+ * states one, with the names it must not touch.
+ */
+class TrackerConventionsTest {
+
+    @Test
+    void russianTrackersWriteTheNumberBeforeItsWord() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Проклятие острова ОУК_ 5-й сезон 09-я серия_ Прорыв Дэна");
+        assertThat(a.title()).isEqualTo("Проклятие острова ОУК");
+        assertThat(a.season()).isEqualTo(5);
+        assertThat(a.episode()).isEqualTo("9");
+        ReleaseAttributes b =
+                ReleaseNameParser.parse("Otchayannie.domochozyaiki.(8.sez.21.ser.iz.23).2012.XviD.HDTVRip");
+        assertThat(b.title()).isEqualTo("Otchayannie domochozyaiki");
+        assertThat(b.season()).isEqualTo(8);
+        assertThat(b.episode()).isEqualTo("21");
+        ReleaseAttributes c = ReleaseNameParser.parse("Show.Name.(2.sezon.12.serija.iz.12).2002.XviD.DVDRip");
+        assertThat(c.season()).isEqualTo(2);
+        assertThat(c.episode()).isEqualTo("12");
+        // Turkish keeps its reading, Polish its word order
+        ReleaseAttributes turkish = ReleaseNameParser.parse("Show 2. Sezon 7. Bölüm 720p");
+        assertThat(turkish.season()).isEqualTo(2);
+        assertThat(turkish.episode()).isEqualTo("7");
+        ReleaseAttributes polish = ReleaseNameParser.parse("Show.Sezon.3.PL.720p.WEB-DL.x264");
+        assertThat(polish.season()).isEqualTo(3);
+        assertThat(polish.episode()).isNull();
+        // "ser" is a word too: it names an episode only after a season's number
+        ReleaseAttributes film = ReleaseNameParser.parse("Ser.o.no.ser.2012.720p.BluRay.x264-GRP");
+        assertThat(film.title()).isEqualTo("Ser o no ser");
+        assertThat(film.episode()).isNull();
+        assertThat(film.year()).isEqualTo(2012);
+    }
+
+    @Test
+    void cyrillicAndSpanishEpisodeWordsPrecedeTheirNumber() {
+        ReleaseAttributes a =
+                ReleaseNameParser.parse("Разрушители легенд. MythBusters. Сезон 15. Эпизод 09. Скрытая угроза (2015)");
+        assertThat(a.title()).isEqualTo("Разрушители легенд MythBusters");
+        assertThat(a.season()).isEqualTo(15);
+        assertThat(a.episode()).isEqualTo("9");
+        ReleaseAttributes b =
+                ReleaseNameParser.parse("Викинги / Vikings / Сезон: 5 / Серии: 1 [2017, WEB-DL 1080p] MVO");
+        assertThat(b.title()).isEqualTo("Vikings");
+        assertThat(b.season()).isEqualTo(5);
+        assertThat(b.episode()).isEqualTo("1");
+        ReleaseAttributes c = ReleaseNameParser.parse("El Chema Temporada 1 Capitulo 25");
+        assertThat(c.season()).isEqualTo(1);
+        assertThat(c.episode()).isEqualTo("25");
+    }
+
+    @Test
+    void anOrdinalBeforeASeasonWordIsTheSeason() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Ace of the Diamond: 2nd Season");
+        assertThat(a.title()).isEqualTo("Ace of the Diamond");
+        assertThat(a.season()).isEqualTo(2);
+        assertThat(a.episode()).isNull();
+        ReleaseAttributes b = ReleaseNameParser.parse("Kyoukai no Rinne (TV) 3rd Season - 23 [1080p]");
+        assertThat(b.title()).isEqualTo("Kyoukai no Rinne (TV)");
+        assertThat(b.season()).isEqualTo(3);
+        assertThat(b.episode()).isEqualTo("23");
+        assertThat(ReleaseNameParser.parse("Adventure Time 10 th season").season())
+                .isEqualTo(10);
+        for (String name : new String[] {
+            "Teen Wolf - 04ª Temporada 720p", "Elementar 4º Temporada Dublado", "Vikings 4 Temporada 720p"
+        }) {
+            ReleaseAttributes r = ReleaseNameParser.parse(name);
+            assertThat(r.season()).as(name).isEqualTo(4);
+            assertThat(r.title()).as(name).doesNotContain("4").doesNotContainIgnoringCase("temporada");
+        }
+        // English needs the ordinal; a season word followed by its number keeps that number
+        assertThat(ReleaseNameParser.parse("Catch 22 Season").season()).isNull();
+        assertThat(ReleaseNameParser.parse("24 Season 1-8 Complete").season()).isEqualTo(1);
+        assertThat(ReleaseNameParser.parse("24 Season 1-8 Complete").title()).isEqualTo("24");
+        assertThat(ReleaseNameParser.parse("2nd Season").season()).isNull();
+    }
+
+    @Test
+    void twoDigitsAfterADottedSeasonAreItsEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("The.Witcher.S01.07.2019.Dub.AVC.ExKinoRay");
+        assertThat(a.title()).isEqualTo("The Witcher");
+        assertThat(a.season()).isEqualTo(1);
+        assertThat(a.episode()).isEqualTo("7");
+        assertThat(ReleaseNameParser.parse("Vikings.s02.09.AVC.tahiy").episode())
+                .isEqualTo("9");
+        // a size, a year, a bit depth or a spaced number is no episode
+        assertThat(ReleaseNameParser.parse("Show.Name.S03.1.1TB.Proper.HDTV.x264")
+                        .episode())
+                .isNull();
+        assertThat(ReleaseNameParser.parse("Show.S01.2019.720p.WEB.x264-GRP").episode())
+                .isNull();
+        assertThat(ReleaseNameParser.parse("Show.S02.10bit.x265").episode()).isNull();
+        assertThat(ReleaseNameParser.parse("Series Title S01 04 (1080p BluRay x265 HEVC 10bit AAC 5.1 Vyndros)")
+                        .episode())
+                .isNull();
+    }
+}
