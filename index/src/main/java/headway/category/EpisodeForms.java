@@ -190,6 +190,28 @@ final class EpisodeForms {
     private static final Set<String> ORDINAL_SUFFIX =
             Set.of("st", "nd", "rd", "th", "ª", "º", "a", "o", "âº", "e", "er", "ème");
 
+    /**
+     * {@code T02E22}, {@code T01XE08} at word {@code i}: Spanish and Portuguese trackers write the season as
+     * {@code T} for temporada where English names write {@code S}. Not the first word, so a title such as
+     * {@code T2E1} stays; null when word {@code i} is not of that form.
+     */
+    static EpisodeMarker temporadaEpisode(ReleaseTokens t, int i) {
+        String w = t.lower[i];
+        if (i == 0 || w.length() < 4 || w.charAt(0) != 't') {
+            return null;
+        }
+        int k = 1;
+        while (k < w.length() && Character.isDigit(w.charAt(k))) {
+            k++;
+        }
+        int e = w.startsWith("xe", k) ? k + 2 : w.startsWith("e", k) ? k + 1 : -1;
+        if (k < 2 || k > 3 || e < 0 || !isNumber(w.substring(e), 1, 3)) {
+            return null;
+        }
+        return new EpisodeMarker(
+                i, Integer.valueOf(w.substring(1, k)), String.valueOf(Integer.parseInt(w.substring(e))), null, false);
+    }
+
     private static boolean separator(char c) {
         return c == ' ' || c == '.' || c == '_';
     }
@@ -224,14 +246,14 @@ final class EpisodeForms {
     }
 
     /**
-     * {@code Show.1of8}, {@code Show.03of12}: part N of a series of M, the way serials and documentaries number
+     * {@code Show.1of8}, {@code Show.03of12}, {@code Show.3iz6}: part N of a series of M, the way serials and documentaries number
      * episodes, with N no more than M. A film is never cut into numbered parts of a whole like that.
      */
     static EpisodeMarker partOf(int i, String w) {
         if (i == 0) {
             return null;
         }
-        int of = w.indexOf("of");
+        int of = w.indexOf("of") > 0 ? w.indexOf("of") : w.indexOf("iz"); // 3iz6: Russian "3 из 6", transliterated
         if (of < 1 || of > 2 || w.length() - of - 2 < 1 || w.length() - of - 2 > 2) {
             return null;
         }

@@ -64,6 +64,10 @@ record EpisodeMarker(
             if (m != null) {
                 return pack(t, i, m);
             }
+            m = EpisodeForms.temporadaEpisode(t, i);
+            if (m != null) {
+                return m;
+            }
             m = seasonWord(t, i);
             if (m != null) {
                 return m.kind() == EpisodeKind.PACK ? pack(t, SEASON_WORDS.contains(t.lower[i]) ? i + 1 : i, m) : m;

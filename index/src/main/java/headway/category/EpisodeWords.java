@@ -42,6 +42,7 @@ final class EpisodeWords {
             "folge",
             "aflevering",
             "odcinek",
+            "odc",
             "jakso",
             "capitulo",
             "capítulo",

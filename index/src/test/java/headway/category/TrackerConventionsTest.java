@@ -100,4 +100,58 @@ class TrackerConventionsTest {
                         .episode())
                 .isNull();
     }
+
+    @Test
+    void temporadaIsWrittenTWhereSeasonIsWrittenS() {
+        ReleaseAttributes a = ReleaseNameParser.parse("My Little Pony - A Amizade é Mágica - T02E22");
+        assertThat(a.title()).isEqualTo("My Little Pony - A Amizade é Mágica");
+        assertThat(a.season()).isEqualTo(2);
+        assertThat(a.episode()).isEqualTo("22");
+        assertThat(ReleaseNameParser.parse("Serie ESP T01XE08").episode()).isEqualTo("8");
+        // a title's own T-number stays: first word, no episode, or a film's name
+        assertThat(ReleaseNameParser.parse("T2E1 - Something").season()).isNull();
+        assertThat(ReleaseNameParser.parse("Show.T1000.720p").season()).isNull();
+        assertThat(ReleaseNameParser.parse("Terminator.T2E.1991").season()).isNull();
+    }
+
+    @Test
+    void polishAndRussianShortEpisodeWords() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Reset- odc. 10");
+        assertThat(a.title()).isEqualTo("Reset");
+        assertThat(a.episode()).isEqualTo("10");
+        ReleaseAttributes b = ReleaseNameParser.parse("Prehistoric park.3iz6.Supercroc.DVDRip.Xvid");
+        assertThat(b.title()).isEqualTo("Prehistoric park");
+        assertThat(b.episode()).isEqualTo("3");
+        // a part beyond the whole, or a word holding "iz", is no part
+        assertThat(ReleaseNameParser.parse("Show.7iz6.DVDRip").episode()).isNull();
+        assertThat(ReleaseNameParser.parse("Ibiza.2019.1080p").title()).isEqualTo("Ibiza");
+    }
+
+    @Test
+    void aChineseFansubsFullWidthTagAndSeasonNoticeAreTheGroups() {
+        ReleaseAttributes a = ReleaseNameParser.parse("【喵萌奶茶屋】★01月新番★[Rebirth][01][720p][简体][招募翻译]");
+        assertThat(a.title()).isEqualTo("Rebirth");
+        assertThat(a.episode()).isEqualTo("1");
+        assertThat(a.resolution()).isEqualTo("720p");
+        assertThat(ReleaseNameParser.parse("【Group】Title - 01 [720p]").title()).isEqualTo("Title");
+        assertThat(ReleaseNameParser.fullWidthTag("【】x")).isEqualTo("【】x");
+        assertThat(ReleaseNameParser.fullWidthTag("Title【Group】")).isEqualTo("Title【Group】");
+        assertThat(ReleaseNameParser.fullWidthTag("【G】★only one star")).isEqualTo("[G]★only one star");
+    }
+
+    @Test
+    void inANameInBracketsThroughoutTheTitleIsOneBracket() {
+        ReleaseAttributes film = ReleaseNameParser.parse("[SweetSub][Mutafukaz / MFKZ][Movie][BDRip][1080P][AVC 8bit]");
+        assertThat(film.title()).isEqualTo("Mutafukaz / MFKZ");
+        ReleaseAttributes tv = ReleaseNameParser.parse("[GM-Team][国漫][绝代双骄][Legendary Twins][2022][08][HEVC][GB][4K]");
+        assertThat(tv.title()).isEqualTo("Legendary Twins 2022");
+        assertThat(tv.episode()).isEqualTo("8");
+        // a name not in brackets throughout keeps its brackets' words
+        assertThat(ReleaseNameParser.parse("You.[Uncut].S01.SweSub.1080p.x264-Justiso")
+                        .title())
+                .isEqualTo("You");
+        assertThat(ReleaseNameParser.parse("[Group] Title [Special] - 01 [720p]")
+                        .title())
+                .startsWith("Title");
+    }
 }
