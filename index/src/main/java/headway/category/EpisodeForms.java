@@ -212,6 +212,50 @@ final class EpisodeForms {
                 i, Integer.valueOf(w.substring(1, k)), String.valueOf(Integer.parseInt(w.substring(e))), null, false);
     }
 
+    /**
+     * {@code Dragon Ball [5.134] Preliminary Peril}, {@code 30 Rock [2.10] Episode 210}: a season and an episode
+     * joined by a dot in brackets right after the title's words, as media libraries name episode files (tvnamer's
+     * and parse-torrent-title's tests). The episode has two or three digits, so an audio tag ({@code [5.1]},
+     * {@code [2.0]}) is none; an aspect ratio ({@code [2.35]}, {@code [1.85]}) is none either, and neither is a bracket
+     * after a year or a quality word. Null when word {@code i} does not open such a bracket.
+     */
+    static EpisodeMarker bracketedSeasonEpisode(ReleaseTokens t, int i) {
+        if (i < 1
+                || i + 1 >= t.size()
+                || !t.before(i).endsWith("[")
+                || !t.after(i).equals(".")
+                || !t.after(i + 1).startsWith("]")
+                || !isNumber(t.lower[i], 1, 2)
+                || !isNumber(t.lower[i + 1], 2, 3)
+                || ASPECT_RATIOS.contains(t.lower[i] + "." + t.lower[i + 1])) {
+            return null;
+        }
+        for (int k = 0; k < i; k++) {
+            if (isYear(t.lower[k]) || isStrong(t, k)) {
+                return null;
+            }
+        }
+        int season = Integer.parseInt(t.lower[i]);
+        return season == 0
+                ? null
+                : new EpisodeMarker(i, season, String.valueOf(Integer.parseInt(t.lower[i + 1])), null, false);
+    }
+
+    /** Frame shapes films are tagged with, written like a season and an episode. */
+    private static final Set<String> ASPECT_RATIOS =
+            Set.of("1.33", "1.37", "1.66", "1.78", "1.85", "2.00", "2.20", "2.35", "2.39", "2.40");
+
+    /** Word {@code w} less a fansub's version tag glued to its number ({@code ep02v2} is {@code ep02}). */
+    static String withoutVersion(String w) {
+        int n = w.length();
+        return n >= 4
+                        && w.charAt(n - 2) == 'v'
+                        && Character.isDigit(w.charAt(n - 1))
+                        && Character.isDigit(w.charAt(n - 3))
+                ? w.substring(0, n - 2)
+                : w;
+    }
+
     private static boolean separator(char c) {
         return c == ' ' || c == '.' || c == '_';
     }

@@ -65,6 +65,7 @@ record EpisodeMarker(
                 return pack(t, i, m);
             }
             m = EpisodeForms.temporadaEpisode(t, i);
+            m = m == null ? EpisodeForms.bracketedSeasonEpisode(t, i) : m;
             if (m != null) {
                 return m;
             }
@@ -115,11 +116,12 @@ record EpisodeMarker(
             if (daily != null) {
                 return daily;
             }
+            String e = EpisodeForms.withoutVersion(w); // Ep02v2: a fansub's second version of episode 2
             if (i > 0
-                    && (w.length() >= 2
-                            && ((w.charAt(0) == 'e' && isNumber(w.substring(1), 1, 4))
-                                    || (w.startsWith("ep") && isNumber(w.substring(2), 1, 4))))) {
-                String digits = w.substring(w.charAt(1) == 'p' ? 2 : 1);
+                    && (e.length() >= 2
+                            && ((e.charAt(0) == 'e' && isNumber(e.substring(1), 1, 4))
+                                    || (e.startsWith("ep") && isNumber(e.substring(2), 1, 4))))) {
+                String digits = e.substring(e.charAt(1) == 'p' ? 2 : 1);
                 return new EpisodeMarker(i, null, String.valueOf(Integer.parseInt(digits)), null, false);
             }
             if (i > 0

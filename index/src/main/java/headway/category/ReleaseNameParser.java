@@ -561,10 +561,26 @@ public final class ReleaseNameParser {
         for (int slash = s.indexOf(" / "); slash >= 0; slash = s.indexOf(" / ", slash + 1)) {
             String rest = s.substring(slash + 3).strip();
             if (!rest.isEmpty() && Character.isLetter(rest.codePointAt(0)) && latin(rest.codePointAt(0))) {
-                return rest;
+                return withoutCredit(rest);
             }
         }
         return s;
+    }
+
+    /**
+     * {@code American Animals (Барт Лэйтон / Bart Layton) [2018, Великобритания, драма, BDRip]} less its
+     * parenthesis: trackers that write the local title before a slash credit the director in parentheses right
+     * before a bracket opening with the year and the country, which no title holds.
+     */
+    private static String withoutCredit(String s) {
+        int open = s.indexOf('[');
+        boolean yearList = open > 0
+                && open + 6 < s.length()
+                && isYear(s.substring(open + 1, open + 5))
+                && s.charAt(open + 5) == ',';
+        String before = yearList ? s.substring(0, open).strip() : "";
+        int paren = before.endsWith(")") ? before.lastIndexOf('(') : -1;
+        return paren > 0 ? before.substring(0, paren).strip() + " " + s.substring(open) : s;
     }
 
     /**

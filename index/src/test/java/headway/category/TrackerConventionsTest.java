@@ -154,4 +154,52 @@ class TrackerConventionsTest {
                         .title())
                 .startsWith("Title");
     }
+
+    @Test
+    void aSeasonDotEpisodeInBracketsAfterTheTitleIsTheEpisode() {
+        ReleaseAttributes a = ReleaseNameParser.parse("Dragon Ball [5.134] Preliminary Peril");
+        assertThat(a.title()).isEqualTo("Dragon Ball");
+        assertThat(a.season()).isEqualTo(5);
+        assertThat(a.episode()).isEqualTo("134");
+        ReleaseAttributes b = ReleaseNameParser.parse("30 Rock [2.10] Episode 210");
+        assertThat(b.season()).isEqualTo(2);
+        assertThat(b.episode()).isEqualTo("10");
+        // audio channels, aspect ratios, and brackets after a year or a quality word are no episodes
+        for (String name : new String[] {
+            "Movie [5.1] 1080p",
+            "Show [7.1] 2019",
+            "Film [2.35]",
+            "Film [1.85] BluRay",
+            "Film 2019 [3.10]",
+            "Film 1080p [3.10]",
+            "[7.1.7.5] Foo Bar"
+        }) {
+            assertThat(ReleaseNameParser.parse(name).season()).as(name).isNull();
+        }
+    }
+
+    @Test
+    void aTrackersDirectorCreditBeforeTheYearsBracketIsNoTitle() {
+        ReleaseAttributes a = ReleaseNameParser.parse(
+                "Американские животные / American Animals (Барт Лэйтон / Bart Layton) [2018, Великобритания, США, драма, BDRip] MVO");
+        assertThat(a.title()).isEqualTo("American Animals");
+        assertThat(a.year()).isEqualTo(2018);
+        assertThat(ReleaseNameParser.parse("Греческая смоковница / The fruit is ripe / Griechische Feigen (Siggi Götz) "
+                                + "[1976, Германия, Эротическая комедия, DVDRip]")
+                        .title())
+                .isEqualTo("The fruit is ripe / Griechische Feigen");
+        // a parenthesis not before a year's list stays the title's
+        assertThat(ReleaseNameParser.parse("Голубая волна / Blue Crush (Surf) [BDRip] 2002")
+                        .title())
+                .startsWith("Blue Crush (Surf");
+    }
+
+    @Test
+    void aFansubsVersionTagAfterAnEpisodeWordIsNoPartOfItsNumber() {
+        ReleaseAttributes a = ReleaseNameParser.parse("[Exiled-Destiny]_Tokyo_Underground_Ep02v2_(41858470)");
+        assertThat(a.title()).isEqualTo("Tokyo Underground");
+        assertThat(a.episode()).isEqualTo("2");
+        assertThat(ReleaseNameParser.parse("Show.E05v2.720p").episode()).isEqualTo("5");
+        assertThat(ReleaseNameParser.parse("Movie.Ev2.2019").episode()).isNull();
+    }
 }
