@@ -60,6 +60,15 @@ record EpisodeMarker(
             if (m != null) {
                 return m.kind() == EpisodeKind.PACK ? pack(t, i, m) : m;
             }
+            m = EpisodeForms.ordinalSeason(t, i);
+            if (m != null) {
+                return pack(t, i, m);
+            }
+            m = EpisodeForms.temporadaEpisode(t, i);
+            m = m == null ? EpisodeForms.bracketedSeasonEpisode(t, i) : m;
+            if (m != null) {
+                return m;
+            }
             m = seasonWord(t, i);
             if (m != null) {
                 return m.kind() == EpisodeKind.PACK ? pack(t, SEASON_WORDS.contains(t.lower[i]) ? i + 1 : i, m) : m;
@@ -107,11 +116,12 @@ record EpisodeMarker(
             if (daily != null) {
                 return daily;
             }
+            String e = EpisodeForms.withoutVersion(w); // Ep02v2: a fansub's second version of episode 2
             if (i > 0
-                    && (w.length() >= 2
-                            && ((w.charAt(0) == 'e' && isNumber(w.substring(1), 1, 4))
-                                    || (w.startsWith("ep") && isNumber(w.substring(2), 1, 4))))) {
-                String digits = w.substring(w.charAt(1) == 'p' ? 2 : 1);
+                    && (e.length() >= 2
+                            && ((e.charAt(0) == 'e' && isNumber(e.substring(1), 1, 4))
+                                    || (e.startsWith("ep") && isNumber(e.substring(2), 1, 4))))) {
+                String digits = e.substring(e.charAt(1) == 'p' ? 2 : 1);
                 return new EpisodeMarker(i, null, String.valueOf(Integer.parseInt(digits)), null, false);
             }
             if (i > 0
@@ -146,34 +156,9 @@ record EpisodeMarker(
         return absolute(t, fansub);
     }
 
-    /**
-     * Words that number a season, and their plurals: a pack of several seasons ({@code Show.Seasons.01-04},
-     * {@code Show.Saisons.1-3}) is numbered by the first.
-     */
-    private static final Set<String> SEASON_WORDS = Set.of(
-            "season",
-            "seasons",
-            "saison",
-            "saisons",
-            "temporada",
-            "temporadas",
-            "tem",
-            "staffel",
-            "staffeln",
-            "stagione",
-            "seizoen",
-            "sezon",
-            "sezona",
-            "kausi");
-    /**
-     * Sources only television has: a bare one- or two-digit number right before one ({@code Show.07.PDTV},
-     * {@code Show.13.HDTV}) numbers an episode, as no film is cut from a broadcast under a number alone.
-     */
-    private static final Set<String> BROADCAST = Set.of("hdtv", "pdtv", "sdtv", "dsr", "dsrip", "hdtvrip", "tvrip");
-
-    /** Words before an episode's number, in the languages names are posted in. */
-    private static final Set<String> EPISODE_WORDS = Set.of(
-            "episode", "episodio", "episódio", "épisode", "episodes", "ep", "folge", "aflevering", "odcinek", "jakso");
+    private static final Set<String> SEASON_WORDS = EpisodeWords.SEASON;
+    private static final Set<String> BROADCAST = EpisodeWords.BROADCAST;
+    private static final Set<String> EPISODE_WORDS = EpisodeWords.EPISODE;
 
     /**
      * A season pack's last season when a range follows its number at word {@code j}
@@ -184,7 +169,7 @@ record EpisodeMarker(
     /** A season's marker with no episode, whose number is word {@code j}: what follows may still name one. */
     private static EpisodeMarker pack(ReleaseTokens t, int j, EpisodeMarker m) {
         EpisodeMarker turkish = EpisodeForms.turkish(t);
-        String dashed = EpisodeForms.dashedAfterSeason(t, j);
+        String dashed = EpisodeForms.afterSeason(t, j);
         EpisodeMarker chapter = EpisodeForms.chapterInPack(t, m);
         return turkish != null
                 ? turkish

@@ -191,8 +191,9 @@ public final class ReleaseNameParser {
     /** Parses one release name; never fails: a name it cannot read yields a title and nulls. */
     public static ReleaseAttributes parse(String name) {
         String s = originalTitle(quotedFile(name == null ? "" : name.strip()));
-        s = stripExtension(s);
+        s = fullWidthTag(stripExtension(s));
         boolean fansub = false;
+        boolean throughout = false;
         int from = 0;
         int firstTag = 0;
         while (from < s.length() && s.charAt(from) == '[') {
@@ -210,6 +211,7 @@ public final class ReleaseNameParser {
         if (fansub && from < s.length() && s.charAt(from) == '[') {
             from = firstTag; // [Group][Title][01][DVDRip]: a name in brackets throughout, read after the group's tag
             from = originalBracket(s, from);
+            throughout = true;
         }
         // a CRC32 tag ends only fansubs' names, with or without a group's tag in front (Title 63 [560D3414])
         fansub = fansub || hasCrc(s);
@@ -239,7 +241,7 @@ public final class ReleaseNameParser {
                     break;
                 }
             }
-            String title = title(t, 0, end);
+            String title = oneBracket(title(t, 0, end), throughout);
             Integer year = tv.year();
             if (year == null) {
                 for (int i = tv.at() - 1; i > 0; i--) {
@@ -298,7 +300,7 @@ public final class ReleaseNameParser {
                 }
             }
         }
-        return new ReleaseAttributes(title, null, null, year, resolution, false, false, false);
+        return new ReleaseAttributes(oneBracket(title, throughout), null, null, year, resolution, false, false, false);
     }
 
     private static String collapseSpaces(String s) {
@@ -559,10 +561,60 @@ public final class ReleaseNameParser {
         for (int slash = s.indexOf(" / "); slash >= 0; slash = s.indexOf(" / ", slash + 1)) {
             String rest = s.substring(slash + 3).strip();
             if (!rest.isEmpty() && Character.isLetter(rest.codePointAt(0)) && latin(rest.codePointAt(0))) {
-                return rest;
+                return withoutCredit(rest);
             }
         }
         return s;
+    }
+
+    /**
+     * {@code American Animals (Барт Лэйтон / Bart Layton) [2018, Великобритания, драма, BDRip]} less its
+     * parenthesis: trackers that write the local title before a slash credit the director in parentheses right
+     * before a bracket opening with the year and the country, which no title holds.
+     */
+    private static String withoutCredit(String s) {
+        int open = s.indexOf('[');
+        boolean yearList = open > 0
+                && open + 6 < s.length()
+                && isYear(s.substring(open + 1, open + 5))
+                && s.charAt(open + 5) == ',';
+        String before = yearList ? s.substring(0, open).strip() : "";
+        int paren = before.endsWith(")") ? before.lastIndexOf('(') : -1;
+        return paren > 0 ? before.substring(0, paren).strip() + " " + s.substring(open) : s;
+    }
+
+    /**
+     * {@code 【Group】★01月新番★[Title][01][720p]} read as {@code [Group][Title][01][720p]}: Chinese fansubs write their
+     * tag in full-width brackets, often followed by a notice of the season the show is new in between stars; both
+     * are the group's, not the title's.
+     */
+    static String fullWidthTag(String s) {
+        int close = s.indexOf('】');
+        if (!s.startsWith("【") || close < 2) {
+            return s;
+        }
+        String rest = s.substring(close + 1);
+        int star = rest.indexOf('★', 1);
+        if (rest.startsWith("★") && star > 0) {
+            rest = rest.substring(star + 1);
+        }
+        return "[" + s.substring(1, close) + "]" + rest;
+    }
+
+    /**
+     * In a name in brackets throughout the title is one bracket's words, so it ends at the first bracket that
+     * follows ({@code [Group][Title][Movie][BDRip]}); a year's bracket right after it stays the title's, as a year
+     * written in a TV title does ({@code [Group][Jade Dynasty][2022][11]} is {@code Jade Dynasty 2022}).
+     */
+    private static String oneBracket(String title, boolean throughout) {
+        int close = title == null || !throughout ? -1 : title.indexOf(']');
+        if (close <= 0) {
+            return title;
+        }
+        String rest = title.substring(close + 1);
+        boolean year =
+                rest.length() >= 6 && rest.charAt(0) == '[' && rest.charAt(5) == ']' && isYear(rest.substring(1, 5));
+        return title.substring(0, close).strip() + (year ? " " + rest.substring(1, 5) : "");
     }
 
     /**
