@@ -6,7 +6,9 @@ import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
 
 /**
  * Connection pools and schema migration. Migrations are append-only Flyway scripts under
@@ -155,12 +157,23 @@ public final class Database {
 
     /** As {@link #migrate(DataSource)}, up to version {@code target} only (tests of a migration's data). */
     static MigrateResult migrate(DataSource dataSource, String target) {
-        return Flyway.configure()
+        return migrate(dataSource, target, "classpath:db/migration");
+    }
+
+    /**
+     * The migrations at {@code location} up to {@code target}. Flyway's lock is held by the session,
+     * not by a transaction ({@code postgresql.transactional.lock} off): Flyway holds it on a second
+     * connection of the pool, which then sits idle, and inside a transaction the pool's
+     * {@code idle_in_transaction_session_timeout} (10 s) ended that session under any migration
+     * that took longer (an index over a large catalog), failing the migration at its end.
+     */
+    static MigrateResult migrate(DataSource dataSource, String target, String location) {
+        FluentConfiguration config = Flyway.configure()
                 .dataSource(dataSource)
-                .locations("classpath:db/migration")
+                .locations(location)
                 .outOfOrder(true)
-                .target(target)
-                .load()
-                .migrate();
+                .target(target);
+        config.getConfigurationExtension(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
+        return config.load().migrate();
     }
 }
