@@ -91,6 +91,8 @@ class PartitionMigrationTest {
             // the migrations between (V29 an index, V30 a check, V31 releases.added) leave the rows as they
             // are; the searches of this build need V31's column, so the catalog is read before V33 at V31
             TestDatabase.migrateTo(ds, "31");
+            // and they ask the index of V38 by its functions, which V38 makes with "create or replace"
+            TestDatabase.execute(ds, searchFunctionsOfV38());
             String binaries = dump(ds, BINARY_ROWS);
             String releases = dump(ds, RELEASE_ROWS);
             Map<String, List<String>> searches = searches(ds);
@@ -181,6 +183,15 @@ class PartitionMigrationTest {
                 first + 1,
                 1,
                 List.of(segments));
+    }
+
+    /** V38's functions without its index: what this build's searches call, on a catalog at an older version. */
+    private static String searchFunctionsOfV38() throws java.io.IOException {
+        try (var in = PartitionMigrationTest.class.getResourceAsStream(
+                "/db/migration/V38__index_release_words_with_their_posting_day.sql")) {
+            String script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return script.substring(script.indexOf("create or replace function"), script.indexOf("create index"));
+        }
     }
 
     private static Map<String, List<String>> searches(DataSource ds) {

@@ -16,7 +16,7 @@
 -- on two cores), under maintenance_work_mem raised for this transaction only.
 set local maintenance_work_mem = '256MB';
 
-create function release_time_words(posted timestamptz) returns text[]
+create or replace function release_time_words(posted timestamptz) returns text[]
     language sql immutable parallel safe as $$
     select case when posted is null then array['#tnone']
                 else array['#d' || (extract(year from posted at time zone 'UTC') * 10000
@@ -28,7 +28,7 @@ $$;
 
 -- An index build runs its functions with search_path set to pg_catalog alone (PostgreSQL 17), so
 -- this one keeps the path it was created under to find release_time_words.
-create function release_search_terms(search_words tsvector, posted timestamptz) returns tsvector
+create or replace function release_search_terms(search_words tsvector, posted timestamptz) returns tsvector
     language sql immutable parallel safe set search_path from current as $$
     select coalesce(search_words, ''::tsvector) || array_to_tsvector(release_time_words(posted))
 $$;
