@@ -456,7 +456,7 @@ public final class ReleaseSearch {
     }
 
     /** The page by the cheapest plan (or the one this search was made to use), as the class comment says. */
-    private Page plan(Connection c, Filter f, Query query, Instant cutoff) throws SQLException {
+    private Page plan(Connection c, SearchFilter f, Query query, Instant cutoff) throws SQLException {
         long wanted = (long) query.offset() + query.limit();
         Sampled s = sampled(c, f);
         double n = Math.max(s.estimate(), s.scanned());
@@ -497,19 +497,24 @@ public final class ReleaseSearch {
     /**
      * What walking the buckets of {@code granularity} costs, in the unit of the index's candidates:
      * the buckets the page needs at density {@code d} (all of them when the sample held no match),
-     * each as many candidates as the fewer of its releases and the rarest group's matches, and the
-     * matches read.
+     * each {@link #bucketCost}, and every match of the buckets walked read (a statement counts them
+     * all).
      */
     static double walkCost(Granularity granularity, double n, double d, double dMin, long wanted, double span) {
         double perBucket = Math.max(1, n * granularity.seconds / span);
         double buckets = Math.ceil(span / granularity.seconds) + 1;
         double needed = d > 0 ? Math.min(buckets, Math.ceil(1.5 * wanted / (d * perBucket))) : buckets;
-        return needed * bucketCost(granularity, n, dMin, span) + Math.min(1.5 * wanted, n * d) * FETCH_COST;
+        double read = Math.min(n * d, needed * perBucket * d);
+        return needed * bucketCost(granularity, n, dMin, span) + read * FETCH_COST;
     }
 
-    /** What asking the index for one bucket costs: the fewer of its releases and the rarest group's matches, and its part of a statement. */
+    /**
+     * What asking the index for one bucket costs: the candidates of its rarest entry within the
+     * bucket (the bucket's time word and the rarest group's matches are both entries, and the index
+     * skips to the bucket's rows), and its part of a statement.
+     */
     static double bucketCost(Granularity granularity, double n, double dMin, double span) {
-        return Math.min(Math.max(1, n * granularity.seconds / span), n * dMin) + BUCKET_COST;
+        return Math.max(1, n * granularity.seconds / span) * Math.min(1, dMin) + BUCKET_COST;
     }
 
     /**
@@ -528,7 +533,7 @@ public final class ReleaseSearch {
         }
     }
 
-    private Sampled sampled(Connection c, Filter f) throws SQLException {
+    private Sampled sampled(Connection c, SearchFilter f) throws SQLException {
         List<Object> bound = new ArrayList<>();
         String matched = f.onRows(bound);
         StringBuilder groups = new StringBuilder();
@@ -558,7 +563,7 @@ public final class ReleaseSearch {
                 bound.toArray());
     }
 
-    private static List<Release> newest(Connection c, Filter f, long window, Query query) throws SQLException {
+    private static List<Release> newest(Connection c, SearchFilter f, long window, Query query) throws SQLException {
         List<Object> bound = new ArrayList<>();
         bound.add(window);
         String where = f.onRows(bound);
@@ -567,7 +572,7 @@ public final class ReleaseSearch {
         return Jdbc.list(c, NEWEST.formatted(COLUMNS, ORDER, where), CatalogStore::release, bound.toArray());
     }
 
-    private static Page all(Connection c, Filter f, Query query) throws SQLException {
+    private static Page all(Connection c, SearchFilter f, Query query) throws SQLException {
         List<Object> bound = new ArrayList<>();
         String where = f.onIndex(bound, null);
         bound.add(query.limit());
@@ -596,7 +601,7 @@ public final class ReleaseSearch {
      * else the matches found per second of posting time times the time not walked, added.
      */
     private static Page walk(
-            Connection c, Filter f, Query query, Sampled s, Instant cutoff, Granularity first, double n)
+            Connection c, SearchFilter f, Query query, Sampled s, Instant cutoff, Granularity first, double n)
             throws SQLException {
         long wanted = (long) query.offset() + query.limit();
         TimeBuckets.Walk walk = new TimeBuckets.Walk(s.newest(), s.oldest(), cutoff, first);
@@ -612,10 +617,8 @@ public final class ReleaseSearch {
             if (granularity == Granularity.DAY && walk.atMonthStart()) {
                 double left =
                         perSecond > 0 ? Math.min(walk.secondsLeft(), 1.5 * missing / perSecond) : walk.secondsLeft();
-                if (Math.ceil(left / Granularity.MONTH.seconds)
-                                * bucketCost(Granularity.MONTH, n, dMin, s.spanSeconds())
-                        < Math.ceil(left / Granularity.DAY.seconds)
-                                * bucketCost(Granularity.DAY, n, dMin, s.spanSeconds())) {
+                if (restCost(Granularity.MONTH, left, perSecond, n, dMin, s.spanSeconds())
+                        < restCost(Granularity.DAY, left, perSecond, n, dMin, s.spanSeconds())) {
                     granularity = Granularity.MONTH;
                 }
             }
@@ -651,9 +654,16 @@ public final class ReleaseSearch {
         return new Page(Math.max(wanted, Math.round(found + perSecond * walk.secondsLeft())), page(rows, query));
     }
 
+    /** What walking {@code left} seconds more by {@code granularity} costs: its buckets, and the matches they hold read. */
+    private static double restCost(
+            Granularity granularity, double left, double perSecond, double n, double dMin, double span) {
+        double buckets = Math.ceil(left / granularity.seconds);
+        return buckets * (bucketCost(granularity, n, dMin, span) + perSecond * granularity.seconds * FETCH_COST);
+    }
+
     /** The matches of {@code buckets}, at most {@code limit} of them added to {@code rows} in order; returns how many match in all. */
     private static long buckets(
-            Connection c, Filter f, List<TimeBuckets.Bucket> buckets, long limit, List<Release> rows)
+            Connection c, SearchFilter f, List<TimeBuckets.Bucket> buckets, long limit, List<Release> rows)
             throws SQLException {
         List<Object> bound = new ArrayList<>();
         StringBuilder union = new StringBuilder();
@@ -714,7 +724,7 @@ public final class ReleaseSearch {
      * lexeme groups; terms without a word add nothing (see the class comment). Each of {@code ids}
      * is an external id's group (its word or the titles of the releases that carry it).
      */
-    private static Filter where(Query query, List<String> ids, Instant cutoff, String horizon) {
+    private static SearchFilter where(Query query, List<String> ids, Instant cutoff, String horizon) {
         StringBuilder where = new StringBuilder("true");
         List<Object> params = new ArrayList<>();
         List<String> lexemes = new ArrayList<>();
@@ -752,43 +762,6 @@ public final class ReleaseSearch {
             where.append(WITHIN_HORIZON);
             params.add(horizon);
         }
-        return new Filter(lexemes, where.toString(), params);
-    }
-
-    /**
-     * A search's filter: the lexeme groups the index must all match (each a word or an either-or
-     * group, as tsquery text), and its other conditions as SQL with {@code ?} parameters.
-     */
-    private record Filter(List<String> conjuncts, String conditions, List<Object> params) {
-        private Filter {
-            conjuncts = List.copyOf(conjuncts);
-            params = List.copyOf(params);
-        }
-
-        /** As SQL that tests each row's own search words; its parameters are appended to {@code bound}. */
-        String onRows(List<Object> bound) {
-            if (conjuncts.isEmpty()) {
-                bound.addAll(params);
-                return conditions;
-            }
-            bound.add(String.join(" & ", conjuncts));
-            bound.addAll(params);
-            return "search_words @@ lower(?)::tsquery and " + conditions;
-        }
-
-        /** As SQL the GIN index answers (V38), with a time word and'ed in when {@code timeWord} is not null. */
-        String onIndex(List<Object> bound, String timeWord) {
-            List<String> all = new ArrayList<>(conjuncts);
-            if (timeWord != null) {
-                all.add("'" + timeWord + "'");
-            }
-            if (all.isEmpty()) {
-                bound.addAll(params);
-                return conditions;
-            }
-            bound.add(String.join(" & ", all));
-            bound.addAll(params);
-            return "release_search_terms(search_words, posted) @@ lower(?)::tsquery and " + conditions;
-        }
+        return new SearchFilter(lexemes, where.toString(), params);
     }
 }
