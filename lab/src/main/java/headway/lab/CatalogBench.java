@@ -211,6 +211,7 @@ final class CatalogBench {
             try (Connection c = ds.getConnection()) {
                 bytes = CatalogCap.catalogBytes(c);
                 printSizes(c, generated.headers());
+                CatalogBreakdown.print(c, generated.headers(), out);
             }
             int checked = check(ds, generated.sampled());
             out.printf("catalog: %d releases' NZBs read back from the catalog equal the generated ones%n", checked);
