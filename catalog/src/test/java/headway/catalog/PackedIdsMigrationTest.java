@@ -134,11 +134,12 @@ class PackedIdsMigrationTest {
             b += 550 + r.nextInt(100);
             ids.add(
                     switch (kind) {
-                        case 0 -> millis + "." + random(r, "0123456789abcdef", 32) + "@nyuu";
-                        case 1 -> random(r, LETTERS, 24) + "-" + millis + "@nyuu";
-                        case 2 -> random(r, LETTERS, 32) + "@abc";
+                        case 0 -> millis + "." + TestSeeds.text(r, "0123456789abcdef", 32) + "@nyuu";
+                        case 1 -> TestSeeds.text(r, LETTERS, 24) + "-" + millis + "@nyuu";
+                        case 2 -> TestSeeds.text(r, LETTERS, 32) + "@abc";
                         case 3 -> "NewzToolz_Rulz!_www.techsono.com_" + a + "_" + b + "@giganews.com";
-                        case 4 -> r.nextInt(4) == 0 ? "" : "part" + i + "of" + n + "." + random(r, LETTERS, 3) + "@x";
+                        case 4 ->
+                            r.nextInt(4) == 0 ? "" : "part" + i + "of" + n + "." + TestSeeds.text(r, LETTERS, 3) + "@x";
                         default -> unicode(r);
                     });
         }
@@ -154,14 +155,6 @@ class PackedIdsMigrationTest {
                 cp = 'x';
             }
             sb.appendCodePoint(cp);
-        }
-        return sb.toString();
-    }
-
-    private static String random(Random r, String alphabet, int n) {
-        StringBuilder sb = new StringBuilder(n);
-        for (int i = 0; i < n; i++) {
-            sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
         }
         return sb.toString();
     }

@@ -41,12 +41,12 @@ class MessageIdPackTest {
             millis += 20 + r.nextInt(40);
             a += 8 + r.nextInt(5);
             b += 550 + r.nextInt(100);
-            nyuu.add(millis + "." + random(r, HEX, 32) + "@nyuu");
-            nyuuRand.add(random(r, LETTERS, 24) + "-" + millis + "@nyuu");
-            newsUp.add(random(r, LETTERS, 32) + "@abc");
+            nyuu.add(millis + "." + TestSeeds.text(r, HEX, 32) + "@nyuu");
+            nyuuRand.add(TestSeeds.text(r, LETTERS, 24) + "-" + millis + "@nyuu");
+            newsUp.add(TestSeeds.text(r, LETTERS, 32) + "@abc");
             newzToolz.add("NewzToolz_Rulz!_www.techsono.com_" + a + "_" + b + "@giganews.com");
-            ngPost.add(random(r, HEX, 8) + "-" + random(r, HEX, 4) + "-" + random(r, HEX, 4) + "-" + random(r, HEX, 4)
-                    + "-" + random(r, HEX, 12) + "@ngPost.com");
+            ngPost.add(TestSeeds.text(r, HEX, 8) + "-" + TestSeeds.text(r, HEX, 4) + "-" + TestSeeds.text(r, HEX, 4)
+                    + "-" + TestSeeds.text(r, HEX, 4) + "-" + TestSeeds.text(r, HEX, 12) + "@ngPost.com");
         }
         assertThat(perId(nyuu)).isLessThanOrEqualTo(20.5); // 51 as text, 16 of them random
         assertThat(perId(nyuuRand)).isLessThanOrEqualTo(21.5); // 43 as text, 17.1 random
@@ -173,9 +173,9 @@ class MessageIdPackTest {
     private static String randomId(Random r) {
         switch (r.nextInt(6)) {
             case 0:
-                return r.nextLong(1L << 41) + "." + random(r, HEX, 32) + "@nyuu";
+                return r.nextLong(1L << 41) + "." + TestSeeds.text(r, HEX, 32) + "@nyuu";
             case 1:
-                return random(r, LETTERS, r.nextInt(40)) + "@" + random(r, LETTERS, 3);
+                return TestSeeds.text(r, LETTERS, r.nextInt(40)) + "@" + TestSeeds.text(r, LETTERS, 3);
             case 2:
                 return Long.toString(r.nextLong() & Long.MAX_VALUE) + "_" + r.nextInt(100) + "@x";
             case 3:
@@ -216,14 +216,6 @@ class MessageIdPackTest {
             sb.setCharAt(at, LETTERS.charAt(r.nextInt(LETTERS.length())));
         } else {
             sb.insert(at, HEX.charAt(r.nextInt(16)));
-        }
-        return sb.toString();
-    }
-
-    private static String random(Random r, String alphabet, int n) {
-        StringBuilder sb = new StringBuilder(n);
-        for (int i = 0; i < n; i++) {
-            sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
         }
         return sb.toString();
     }

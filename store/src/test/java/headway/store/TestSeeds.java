@@ -21,4 +21,13 @@ public final class TestSeeds {
     public static String describe(long seed) {
         return "seed " + seed + " (replay with -Dheadway.seed=" + seed + ")";
     }
+
+    /** {@code n} characters drawn from {@code alphabet} with {@code r}. */
+    public static String text(java.util.Random r, String alphabet, int n) {
+        StringBuilder sb = new StringBuilder(n);
+        for (int i = 0; i < n; i++) {
+            sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
+        }
+        return sb.toString();
+    }
 }
