@@ -8,9 +8,9 @@ import headway.index.NzbWriter;
 import headway.index.Segment;
 import headway.store.Database;
 import headway.store.TestDatabase;
+import headway.store.TestSeeds;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,7 +55,7 @@ class RowsOutOfLineMigrationTest {
 
     @Test
     void aCatalogWrittenAtV35GivesTheSameNzbsWithItsLongIdsOutOfLine() throws Exception {
-        long seed = seed();
+        long seed = TestSeeds.next();
         Random r = new Random(seed);
         try (HikariDataSource ds = TestDatabase.migratedTo("out_of_line_v36", "35")) {
             TestDatabase.execute(ds, "insert into groups (name) values ('" + G + "')");
@@ -86,20 +86,24 @@ class RowsOutOfLineMigrationTest {
                             .toList());
             Map<String, String> before = nzbs(ds, store, releases.keySet());
             for (Map.Entry<String, List<CompletedBinary>> e : releases.entrySet()) {
-                assertThat(before.get(e.getKey())).as(describe(seed)).isEqualTo(nzb(e.getKey(), e.getValue()));
+                assertThat(before.get(e.getKey()))
+                        .as(TestSeeds.describe(seed))
+                        .isEqualTo(nzb(e.getKey(), e.getValue()));
             }
             long longRows =
                     TestDatabase.queryLong(ds, "select count(*) from binaries where octet_length(message_ids) > 2032");
             assertThat(longRows)
-                    .as(describe(seed) + ": long rows written at V35")
+                    .as(TestSeeds.describe(seed) + ": long rows written at V35")
                     .isPositive();
             assertThat(TestDatabase.queryLong(ds, LONG_IDS_INLINE))
-                    .as(describe(seed) + ": V35 keeps those of rows under 8,160 bytes inline")
+                    .as(TestSeeds.describe(seed) + ": V35 keeps those of rows under 8,160 bytes inline")
                     .isPositive();
 
             Database.migrate(ds);
 
-            assertThat(nzbs(ds, store, releases.keySet())).as(describe(seed)).isEqualTo(before);
+            assertThat(nzbs(ds, store, releases.keySet()))
+                    .as(TestSeeds.describe(seed))
+                    .isEqualTo(before);
             assertThat(TestDatabase.queryLong(ds, LONG_IDS_INLINE))
                     .as("every long row rewritten, its ids out of line")
                     .isZero();
@@ -195,14 +199,5 @@ class RowsOutOfLineMigrationTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         NzbWriter.write(out, release, ordered);
         return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private static long seed() {
-        Long replay = Long.getLong("headway.seed");
-        return replay != null ? replay : new SecureRandom().nextLong();
-    }
-
-    private static String describe(long seed) {
-        return "seed " + seed + " (replay with -Dheadway.seed=" + seed + ")";
     }
 }
