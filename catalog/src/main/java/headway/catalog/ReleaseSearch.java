@@ -460,14 +460,14 @@ public final class ReleaseSearch {
         long wanted = (long) query.offset() + query.limit();
         Sampled s = sampled(c, f);
         double n = Math.max(s.estimate(), s.scanned());
-        double d = s.scanned() == 0 ? 0 : (double) s.matched() / s.scanned();
+        double d = s.density();
         double window = d > 0 ? Math.ceil(2 * wanted / d) : Double.POSITIVE_INFINITY;
         Plan p = forced;
         if (p == Plan.CHEAPEST) {
             if (s.scanned() < sample || s.estimate() < 2L * sample) {
                 return all(c, f, query);
             }
-            double dMin = (double) s.rarest() / s.scanned();
+            double dMin = s.rarestDensity();
             double span = s.spanSeconds();
             double newest = window < n ? window * SCAN_COST : Double.POSITIVE_INFINITY;
             double all = n * dMin + n * d * (1 + FETCH_COST);
@@ -523,6 +523,16 @@ public final class ReleaseSearch {
      * newest and oldest posting times.
      */
     private record Sampled(long matched, long scanned, long rarest, long estimate, Instant newest, Instant oldest) {
+        /** The share of the sample that matches (0 for an empty sample). */
+        double density() {
+            return scanned == 0 ? 0 : (double) matched / scanned;
+        }
+
+        /** The share of the sample that the rarest lexeme group matches alone (1 for an empty sample). */
+        double rarestDensity() {
+            return scanned == 0 ? 1 : (double) rarest / scanned;
+        }
+
         /** The posting times' span in seconds, at least a day. */
         double spanSeconds() {
             if (newest == null || oldest == null) {
@@ -604,8 +614,8 @@ public final class ReleaseSearch {
             throws SQLException {
         long wanted = (long) query.offset() + query.limit();
         TimeBuckets.Walk walk = new TimeBuckets.Walk(s.newest(), s.oldest(), cutoff, first);
-        double sampled = s.scanned() == 0 ? 0 : (double) s.matched() / s.scanned() * n / s.spanSeconds();
-        double dMin = s.scanned() == 0 ? 1 : (double) s.rarest() / s.scanned();
+        double sampled = s.density() * n / s.spanSeconds();
+        double dMin = s.rarestDensity();
         Granularity granularity = first;
         List<Release> rows = new ArrayList<>();
         long found = 0;

@@ -15,13 +15,7 @@ record SearchFilter(List<String> conjuncts, String conditions, List<Object> para
 
     /** As SQL that tests each row's own search words; its parameters are appended to {@code bound}. */
     String onRows(List<Object> bound) {
-        if (conjuncts.isEmpty()) {
-            bound.addAll(params);
-            return conditions;
-        }
-        bound.add(String.join(" & ", conjuncts));
-        bound.addAll(params);
-        return "search_words @@ lower(?)::tsquery and " + conditions;
+        return matching("search_words", conjuncts, bound);
     }
 
     /** As SQL the GIN index answers (V38), with a time word and'ed in when {@code timeWord} is not null. */
@@ -30,12 +24,17 @@ record SearchFilter(List<String> conjuncts, String conditions, List<Object> para
         if (timeWord != null) {
             all.add("'" + timeWord + "'");
         }
-        if (all.isEmpty()) {
+        return matching("release_search_terms(search_words, posted)", all, bound);
+    }
+
+    /** {@code words} matching every one of {@code groups} (none: no test of the words), and the other conditions. */
+    private String matching(String words, List<String> groups, List<Object> bound) {
+        if (groups.isEmpty()) {
             bound.addAll(params);
             return conditions;
         }
-        bound.add(String.join(" & ", all));
+        bound.add(String.join(" & ", groups));
         bound.addAll(params);
-        return "release_search_terms(search_words, posted) @@ lower(?)::tsquery and " + conditions;
+        return words + " @@ lower(?)::tsquery and " + conditions;
     }
 }
